@@ -97,12 +97,16 @@ def _num(v: Any) -> float | None:
 def describe(values: Sequence[float]) -> dict[str, float | int | None]:
     """Count, mean, standard deviation, min, 10th/50th/90th percentiles, max.
 
+    A statistic that is not finite (values near the float limit) is ``None``.
+
     Examples
     --------
     >>> d = describe([0.0, 0.5, 1.0])
     >>> d["n"], d["mean"], d["median"], d["max"]
     (3, 0.5, 0.5, 1.0)
     >>> describe([])["mean"] is None
+    True
+    >>> describe([1e308, -1e308])["std"] is None
     True
     """
     import numpy as np
@@ -111,10 +115,11 @@ def describe(values: Sequence[float]) -> dict[str, float | int | None]:
     if a.size == 0:
         return {"n": 0, "mean": None, "std": None, "min": None, "p10": None,
                 "median": None, "p90": None, "max": None}
-    p10, p50, p90 = np.percentile(a, [10, 50, 90])
-    return {"n": int(a.size), "mean": float(a.mean()), "std": float(a.std()),
-            "min": float(a.min()), "p10": float(p10), "median": float(p50),
-            "p90": float(p90), "max": float(a.max())}
+    with np.errstate(over="ignore", invalid="ignore"):  # values near 1e308 in a bad file
+        stats = {"mean": a.mean(), "std": a.std(), "min": a.min(), "max": a.max()}
+        stats.update(zip(("p10", "median", "p90"), np.percentile(a, [10, 50, 90]), strict=True))
+    return {"n": int(a.size)} | {k: _num(float(stats[k])) for k in
+                                 ("mean", "std", "min", "p10", "median", "p90", "max")}
 
 
 def _get(d: Any, *path: str) -> Any:
