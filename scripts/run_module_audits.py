@@ -44,12 +44,27 @@ def run_one(module: str, out_dir: str, data: str | None, html: bool,
                             cwd=str(NOTEBOOK.parent), progress_bar=False,
                             execution_timeout=timeout, kernel_name="python3",
                             extra_arguments=["--IPKernelApp.log_level=ERROR"])
+        _relative_paths(out)
         if html:
             _to_html(out)
     except Exception as exc:  # report and go on with the other modules
         return module, f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1:]}", \
             time.monotonic() - t0
     return module, None, time.monotonic() - t0
+
+
+def _relative_paths(notebook: Path) -> None:
+    """Papermill records absolute paths in the metadata; keep the files machine-free."""
+    import os
+
+    import nbformat
+
+    nb = nbformat.read(notebook, 4)
+    meta = nb.metadata.get("papermill", {})
+    for key in ("input_path", "output_path"):
+        if meta.get(key):
+            meta[key] = os.path.relpath(meta[key], ROOT)
+    nbformat.write(nb, notebook)
 
 
 def _to_html(notebook: Path) -> None:
