@@ -83,6 +83,22 @@ def test_score_statistics_come_from_the_records():
     assert (rel["min"], rel["max"]) == (0.0, 1.0)
 
 
+def test_anchor_counts_leave_query_restatements_out_as_the_cli_does():
+    anchors = [{"kind": "number", "supported": True},
+               {"kind": "number", "supported": False},
+               {"kind": "number", "supported": True, "counted": False},
+               {"kind": "claim", "supported": False},
+               {"kind": "date", "supported": True, "counted": False}]
+    rec = {"id": "1", "relevance": 0.5, "completeness": 1.0, "hallucination": 0.67,
+           "verdict": "FAIL", "anchors": anchors}
+    rep = report_from_records(scored=[rec])
+    table = next(t for t in rep.section("summary").tables() if t.id == "anchor-kinds")
+    got = {r["kind"]: (r["anchors"], r["unsupported"], r["share"], r["not_counted"])
+           for r in table.to_records()}
+    assert got == {"claim": (1, 1, 1.0, 0), "date": (0, 0, None, 1),
+                   "number": (2, 1, 0.5, 1)}
+
+
 def test_long_tables_are_limited_with_a_count_of_what_was_left_out():
     rep = _build(n_scored=500, table_rows=25, worst_cases=5)
     worst = rep.section("worst")

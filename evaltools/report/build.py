@@ -298,6 +298,7 @@ class ReportBuilder:
         self.scores: dict[str, array] = {n: array("d") for n in SCORE_NAMES + EXTRA_SCORES}
         self.anchor_kinds: Counter = Counter()
         self.anchor_unsupported: Counter = Counter()
+        self.anchor_not_counted: Counter = Counter()
         keep = max(self.limits.worst_cases, self.limits.table_rows)
         self.worst = _TopK(keep)
         self.errors = _TopK(self.limits.table_rows)
@@ -341,6 +342,9 @@ class ReportBuilder:
             if not isinstance(a, Mapping):
                 continue
             kind = clip(str(a.get("kind") or "anchor"), 20)
+            if a.get("counted", True) is False:  # restated from the query: not in A_total
+                self.anchor_not_counted[kind] += 1
+                continue
             self.anchor_kinds[kind] += 1
             if not a.get("supported"):
                 self.anchor_unsupported[kind] += 1

@@ -98,14 +98,16 @@ def summary(b: ReportBuilder) -> Section:
                 for n in (*SCORE_NAMES, *EXTRA_SCORES) if len(b.scores[n])]
         blocks.append(Table.from_rows("score-stats", "Score statistics", _DESCRIBE_COLUMNS,
                                       rows))
-        kinds = sorted(b.anchor_kinds)
+        kinds = sorted(b.anchor_kinds | b.anchor_not_counted)
         blocks.append(Table.from_rows(
             "anchor-kinds", "Anchors by kind",
-            [Column("kind", "Kind", "code"), Column("anchors", "Anchors", "int"),
+            [Column("kind", "Kind", "code"), Column("anchors", "Checked", "int"),
              Column("unsupported", "Unsupported", "int"),
-             Column("share", "Unsupported share", "percent")],
+             Column("share", "Unsupported share", "percent"),
+             Column("not_counted", "Restated from the query (not counted)", "int")],
             [(k, b.anchor_kinds[k], b.anchor_unsupported[k],
-              _share(b.anchor_unsupported[k], b.anchor_kinds[k])) for k in kinds]))
+              _share(b.anchor_unsupported[k], b.anchor_kinds[k]), b.anchor_not_counted[k])
+             for k in kinds]))
     if b.n_judged:
         counts = sum((m.verdicts for m in b.modules.values()), start=type(b.scored_verdicts)())
         blocks.append(_verdict_table("judged-verdicts", "Judge verdicts", counts,
