@@ -268,7 +268,8 @@ def reliability_diagram(reliability):
     return fig
 
 
-def confusion_matrix(agreement, *, title: str | None = None):
+def confusion_matrix(agreement, *, title: str | None = None, reference: str = "human verdict",
+                     predicted: str = "predicted verdict"):
     """Heat map of a :class:`~evaltools.calibration.agreement.VerdictAgreement`.
 
     Parameters
@@ -276,6 +277,8 @@ def confusion_matrix(agreement, *, title: str | None = None):
     agreement : VerdictAgreement
     title : str, optional
         Default: the kappas and accuracy.
+    reference, predicted : str
+        Axis labels of the rows (the reference verdicts) and the columns.
 
     Returns
     -------
@@ -288,6 +291,9 @@ def confusion_matrix(agreement, *, title: str | None = None):
     >>> fig.axes[0].get_ylabel()
     'human verdict'
     >>> import matplotlib.pyplot as plt; plt.close(fig)
+    >>> fig = confusion_matrix(verdict_agreement(["PASS"], ["FAIL"]), reference="LLM judge")
+    >>> fig.axes[0].get_ylabel(); plt.close(fig)
+    'LLM judge'
     """
     plt = _plt()
     cm = np.asarray(agreement.confusion)
@@ -301,7 +307,7 @@ def confusion_matrix(agreement, *, title: str | None = None):
         for j in range(cm.shape[1]):
             ax.text(j, i, str(cm[i, j]), ha="center", va="center",
                     color="white" if top and cm[i, j] > top / 2 else "black")
-    ax.set(xlabel="predicted verdict", ylabel="human verdict",
+    ax.set(xlabel=predicted, ylabel=reference,
            title=title or (f"kappa {agreement.kappa:.2f} · weighted {agreement.weighted_kappa:.2f}"
                            f" · accuracy {agreement.accuracy:.2f}"))
     fig.tight_layout()

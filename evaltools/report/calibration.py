@@ -72,7 +72,9 @@ def agreement_blocks(id: str, title: str, human, predicted, labels, *,
         Stat("Disagreements", a.n_disagree),
     ))]
     blocks.append(Figure(f"{id}-figure", f"{title}: confusion",
-                         figures.figure_to_svg(plots.confusion_matrix(a)),
+                         figures.figure_to_svg(plots.confusion_matrix(
+                             a, reference=f"{reference} verdict",
+                             predicted="evaltools verdict")),
                          alt=f"Confusion matrix of {title.lower()}."))
     blocks.append(Table.from_rows(
         id, f"{title}: confusion (rows: {reference.lower()}, columns: evaltools)",
