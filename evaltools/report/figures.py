@@ -176,8 +176,7 @@ def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], *, title: str = ""
     ax.tick_params(labelsize=8)
     ax.spines[["top", "right"]].set_visible(False)
     if used:
-        ax.legend(fontsize=7, ncol=len(used), loc="upper center", bbox_to_anchor=(0.5, -0.25),
-                  frameon=False)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     if title:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
