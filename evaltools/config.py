@@ -41,7 +41,7 @@ class RelevanceConfig:
 @dataclass(frozen=True)
 class CompletenessConfig:
     warn_below: float = 0.6
-    keyword_pos: tuple[str, ...] = ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+    keyword_pos: tuple[str, ...] = ("NOUN", "PROPN", "ADJ", "NUM")
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,18 @@ def test_completeness_by_hand():
     assert c.keywords == ("price", "lid", "warranty", "color")
 
 
+def test_default_keywords_are_content_nouns_names_adjectives_and_numbers():
+    import evaltools
+
+    # K_Q = {yeti, rambler, 30, oz, tumbler, lid}: "come" (a verb) and stop words are not
+    # keywords; the response has rambler, 30, oz, tumbler, lid -> 5/6, "yeti" missing.
+    r = evaltools.score("Does the Yeti Rambler 30 oz tumbler come with a lid?", "",
+                        "The Rambler 30 oz tumbler includes a lid.")
+    assert r.keywords == ("yeti", "rambler", "30", "oz", "tumbler", "lid")
+    assert r.missing_keywords == ("yeti",)
+    assert r.completeness == pytest.approx(5 / 6)
+
+
 def test_completeness_without_keywords_is_one_with_a_note():
     c = completeness_score([], ["anything"])
     assert c.completeness == 1.0 and c.note
