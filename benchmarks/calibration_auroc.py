@@ -41,6 +41,7 @@ from evaltools.calibration.learned import (  # noqa: E402
     cross_validated_probabilities,
     features_frame,
 )
+from evaltools.config import load_config  # noqa: E402
 from evaltools.loaders import group_keys, read_labelled, score_labelled  # noqa: E402
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -68,13 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--config", type=Path, help="a TOML configuration (default: the shipped one)")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
     records = read_labelled(args.input, label=args.label)
     groups = (group_keys(records, args.group_by, regex=args.group_regex)
               if args.group_by else None)
-    df = score_labelled(records)
+    df = score_labelled(records, config=load_config(args.config))
     ok = df["error"].isna() if "error" in df.columns else np.ones(len(df), bool)
     df = df[ok].reset_index(drop=True)
     if groups is not None:

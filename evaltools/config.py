@@ -50,6 +50,8 @@ class HallucinationConfig:
     high_risk_above: float = 0.6
     claim_window: int = 12
     count_query_anchors: bool = False
+    number_context: bool = False
+    number_context_window: int = 6
 
 
 @dataclass(frozen=True)

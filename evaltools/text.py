@@ -63,6 +63,11 @@ def _is_word(tok) -> bool:
     return not (tok.is_punct or tok.is_space) and any(ch.isalnum() for ch in tok.text)
 
 
+def is_content_word(tok) -> bool:
+    """A word (not punctuation or space) that is not a stop word."""
+    return _is_word(tok) and not tok.is_stop
+
+
 def content_lemmas(doc) -> list[str]:
     """Lower-cased lemmas of the non-stop-word words of ``doc``, in order.
 
@@ -72,7 +77,7 @@ def content_lemmas(doc) -> list[str]:
     >>> content_lemmas(nlp("The bottles are leaking!"))
     ['bottle', 'leak']
     """
-    return [t.lemma_.lower() for t in doc if _is_word(t) and not t.is_stop]
+    return [t.lemma_.lower() for t in doc if is_content_word(t)]
 
 
 def keywords(doc, pos: Iterable[str]) -> list[str]:

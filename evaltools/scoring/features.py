@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
-from evaltools.text import content_lemmas, keywords, ngrams, words
+from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ class ResponseFeatures:
     words: tuple[str, ...]
     mentions: tuple[Mention, ...]
     claims: tuple[Claim, ...]
+    # per mention, the content lemmas near it (config hallucination.number_context); else ()
+    near: tuple[frozenset[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,37 @@ class ContextFeatures:
     index: ContextIndex
     mentions: tuple[Mention, ...]
     ngrams_by_n: dict[int, frozenset[int]]  # hashes of the word n-grams (small to cache)
+    near: tuple[frozenset[str], ...] = ()  # as for the response
+    lemmas: frozenset[str] = frozenset()  # every content lemma (with number_context only)
+
+
+def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
+    """For each mention, the content lemmas within ``window`` words of it, same sentence.
+
+    Words inside the mention and numbers are left out, so "$29.99 and 2 days"
+    gives each amount the words around it, not the other amount.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> doc = load_pipeline()("Founded in 2006 in Austin. The Tundra came out in 2008.")
+    >>> [sorted(n) for n in mention_neighbours(doc, find_mentions(doc.text), 4)]
+    [['austin', 'found'], ['come', 'tundra']]
+    """
+    out = []
+    for m in mentions:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is None:
+            out.append(frozenset())
+            continue
+        sent = span.sent if doc.has_annotation("SENT_START") else doc[:]
+        lo = max(sent.start, span.start - window)
+        hi = min(sent.end, span.end + window)
+        near = {t.lemma_.lower() for t in (*doc[lo:span.start], *doc[span.end:hi])
+                if is_content_word(t) and not t.like_num}
+        out.append(frozenset(near))
+    return tuple(out)
 
 
 def query_features(doc, config: Config) -> QueryFeatures:
@@ -45,17 +78,26 @@ def query_features(doc, config: Config) -> QueryFeatures:
                          tuple(find_mentions(doc.text)))
 
 
-def response_features(doc) -> ResponseFeatures:
+def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     mentions = tuple(find_mentions(doc.text))
     spans = [(m.start, m.end) for m in mentions]
+    hall = config.hallucination if config is not None else None
+    near = (mention_neighbours(doc, mentions, hall.number_context_window)
+            if hall is not None and hall.number_context else ())
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
-                            tuple(extract_claims(doc, skip_spans=spans)))
+                            tuple(extract_claims(doc, skip_spans=spans)), near)
 
 
 def context_features(doc, config: Config) -> ContextFeatures:
     ws = words(doc)
     by_n = {n: frozenset(map(hash, ngrams(ws, n))) for n in range(1, config.drift.ngram + 1)}
-    return ContextFeatures(doc.text, ContextIndex(doc), tuple(find_mentions(doc.text)), by_n)
+    mentions = tuple(find_mentions(doc.text))
+    hall = config.hallucination
+    if not hall.number_context:
+        return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n)
+    return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n,
+                           mention_neighbours(doc, mentions, hall.number_context_window),
+                           frozenset(content_lemmas(doc)))
 
 
 class _LRU(OrderedDict):
@@ -112,7 +154,7 @@ class FeatureCache:
             return query_features(doc, self.config)
         if role == "context":
             return context_features(doc, self.config)
-        return response_features(doc)
+        return response_features(doc, self.config)
 
     def get(self, role: str, text: str):
         cache = self._caches[role]

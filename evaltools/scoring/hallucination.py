@@ -10,6 +10,11 @@ is listed with ``counted=False`` and left out of ``A_total``: the response
 repeats the question rather than claiming it. With
 ``hallucination.count_query_anchors = true`` it counts, as the spec's letter
 has it.
+
+With ``hallucination.number_context`` on, a number or date must also stand
+near what it is said of (:func:`number_support`): "introduced the Tundra in
+**2006**" is not supported by "founded the company in 2006" when the context
+dates the Tundra 2008.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.mentions import find_support
+from evaltools.scoring.anchors.mentions import Mention, find_support, supports
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.result import Anchor
@@ -64,24 +69,73 @@ def claims_score(anchors: Sequence[Anchor]) -> float:
     return sum(1 for a in counted if not a.supported) / len(counted)
 
 
+def number_support(m: Mention, near: frozenset[str], context: ContextFeatures
+                   ) -> tuple[Mention | None, str]:
+    """The context mention that supports ``m`` near the same words, and a note.
+
+    ``near`` holds the content lemmas around ``m`` in the response. Those the
+    context uses anywhere are the *checkable* ones; with none, the value alone
+    decides (as with ``number_context`` off). Otherwise a matching context
+    mention supports ``m`` only when a checkable lemma stands near it too.
+
+    Examples
+    --------
+    >>> from evaltools.scoring.features import ContextFeatures
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> text = "The Tundra came out in 2008; the company was founded in 2006."
+    >>> ms = tuple(find_mentions(text))
+    >>> ctx = ContextFeatures(text, None, ms, {}, (frozenset({"tundra", "come"}),
+    ...                       frozenset({"company", "found"})),
+    ...                       frozenset({"tundra", "come", "company", "found"}))
+    >>> claim = find_mentions("The Tundra came out in 2006.")[0]
+    >>> found, note = number_support(claim, frozenset({"tundra", "come"}), ctx)
+    >>> found is None, note
+    (True, "'2006' is in the context, but not near 'come', 'tundra'")
+    >>> number_support(claim, frozenset({"found"}), ctx)[0].text
+    '2006'
+    """
+    checkable = near & context.lemmas
+    matches = [(f, n) for f, n in zip(context.mentions, context.near, strict=True)
+               if supports(m, f)]
+    if not matches:
+        return None, f"no matching {m.kind} in the context"
+    if not checkable:
+        f = matches[0][0]
+        return f, f"matches '{f.text}' in the context"
+    for f, n in matches:
+        if n & checkable:
+            words = ", ".join(f"'{w}'" for w in sorted(n & checkable))
+            return f, f"matches '{f.text}' in the context, near {words}"
+    words = ", ".join(f"'{w}'" for w in sorted(checkable))
+    return None, f"'{matches[0][0].text}' is in the context, but not near {words}"
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, window: int,
                   count_query_anchors: bool = False) -> tuple[Anchor, ...]:
-    """Every anchor of the response with its support in the context, in text order."""
+    """Every anchor of the response with its support in the context, in text order.
+
+    Numbers and dates are checked near their words when the features carry
+    neighbours (config ``hallucination.number_context``), else by value alone.
+    """
     anchors: list[Anchor] = []
     query_mentions = query.mentions if query is not None and not count_query_anchors else ()
-    for m in response.mentions:
-        found = find_support(m, context.mentions)
+    by_context = bool(response.near) and len(context.near) == len(context.mentions)
+    for k, m in enumerate(response.mentions):
+        if by_context:
+            found, note = number_support(m, response.near[k], context)
+        else:
+            found = find_support(m, context.mentions)
+            note = (f"no matching {m.kind} in the context" if found is None
+                    else f"matches '{found.text}' in the context")
         echo = find_support(m, query_mentions) is not None
         suffix = "; restated from the query, not counted" if echo else ""
         if found is None:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
-                                  note=f"no matching {m.kind} in the context{suffix}",
-                                  counted=not echo))
+                                  note=f"{note}{suffix}", counted=not echo))
         else:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, True, found.text,
-                                  found.start, found.end,
-                                  note=f"matches '{found.text}' in the context{suffix}",
+                                  found.start, found.end, note=f"{note}{suffix}",
                                   counted=not echo))
     for c in response.claims:
         s = context.index.support(c, window=window)
