@@ -12,7 +12,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "load_config", "score", "score_frame"]
+__all__ = ["__version__", "judge", "judge_frame", "judge_records", "load_config", "score",
+           "score_frame", "score_records"]
 
 
 def __getattr__(name: str):

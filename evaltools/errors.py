@@ -15,6 +15,10 @@ class PipelineNotFoundError(EvaltoolsError, OSError):
     """No English spaCy pipeline is installed."""
 
 
+class OutputError(EvaltoolsError, OSError):
+    """An output file cannot be written where it was asked for (nothing was written)."""
+
+
 class InputError(EvaltoolsError, ValueError):
     """A record breaks the data contract.
 

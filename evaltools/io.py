@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.errors import InputError
+from evaltools.errors import InputError, OutputError
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
 
@@ -58,7 +58,7 @@ def row_unit(path: str | Path) -> str:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """A JSON Lines line that could not be read as a record (under ``skip_invalid``)."""
+    """A JSON Lines line or CSV row that could not be read as a record (``skip_invalid``)."""
 
     message: str
 
@@ -68,9 +68,11 @@ def read_records(path: str | Path, *, skip_invalid: bool = False,
     """Yield ``(line_or_row, record)`` from a .jsonl, .csv or .parquet file.
 
     With ``skip_invalid``, a JSON Lines line that is not valid UTF-8, not JSON
-    or not an object yields an :class:`Unreadable` with the message instead of
-    raising, and reading goes on. A file that is not valid CSV or Parquet as a
-    whole stops reading either way.
+    or not an object, or a CSV row with more cells than the header, yields an
+    :class:`Unreadable` with the message instead of raising, and reading goes
+    on. A file that is not valid CSV or Parquet as a whole stops reading
+    either way, as does a CSV header that names a column twice. A UTF-8 byte
+    order mark at the start of a file is ignored.
 
     Blank lines in JSON Lines are skipped (they keep their numbers). CSV cells
     are strings, an empty cell the empty string; a field that is JSON in JSON
@@ -84,9 +86,14 @@ def read_records(path: str | Path, *, skip_invalid: bool = False,
     if fmt == "jsonl":
         yield from _read_jsonl(p, name, skip_invalid)
     elif fmt == "csv":
-        yield from _read_csv(p, name)
+        yield from _read_csv(p, name, skip_invalid)
     else:
         yield from _read_parquet(p, name)
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's text on one line (pyarrow's messages span several)."""
+    return " ".join(str(exc).split())
 
 
 def _parse_line(raw: bytes) -> dict[str, Any] | str | None:
@@ -110,6 +117,8 @@ def _read_jsonl(p: Path, name: str, skip_invalid: bool,
                 ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
     with p.open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a UTF-8 byte order mark, as some Windows tools write
             rec = _parse_line(raw)
             if rec is None:
                 continue
@@ -125,17 +134,25 @@ def _reject_constant(token: str) -> Any:
     raise ValueError(f"{token} is not allowed")
 
 
-def _read_csv(p: Path, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _read_csv(p: Path, name: str, skip_invalid: bool = False,
+              ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
     try:
         fh = p.open("r", encoding="utf-8-sig", newline="")
         with fh:
             reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            dup = next((c for i, c in enumerate(header) if c in header[:i]), None)
+            if dup is not None:
+                raise InputError(f"the header names column '{dup}' twice", source=name,
+                                 field=dup)
             for rowno, row in enumerate(reader, start=1):
                 if None in row:
-                    raise InputError(
-                        f"has {len(reader.fieldnames or []) + len(row[None])} cells "
-                        f"but the header has {len(reader.fieldnames or [])}",
-                        source=name, line=rowno, unit="row")
+                    msg = (f"has {len(header) + len(row[None])} cells "
+                           f"but the header has {len(header)}")
+                    if not skip_invalid:
+                        raise InputError(msg, source=name, line=rowno, unit="row")
+                    yield rowno, Unreadable(msg)
+                    continue
                 yield rowno, dict(row)
     except UnicodeDecodeError as exc:
         raise InputError(f"not valid UTF-8 ({exc.reason})", source=name) from None
@@ -149,13 +166,24 @@ def _read_parquet(p: Path, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
 
     try:
         pf = pq.ParquetFile(p)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"not a readable Parquet file ({exc})", source=name) from None
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"not a readable Parquet file ({_one_line(exc)})", source=name) \
+            from None
     rowno = 0
-    for batch in pf.iter_batches(batch_size=4096):
-        for rec in batch.to_pylist():
-            rowno += 1
-            yield rowno, {k: _unnan(v) for k, v in rec.items()}
+    for group in range(pf.num_row_groups):
+        first, size = rowno + 1, pf.metadata.row_group(group).num_rows
+        batches = pf.iter_batches(batch_size=4096, row_groups=[group])
+        while True:
+            try:
+                batch = next(batches, None)
+            except (pa.ArrowException, OSError) as exc:
+                raise InputError(f"rows {first}-{first + size - 1} (row group {group + 1}) "
+                                 f"cannot be read ({_one_line(exc)})", source=name) from None
+            if batch is None:
+                break
+            for rec in batch.to_pylist():
+                rowno += 1
+                yield rowno, {k: _unnan(v) for k, v in rec.items()}
 
 
 def _unnan(v: Any) -> Any:
@@ -196,41 +224,85 @@ class _Writer:
         return self.count
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _temp_beside(target: Path, suffix: str) -> Path:
+    """An empty temporary file in ``target``'s folder (created if missing)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix,
+                                   dir=target.parent)
+    except OSError as exc:
+        blocker = next((a for a in target.parents if a.exists() and not a.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker else exc.strerror or str(exc)
+        raise OutputError(f"{target}: cannot write there ({why})") from None
+    os.close(fd)
+    return Path(tmp)
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path``, renamed over it if the block ends without error.
+
+    The file gets the permissions a new file would (the umask applies). A
+    folder that cannot be written, or a parent that is a file, is an
+    :class:`~evaltools.errors.OutputError` naming the path; on any error the
+    temporary file is removed and ``path`` is untouched.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> with atomic_path(p) as tmp:
+    ...     _ = tmp.write_text("done")
+    ...     p.exists()
+    False
+    >>> p.read_text()
+    'done'
+    """
+    target = Path(path)
+    tmp = _temp_beside(target, ".part")
+    try:
+        yield tmp
+        try:
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 @contextmanager
 def open_writer(path: str | Path) -> Iterator[_Writer]:
     """Write records to ``path`` atomically, in the format its extension names.
 
-    Records are staged as JSON Lines in a temporary file beside ``path``; CSV
-    and Parquet are converted from it at the end (so a column that first
+    JSON Lines go to a temporary file beside ``path``. CSV and Parquet are
+    staged as JSON Lines and converted at the end (so a column that first
     appears late is still a column). Nested values (lists, objects) become
     JSON text in CSV and Parquet cells.
     """
     target = Path(path)
     fmt = file_format(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, stage = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    stage_path = Path(stage)
-    final_tmp: Path | None = None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            writer = _Writer(fh, fmt)
-            yield writer
+    with atomic_path(target) as final:
         if fmt == "jsonl":
-            os.replace(stage_path, target)
+            with final.open("w", encoding="utf-8", newline="\n") as fh:
+                yield _Writer(fh, fmt)
             return
-        fd2, tmp2 = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".conv", dir=target.parent)
-        os.close(fd2)
-        final_tmp = Path(tmp2)
-        if fmt == "csv":
-            _jsonl_to_csv(stage_path, final_tmp)
-        else:
-            _jsonl_to_parquet(stage_path, final_tmp)
-        os.replace(final_tmp, target)
-        final_tmp = None
-    finally:
-        for leftover in (stage_path, final_tmp):
-            if leftover is not None and leftover.exists():
-                leftover.unlink()
+        stage = _temp_beside(target, ".jsonl.part")
+        try:
+            with stage.open("w", encoding="utf-8", newline="\n") as fh:
+                yield _Writer(fh, fmt)
+            if fmt == "csv":
+                _jsonl_to_csv(stage, final)
+            else:
+                _jsonl_to_parquet(stage, final)
+        finally:
+            stage.unlink(missing_ok=True)
 
 
 def write_or_drain(records: Iterable[Mapping[str, Any]], path: str | Path | None) -> int:

@@ -418,7 +418,7 @@ def read_labelled(path: str | Path, *, label: str | None = None,
 
 
 def group_keys(records: Iterable[Mapping[str, Any]], field: str, *,
-               regex: str | None = None) -> list[str]:
+               regex: str | None = None, source: str = "<records>") -> list[str]:
     """One group key per record: ``record[field]``, or ``regex``'s first group in it.
 
     Records of one group (the two answers of a HaluEval question) must share a
@@ -432,6 +432,8 @@ def group_keys(records: Iterable[Mapping[str, Any]], field: str, *,
     regex : str, optional
         Applied with ``re.search``; its first group (else the whole match) is
         the key. A value it does not match is its own key.
+    source : str
+        The file the records come from, for error messages.
 
     Returns
     -------
@@ -458,7 +460,7 @@ def group_keys(records: Iterable[Mapping[str, Any]], field: str, *,
     out = []
     for i, rec in enumerate(records, start=1):
         if rec.get(field) is None:
-            raise InputError(f"field '{field}' is missing (the group key)", source="<records>",
+            raise InputError(f"field '{field}' is missing (the group key)", source=source,
                              line=i, field=field, unit="record")
         value = str(rec[field])
         if pattern is not None:

@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -317,17 +315,12 @@ class LearnedCalibration:
         >>> load_calibration(path) == cal
         True
         """
+        from evaltools.io import atomic_path
+
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                json.dump(self.to_dict(), fh, indent=2, ensure_ascii=False, allow_nan=False)
-                fh.write("\n")
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        with atomic_path(target) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
+            json.dump(self.to_dict(), fh, indent=2, ensure_ascii=False, allow_nan=False)
+            fh.write("\n")
         return target
 
 

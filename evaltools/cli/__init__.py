@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from evaltools import __version__
@@ -52,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"evaltools {args.command}: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # stdout closed early (| head): outputs are written; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush cannot fail
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

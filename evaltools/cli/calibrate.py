@@ -46,7 +46,7 @@ def _groups(records, args) -> list[str] | None:
         if args.group_regex:
             raise InputError("--group-regex needs --group-by FIELD", source=args.input.name)
         return None
-    return group_keys(records, args.group_by, regex=args.group_regex)
+    return group_keys(records, args.group_by, regex=args.group_regex, source=args.input.name)
 
 
 def _sha256(path: Path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evaltools.cli.progress import progress
 from evaltools.errors import InputError
 from evaltools.io import Unreadable, read_records, row_unit, write_or_drain
 from evaltools.judge.api import error_result, judge
@@ -26,6 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a TOML file replacing the shipped module registry (modules.toml)")
     p.add_argument("--skip-invalid", action="store_true",
                    help="record invalid records with 'error' set instead of stopping")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
 
 
@@ -67,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     summary = JudgeSummary()
 
     def outputs():
-        for line, rec in read_records(args.input, skip_invalid=args.skip_invalid):
+        records = read_records(args.input, skip_invalid=args.skip_invalid)
+        for line, rec in progress(records, "judging", disabled=args.no_progress):
             if isinstance(rec, Unreadable):
                 out = error_result(None, rec.message, line=line,
                                    registry=registry).to_dict()

@@ -30,10 +30,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rows kept in any long table (default: 100)")
     p.add_argument("--worst", type=int, default=None, metavar="N",
                    help="responses shown in full among the worst cases (default: 20)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
 
 def run(args: argparse.Namespace) -> int:
+    from evaltools.cli.progress import progress
     from evaltools.config import load_config
     from evaltools.report.build import build_report
     from evaltools.report.model import Limits
@@ -55,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(str(exc), source="command line") from None
     config = load_config(args.config)
     report = build_report(args.inputs, config=config, limits=lim, title=args.title,
-                          skip_invalid=args.skip_invalid)
+                          skip_invalid=args.skip_invalid,
+                          progress=lambda items, name: progress(
+                              items, f"reading {name}", disabled=args.no_progress))
     report.to_file(args.output)
     if not args.quiet:
         summary = report.section("summary").blocks[0]

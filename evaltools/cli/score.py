@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from evaltools.batch import score_stream
+from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.io import read_records, row_unit, write_or_drain
 from evaltools.scoring.summary import RunSummary, SummaryBuilder
@@ -33,13 +33,6 @@ def _load_calibration(path: Path | None):
     except ImportError:  # calibration not installed: the field is left out
         return None
     return load_calibration(path)
-
-
-def _progress(iterable, disabled: bool):
-    from tqdm import tqdm
-
-    return tqdm(iterable, desc="scoring", unit=" rec", file=sys.stderr,
-                disable=True if disabled else None, mininterval=0.5)
 
 
 def format_summary(s: RunSummary) -> str:
@@ -76,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     summary = SummaryBuilder()
 
     def outputs():
-        for _, rec, result in _progress(stream, args.no_progress):
+        for _, rec, result in progress(stream, "scoring", disabled=args.no_progress):
             out = {**rec, **result.to_dict()}
             if calibration is not None:
                 out["hallucination_probability"] = (

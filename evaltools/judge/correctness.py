@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from evaltools.judge.registry import DEFAULT, Module, Registry
@@ -61,6 +62,10 @@ class Correctness:
     extra: tuple[str, ...] = ()
     issues: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:  # deep-freeze the values a caller passed in
+        object.__setattr__(self, "output_value", _frozen(self.output_value))
+        object.__setattr__(self, "expected_value", _frozen(self.expected_value))
+
     def to_dict(self, module_type: str) -> dict[str, Any]:
         """The template's ``evaluation.correctness`` object (plus type-specific keys)."""
         d: dict[str, Any] = {
@@ -76,6 +81,15 @@ class Correctness:
                      credit_band=self.credit_band, missing=list(self.missing),
                      extra=list(self.extra))
         return d
+
+
+def _frozen(v: Any) -> Any:
+    """Lists as tuples and objects as read-only mappings, all the way down."""
+    if isinstance(v, Mapping):
+        return MappingProxyType({k: _frozen(x) for k, x in v.items()})
+    if isinstance(v, (list, tuple)):
+        return tuple(_frozen(x) for x in v)
+    return v
 
 
 def _plain(v: Any) -> Any:
@@ -102,17 +116,20 @@ def number(x: float | Fraction, decimals: int = 2) -> int | float:
 def parse_boolean(value: Any, *, registry: Registry | None = None) -> bool | None:
     """``value`` read as a boolean, or None when it is not one of the accepted spellings.
 
-    Accepted: JSON ``true``/``false``, the integers 1/0, and the strings
-    true/false, yes/no, 1/0 in any case, surrounded by whitespace and followed
-    by trailing punctuation (``.!?,;:``).
+    Accepted: JSON ``true``/``false``, the numbers 1/0 (also 1.0/0.0, as
+    pandas stores an integer column with gaps), and the strings true/false,
+    yes/no, 1/0 in any case, surrounded by whitespace and followed by
+    trailing punctuation (``.!?,;:``).
 
     >>> [parse_boolean(v) for v in (True, 0, "YES", "no.", " False! ", "1", "maybe", 2, "y")]
     [True, False, True, False, False, True, None, None, None]
+    >>> [parse_boolean(v) for v in (1.0, 0.0, 0.5)]
+    [True, False, None]
     """
     s = (registry or DEFAULT).settings.correctness
     if isinstance(value, bool):
         return value
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return {1: True, 0: False}.get(value)
     if not isinstance(value, str):
         return None
@@ -340,8 +357,8 @@ def extraction_correctness(output: Sequence[Any], expected: Sequence[Any], modul
 def value_problem(value: Any, module: Module) -> str | None:
     """What is wrong with the JSON shape of an output/expected value, or None.
 
-    Boolean modules take a boolean, 0/1 or a string (strings that are not a
-    boolean are scored, with an issue, not rejected); classification modules a
+    Boolean modules take a boolean, a number or a string (values that are not
+    a boolean are scored, with an issue, not rejected); classification modules a
     string; extraction modules a list of strings (M08 also ``{attribute,
     rank}`` objects with a string and a whole number).
 
@@ -354,7 +371,7 @@ def value_problem(value: Any, module: Module) -> str | None:
     """
     t = type(value).__name__
     if module.type == "boolean":
-        if isinstance(value, (bool, int, str)):
+        if isinstance(value, (bool, int, float, str)):  # not a boolean word: an issue
             return None
         return f"must be a boolean (true/false, yes/no, 1/0), got {t}"
     if module.type == "classification":

@@ -33,7 +33,7 @@ import json
 import math
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -548,7 +548,9 @@ def _clip_section(section: Section, limit: int) -> Section:
 
 
 def build_report(paths: Sequence[str | Path], *, config=None, limits: Limits | None = None,
-                 title: str = "evaltools report", skip_invalid: bool = False) -> Report:
+                 title: str = "evaltools report", skip_invalid: bool = False,
+                 progress: Callable[[Iterable[Any], str], Iterable[Any]] | None = None,
+                 ) -> Report:
     """Read, score or judge as needed, and build the report over ``paths``.
 
     Parameters
@@ -564,6 +566,9 @@ def build_report(paths: Sequence[str | Path], *, config=None, limits: Limits | N
         The report's title.
     skip_invalid : bool
         Keep invalid records as error rows instead of stopping.
+    progress : callable, optional
+        ``progress(items, file_name)`` wraps each file's stream of records
+        (the CLI passes a progress bar).
 
     Raises
     ------
@@ -577,7 +582,8 @@ def build_report(paths: Sequence[str | Path], *, config=None, limits: Limits | N
         p = Path(path)
         kinds: Counter = Counter()
         n = 0
-        for item in iter_items(p, config=builder.config, skip_invalid=skip_invalid):
+        items = iter_items(p, config=builder.config, skip_invalid=skip_invalid)
+        for item in items if progress is None else progress(items, p.name):
             n += 1
             kinds[("recomputed " if item.recomputed else "") + item.kind] += 1
             builder.add_items([item])
