@@ -14,7 +14,7 @@ from typing import Any
 
 from evaltools.config import Config
 from evaltools.errors import InputError
-from evaltools.io import Unreadable
+from evaltools.io import Unreadable, require_text
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.relevance import CorpusTfidf, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
@@ -39,17 +39,9 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line"
     if not isinstance(record, Mapping):
         raise InputError(f"a record must be an object, got {type(record).__name__}",
                          source=source, line=line, unit=unit)
-    out = []
-    for field in REQUIRED:
-        if field not in record or record[field] is None:
-            raise InputError(f"field '{field}' is missing (required: {', '.join(REQUIRED)})",
-                             source=source, line=line, field=field, unit=unit)
-        value = record[field]
-        if not isinstance(value, str):
-            raise InputError(f"field '{field}' must be a string, got {type(value).__name__}",
-                             source=source, line=line, field=field, unit=unit)
-        out.append(value)
-    return out[0], out[1], out[2]
+    q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
+                            required=REQUIRED) for f in REQUIRED)
+    return q, c, r
 
 
 def _chunks(it: Iterable, size: int) -> Iterator[list]:

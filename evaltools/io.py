@@ -91,6 +91,19 @@ def read_records(path: str | Path, *, skip_invalid: bool = False,
         yield from _read_parquet(p, name)
 
 
+def read_json_lines(path: str | Path, *, skip_invalid: bool = False,
+                    ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
+    """Yield ``(line, record)`` from a JSON Lines file whatever its extension.
+
+    For formats that name their JSON Lines files ``.json`` (HaluEval's
+    ``qa_data.json``); the rules are those of :func:`read_records`.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("file not found or not a regular file", source=str(p))
+    yield from _read_jsonl(p, p.name, skip_invalid)
+
+
 def _one_line(exc: BaseException) -> str:
     """An exception's text on one line (pyarrow's messages span several)."""
     return " ".join(str(exc).split())

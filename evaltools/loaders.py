@@ -37,44 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.errors import InputError
-
-csv.field_size_limit(2**31 - 1)
-
-
-def _jsonl(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
-    if not path.is_file():
-        raise InputError("file not found or not a regular file", source=str(path))
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(f"not valid UTF-8 ({exc.reason} at byte {exc.start})",
-                                 source=path.name, line=lineno) from None
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON ({exc.msg})", source=path.name,
-                                 line=lineno) from None
-            if not isinstance(rec, dict):
-                raise InputError(f"a record must be a JSON object, got {type(rec).__name__}",
-                                 source=path.name, line=lineno)
-            yield lineno, rec
-
-
-def _text(rec: Mapping[str, Any], field: str, *, source: str, line: int,
-          required: tuple[str, ...], unit: str = "line") -> str:
-    if field not in rec or rec[field] is None:
-        raise InputError(f"field '{field}' is missing (required: {', '.join(required)})",
-                         source=source, line=line, field=field, unit=unit)
-    value = rec[field]
-    if not isinstance(value, str):
-        raise InputError(f"field '{field}' must be a string, got {type(value).__name__}",
-                         source=source, line=line, field=field, unit=unit)
-    return value
-
+from evaltools.io import read_json_lines, require_text
 
 # ------------------------------------------------------------------ HaluEval QA
 
@@ -111,8 +74,8 @@ def load_halueval_qa(path: str | Path, *, prefix: str = "halueval_qa") -> list[d
     """
     p = Path(path)
     out: list[dict[str, Any]] = []
-    for line, rec in _jsonl(p):
-        q, k, right, wrong = (_text(rec, f, source=p.name, line=line, required=_HALUEVAL)
+    for line, rec in read_json_lines(p):
+        q, k, right, wrong = (require_text(rec, f, source=p.name, line=line, required=_HALUEVAL)
                               for f in ("question", "knowledge", "right_answer",
                                         "hallucinated_answer"))
         group = f"{prefix}_{line:05d}"
@@ -273,12 +236,12 @@ def load_ragtruth(response_path: str | Path, source_info_path: str | Path, *,
     rp, sp = Path(response_path), Path(source_info_path)
     wanted = None if task_types is None else set(task_types)
     sources: dict[str, tuple[int, dict[str, Any]]] = {}
-    for line, rec in _jsonl(sp):
+    for line, rec in read_json_lines(sp):
         sid = rec.get("source_id")
         if sid is None:
             raise InputError("field 'source_id' is missing", source=sp.name, line=line,
                              field="source_id")
-        _text(rec, "task_type", source=sp.name, line=line,
+        require_text(rec, "task_type", source=sp.name, line=line,
               required=("source_id", "task_type", "source_info"))
         if "source_info" not in rec or rec["source_info"] is None:
             raise InputError("field 'source_info' is missing", source=sp.name, line=line,
@@ -286,8 +249,8 @@ def load_ragtruth(response_path: str | Path, source_info_path: str | Path, *,
         sources[str(sid)] = (line, rec)
     out: list[dict[str, Any]] = []
     req = ("id", "source_id", "response", "labels")
-    for line, rec in _jsonl(rp):
-        response = _text(rec, "response", source=rp.name, line=line, required=req)
+    for line, rec in read_json_lines(rp):
+        response = require_text(rec, "response", source=rp.name, line=line, required=req)
         sid = rec.get("source_id")
         if sid is None:
             raise InputError(f"field 'source_id' is missing (required: {', '.join(req)})",
@@ -312,9 +275,9 @@ def load_ragtruth(response_path: str | Path, source_info_path: str | Path, *,
                 raise InputError("field 'source_info' of a QA source must be an object with "
                                  "'question' and 'passages'", source=sp.name, line=sline,
                                  field="source_info")
-            query = _text(info, "question", source=sp.name, line=sline,
+            query = require_text(info, "question", source=sp.name, line=sline,
                           required=("question", "passages"))
-            context = _text(info, "passages", source=sp.name, line=sline,
+            context = require_text(info, "passages", source=sp.name, line=sline,
                             required=("question", "passages"))
         else:
             context = info if isinstance(info, str) else json.dumps(info, ensure_ascii=False)
