@@ -112,17 +112,18 @@ def number_support(m: Mention, near: frozenset[str], context: ContextFeatures
 
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, window: int,
-                  count_query_anchors: bool = False) -> tuple[Anchor, ...]:
+                  count_query_anchors: bool = False,
+                  number_context: bool = False) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
-    Numbers and dates are checked near their words when the features carry
-    neighbours (config ``hallucination.number_context``), else by value alone.
+    With ``number_context`` (features built with config
+    ``hallucination.number_context``), numbers and dates are checked near
+    their words; else by value alone.
     """
     anchors: list[Anchor] = []
     query_mentions = query.mentions if query is not None and not count_query_anchors else ()
-    by_context = bool(response.near) and len(context.near) == len(context.mentions)
     for k, m in enumerate(response.mentions):
-        if by_context:
+        if number_context:
             found, note = number_support(m, response.near[k], context)
         else:
             found = find_support(m, context.mentions)
@@ -150,11 +151,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
 
 def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         query: QueryFeatures | None = None, *, window: int = 12,
-                        count_query_anchors: bool = False, ngram: int = 2,
-                        overlap_below: float = 0.2, penalty: float = 0.2) -> HallucinationScore:
+                        count_query_anchors: bool = False, number_context: bool = False,
+                        ngram: int = 2, overlap_below: float = 0.2,
+                        penalty: float = 0.2) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, window=window,
-                            count_query_anchors=count_query_anchors)
+                            count_query_anchors=count_query_anchors,
+                            number_context=number_context)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

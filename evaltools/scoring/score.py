@@ -25,6 +25,7 @@ def score_features(rid: Any, query: QueryFeatures,
     hall = hallucination_score(
         response, context, query, window=config.hallucination.claim_window,
         count_query_anchors=config.hallucination.count_query_anchors,
+        number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
         penalty=config.drift.penalty)
     verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config)
