@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from evaltools.batch import score_stream
+from evaltools.calibration.learned import load_calibration
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.io import read_records, row_unit, write_or_drain
@@ -25,14 +26,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="record invalid records with 'error' set instead of stopping")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
-
-
-def _load_calibration(path: Path | None):
-    try:
-        from evaltools.calibration.learned import load_calibration
-    except ImportError:  # calibration not installed: the field is left out
-        return None
-    return load_calibration(path)
 
 
 def format_summary(s: RunSummary) -> str:
@@ -60,7 +53,7 @@ def format_summary(s: RunSummary) -> str:
 
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    calibration = _load_calibration(args.calibration)
+    calibration = load_calibration(args.calibration)
     nlp = load_pipeline(config)
     source = args.input.name
     records = read_records(args.input, skip_invalid=args.skip_invalid)
@@ -71,9 +64,8 @@ def run(args: argparse.Namespace) -> int:
     def outputs():
         for _, rec, result in progress(stream, "scoring", disabled=args.no_progress):
             out = {**rec, **result.to_dict()}
-            if calibration is not None:
-                out["hallucination_probability"] = (
-                    None if result.error else calibration.probability(out))
+            out["hallucination_probability"] = (
+                None if result.error else calibration.probability(out))
             summary.add(out)
             yield out
 
