@@ -42,7 +42,8 @@ from evaltools.calibration.learned import (  # noqa: E402
     features_frame,
 )
 from evaltools.config import load_config  # noqa: E402
-from evaltools.loaders import group_keys, read_labelled, score_labelled  # noqa: E402
+from evaltools.io.labelled import group_keys, read_labelled  # noqa: E402
+from evaltools.io.results import score_labelled  # noqa: E402
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 

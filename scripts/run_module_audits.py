@@ -4,8 +4,9 @@
 Writes ``reports/audits/03_module_audit_<MODULE>.ipynb`` for every module of
 the judge registry (or those named with ``--modules``) and, when nbconvert is
 installed, the same as ``.html`` beside it; then ``summary.csv``, one row per
-module (:func:`evaltools.audit_summary.modules_overview`), also printed. Each notebook runs with the
-``notebooks/`` folder as its working directory, so its relative paths hold.
+module (:func:`evaltools.judge.module_audit.modules_overview`), also printed.
+Each notebook runs with the ``notebooks/`` folder as its working directory, so
+its relative paths hold.
 
 Usage::
 
@@ -81,7 +82,7 @@ def _write_overview(args: argparse.Namespace, out_dir: Path) -> None:
     """All modules at a glance: ``summary.csv`` beside the notebooks, and on stdout."""
     import pandas as pd
 
-    from evaltools.audit_summary import modules_overview
+    from evaltools.judge.module_audit import modules_overview
 
     data = NOTEBOOK.parent / (args.data or "../data/judgments.jsonl")
     overview = modules_overview(data, modules=args.modules)

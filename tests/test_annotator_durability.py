@@ -24,8 +24,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from evaltools.io.labels import LabelStore, iter_label_events, read_labels
 from evaltools.widgets import Annotator
-from evaltools.widgets.labels import LabelStore, iter_label_events, read_labels
 
 N_CASES = 5000
 

@@ -2,8 +2,9 @@
 
 import pytest
 
+from evaltools.judge.checks import CHECKS, run_check
 from evaltools.judge.registry import load_registry
-from evaltools.judge.rules import CHECKS, assess_rules, run_check
+from evaltools.judge.rules import assess_rules
 
 REG = load_registry()
 M = REG.module

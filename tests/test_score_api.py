@@ -117,8 +117,8 @@ def test_score_records_names_the_bad_record():
 
 
 def test_shared_context_is_parsed_once(nlp):
-    from evaltools.batch import score_stream
     from evaltools.scoring.features import FeatureCache
+    from evaltools.scoring.stream import score_stream
 
     cfg = load_config()
     cache = FeatureCache(nlp, cfg)

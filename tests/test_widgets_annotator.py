@@ -8,8 +8,8 @@ import ipywidgets
 import pandas as pd
 import pytest
 
+from evaltools.io.labels import iter_label_events
 from evaltools.widgets import Annotator, read_labels
-from evaltools.widgets.labels import iter_label_events
 
 
 @pytest.fixture(autouse=True)

@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _groups(records, args) -> list[str] | None:
-    from evaltools.loaders import group_keys
+    from evaltools.io.labelled import group_keys
 
     if not args.group_by:
         if args.group_regex:
@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from evaltools import __version__
     from evaltools.calibration.learned import fit_calibration
     from evaltools.config import load_config
-    from evaltools.loaders import read_labelled, score_labelled
+    from evaltools.io.labelled import read_labelled
+    from evaltools.io.results import score_labelled
 
     if args.folds < 2:
         raise InputError(f"--folds must be at least 2. Got {args.folds} instead.",

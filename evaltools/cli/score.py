@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evaltools.batch import score_stream
 from evaltools.calibration.learned import load_calibration
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.io import read_records, row_unit, write_or_drain
+from evaltools.scoring.stream import score_stream
 from evaltools.scoring.summary import RunSummary, SummaryBuilder
 from evaltools.text import load_pipeline
 

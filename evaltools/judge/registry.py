@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from evaltools.errors import ConfigError
+from evaltools.judge.checks import CHECKS
 
 MODULE_TYPES = ("boolean", "classification", "extraction")
 NORMALISATIONS = ("casefold", "exact")
@@ -289,8 +290,6 @@ _ID = re.compile(r"^M\d\d[a-z]?$")
 
 
 def _module(mid: str, spec: Mapping[str, Any], settings: JudgeSettings, src: str) -> Module:
-    from evaltools.judge.rules import CHECKS
-
     where = f"{src} [modules.{mid}]"
     if not _ID.match(mid):
         raise ConfigError(f"{where}: a module id looks like M01 or M01a")

@@ -199,7 +199,7 @@ def iter_items(path: str | Path, *, config=None, skip_invalid: bool = False,
                nlp=None) -> Iterator[Item]:
     """Stream the report items of one file, scoring and judging raw records.
 
-    Raw scoring records go through :func:`evaltools.batch.score_stream` (the
+    Raw scoring records go through :func:`evaltools.scoring.stream.score_stream` (the
     same validation, chunking and messages as ``evaltools score``); raw
     judging records through :func:`evaltools.judge` (as ``evaltools judge``).
 
@@ -233,7 +233,7 @@ def iter_items(path: str | Path, *, config=None, skip_invalid: bool = False,
     def flush() -> Iterator[Item]:
         if not pending:
             return
-        from evaltools.batch import score_stream
+        from evaltools.scoring.stream import score_stream
 
         if "cache" not in scorer:
             from evaltools.scoring.features import FeatureCache

@@ -228,7 +228,7 @@ def modules(b: ReportBuilder) -> Section:
          for mid in order]))
     kinds = sorted(b.issue_kinds.items(), key=lambda kv: (-kv[1], kv[0]))
     try:
-        from evaltools.audit_summary import FINDING_KINDS
+        from evaltools.judge.module_audit import FINDING_KINDS
     except ImportError:  # pragma: no cover - part of evaltools
         FINDING_KINDS = {}
     blocks.append(Table.from_rows(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from evaltools.batch import score_stream
 from evaltools.config import DEFAULT, Config
 from evaltools.scoring.relevance import CorpusTfidf
 from evaltools.scoring.result import OUTPUT_FIELDS, ScoreResult
+from evaltools.scoring.stream import score_stream
 from evaltools.text import load_pipeline
 
 

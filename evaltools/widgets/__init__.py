@@ -19,8 +19,8 @@ __all__ = ["Annotator", "JudgeForm", "LabelStore", "ScoreExplorer", "read_labels
 
 _WHERE = {
     "Annotator": "evaltools.widgets.annotator",
-    "LabelStore": "evaltools.widgets.labels",
-    "read_labels": "evaltools.widgets.labels",
+    "LabelStore": "evaltools.io.labels",
+    "read_labels": "evaltools.io.labels",
     "ScoreExplorer": "evaltools.widgets.score_explorer",
     "JudgeForm": "evaltools.widgets.judge_form",
 }

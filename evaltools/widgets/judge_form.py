@@ -39,9 +39,9 @@ import ipywidgets as W
 
 from evaltools.errors import InputError
 from evaltools.judge.api import judge
+from evaltools.judge.checks import run_check
 from evaltools.judge.correctness import parse_boolean
 from evaltools.judge.registry import DEFAULT, Module, Registry
-from evaltools.judge.rules import run_check
 
 __all__ = ["TEMPLATE_KEYS", "JudgeForm"]
 

@@ -7,14 +7,9 @@ import json
 import pytest
 
 from evaltools.errors import InputError
-from evaltools.loaders import (
-    group_keys,
-    load_begin,
-    load_halueval_qa,
-    load_ragtruth,
-    read_labelled,
-    score_labelled,
-)
+from evaltools.io.benchmarks import load_begin, load_halueval_qa, load_ragtruth
+from evaltools.io.labelled import group_keys, read_labelled
+from evaltools.io.results import score_labelled
 
 
 def write_jsonl(path, rows):

@@ -22,7 +22,7 @@ summarises them as tables for ``notebooks/03_module_audit.ipynb``:
 and :func:`modules_overview`, one row per module, for all modules at once.
 
 Nothing here scores: every number comes from the judge calculators. The
-``plot_*`` methods draw with matplotlib (imported only when called).
+Its figure is drawn by :func:`evaltools.plots.plot_module_audit` (presentation).
 
 Examples
 --------
@@ -439,47 +439,6 @@ class ModuleAudit:
             "judge_findings": records(self.judge_findings()),
             "failing": records(self.failing()),
         }
-
-    # --------------------------------------------------------------- plots
-    def plot_overview(self):
-        """One figure: correctness mix (or F1 histogram), rule violations judge vs
-        evaltools, reasoning sub-scores. Returns a matplotlib Figure."""
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(1, 3, figsize=(13, 3.4))
-        if self.module.type == "extraction" and len(self.f1_values()):
-            axes[0].hist(self.f1_values(), bins=[i / 10 for i in range(11)],
-                         color="#2c7fb8", edgecolor="white")
-            axes[0].set(title="F1 distribution", xlabel="F1", ylabel="records")
-        else:
-            mix = self.correctness_mix()["count"]
-            axes[0].bar(mix.index.astype(str), mix.values, color="#2c7fb8")
-            axes[0].set(title="correctness mix", ylabel="records")
-        rv = self.rule_violations()
-        x = range(len(rv))
-        axes[1].bar([i - 0.2 for i in x], rv["violated"], width=0.4, label="evaltools",
-                    color="#d95f0e")
-        axes[1].bar([i + 0.2 for i in x], rv["judge_violated"], width=0.4, label="LLM judge",
-                    color="#7f7f7f")
-        axes[1].set_xticks(list(x), [f"rule {i + 1}" for i in x])
-        axes[1].set(title="rule violations", ylabel="records")
-        axes[1].legend(fontsize=8)
-        subs = [s.name for s in self.registry.settings.reasoning.subscores]
-        data = [[getattr(r.reasoning_quality, s) for r in self.results
-                 if r.reasoning_quality is not None
-                 and getattr(r.reasoning_quality, s) is not None] for s in subs]
-        if any(data):
-            axes[2].boxplot([d or [0] for d in data])
-            axes[2].set_xticks(range(1, len(subs) + 1), [s.replace("_", "\n") for s in subs],
-                               fontsize=8)
-        axes[2].set(title="reasoning sub-scores", ylabel="points")
-        from matplotlib.ticker import MaxNLocator
-
-        for ax in axes[:2]:
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        fig.suptitle(f"{self.module.id} {self.module.name}")
-        fig.tight_layout()
-        return fig
 
 
 def module_audit(records: Any, module: str, *,

@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 import evaltools
-from evaltools.audit_summary import FINDING_KINDS, _check_kinds, module_audit, modules_overview
 from evaltools.judge.audit import CODES
+from evaltools.judge.module_audit import FINDING_KINDS, _check_kinds, module_audit, modules_overview
 from evaltools.judge.registry import load_registry
+from evaltools.plots import plot_module_audit
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,7 +143,7 @@ def test_sample_data_every_module(mid):
     d = a.to_dict()
     json.dumps(d)
     assert d["module"] == mid and len(d["rule_violations"]) == 4
-    fig = a.plot_overview()
+    fig = plot_module_audit(a)
     assert len(fig.axes) == 3
     import matplotlib.pyplot as plt
     plt.close(fig)

@@ -1,0 +1,37 @@
+"""Reading and writing records: files of records, labelled files, public
+benchmark formats, scored results and the durable label store.
+
+- :mod:`evaltools.io.records` — streaming readers/writers for .jsonl/.csv/.parquet
+- :mod:`evaltools.io.labelled` — labelled files (one binary-label parser)
+- :mod:`evaltools.io.results` — scored records restored from files
+- :mod:`evaltools.io.benchmarks` — HaluEval / BEGIN / RAGTruth loaders
+- :mod:`evaltools.io.labels` — the durable label store of the Annotator
+"""
+
+from evaltools.io.records import (
+    FORMATS,
+    Unreadable,
+    atomic_path,
+    file_format,
+    open_writer,
+    read_frame,
+    read_json_lines,
+    read_records,
+    require_text,
+    row_unit,
+    write_or_drain,
+)
+
+__all__ = [
+    "FORMATS",
+    "Unreadable",
+    "atomic_path",
+    "file_format",
+    "open_writer",
+    "read_frame",
+    "read_json_lines",
+    "read_records",
+    "require_text",
+    "row_unit",
+    "write_or_drain",
+]

@@ -1,0 +1,63 @@
+"""Scored records restored from files, or scored when they are not yet.
+
+- :func:`score_labelled` — a DataFrame of scored records: already-scored
+  records (the output of ``evaltools score``) restored from CSV text, others
+  scored with :func:`evaltools.score_frame`.
+"""
+
+from __future__ import annotations
+
+import json
+
+SCORE_FIELDS = ("claims_score", "ngram_overlap", "anchors_total", "anchors", "hallucination")
+_NUMERIC_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
+                   "hallucination", "claims_score", "drift_penalty", "ngram_overlap",
+                   "anchors_total", "anchors_unsupported", "hallucination_probability")
+_LIST_FIELDS = ("anchors", "keywords", "missing_keywords", "reasons")
+
+
+def score_labelled(records, *, config=None, nlp=None):
+    """Scored records as a DataFrame: input columns, then every score column.
+
+    Records that already carry the score fields (the output of ``evaltools
+    score``) are kept, with CSV text turned back into numbers, lists and a
+    null ``error``; others are scored with :func:`evaltools.score_frame`.
+
+    Parameters
+    ----------
+    records : list of dict or DataFrame
+        E.g. from :func:`read_labelled` or a loader.
+    config : evaltools.config.Config, optional
+    nlp : spacy.Language, optional
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> df = score_labelled([{"id": "a", "claims_score": "0.5", "ngram_overlap": "0.2",
+    ...     "anchors_total": "1", "hallucination": "0.5", "error": "",
+    ...     "anchors": '[{"kind": "date", "supported": false}]'}])
+    >>> df.loc[0, "claims_score"], df.loc[0, "anchors"], df.loc[0, "error"] is None
+    (np.float64(0.5), [{'kind': 'date', 'supported': False}], True)
+    """
+    import pandas as pd
+
+    frame = records if isinstance(records, pd.DataFrame) else pd.DataFrame(list(records))
+    if len(frame) and all(c in frame.columns for c in SCORE_FIELDS):
+        # Scored already; from CSV every cell is text: numbers and lists come back.
+        frame = frame.copy()
+        for col in _NUMERIC_FIELDS:
+            if col in frame.columns and frame[col].map(lambda v: isinstance(v, str)).any():
+                frame[col] = pd.to_numeric(frame[col].replace("", None), errors="coerce")
+        for col in _LIST_FIELDS:
+            if col in frame.columns:
+                frame[col] = frame[col].map(
+                    lambda v: (json.loads(v) if v.strip() else []) if isinstance(v, str) else v)
+        if "error" in frame.columns:
+            frame["error"] = frame["error"].map(lambda v: None if v == "" else v)
+        return frame
+    from evaltools.scoring.api import score_frame
+
+    return score_frame(frame, config=config, nlp=nlp)
