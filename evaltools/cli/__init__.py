@@ -1,4 +1,4 @@
-"""The ``evaltools`` command.
+"""The evaltools command: score responses, judge modules, calibrate, report.
 
 Each subcommand is a module of this package with ``add_arguments(parser)``
 and ``run(args) -> int``. Errors the user can fix (bad input, bad config, no
@@ -9,6 +9,7 @@ written at the output path.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
@@ -24,10 +25,48 @@ SUBCOMMANDS = {
 }
 
 
+EXAMPLES = """\
+examples:
+  evaltools score data/responses.jsonl -o scored.jsonl    # .jsonl, .csv or .parquet
+  evaltools score mine.csv -o - | head -1                  # JSON Lines on stdout
+  evaltools judge data/judgments.jsonl -o judged.jsonl
+  evaltools report scored.jsonl judged.jsonl -o report.html
+  evaltools report --reference old.jsonl new.jsonl -o diff.html   # compare two runs
+  evaltools calibrate labelled.jsonl -o calibration.json
+  evaltools COMMAND --help                                 # options and examples
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose unknown options get a "did you mean" and the subcommand's usage."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and getattr(namespace, "_parser", None) is not None and namespace._parser \
+                is not self:
+            namespace._parser.reject(extras)
+        return namespace, extras
+
+    def reject(self, extras: list[str]) -> None:
+        """Exit with status 2 naming the first unknown option (and its likely spelling)."""
+        known = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+        for word in extras:
+            if word.startswith("-"):
+                name = word.split("=", 1)[0]
+                close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                self.error(f"unknown option {name}{hint}")
+        self.error(f"unexpected argument(s): {' '.join(extras)}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="evaltools", description=__doc__.splitlines()[0])
+    parser = Parser(prog="evaltools", description=__doc__.splitlines()[0], epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"evaltools {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name, help_text in SUBCOMMANDS.items():
         try:
@@ -36,9 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name == f"evaltools.cli.{name}":
                 continue
             raise
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           epilog=getattr(module, "EXAMPLES", None))
         module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _parser=p)
     return parser
 
 

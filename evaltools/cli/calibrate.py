@@ -18,6 +18,14 @@ from pathlib import Path
 
 from evaltools.errors import InputError
 
+EXAMPLES = """\
+examples:
+  evaltools calibrate labelled.jsonl -o calibration.json
+  evaltools calibrate halueval_qa.jsonl -o cal.json --label label \\
+      --group-by id --group-regex '^(.*)_(?:right|halluc)$'
+  evaltools score --calibration calibration.json runs.jsonl -o scored.jsonl
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", type=Path, help="labelled records: .jsonl, .csv or .parquet")
@@ -36,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --group-by: the group is REGEX's first group in FIELD "
                         "(e.g. '^(.*)_(?:right|halluc)$' for HaluEval ids)")
     p.add_argument("--note", help="free text stored in the JSON (e.g. what the data is)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
 
@@ -47,6 +56,21 @@ def _groups(records, args) -> list[str] | None:
             raise InputError("--group-regex needs --group-by FIELD", source=args.input.name)
         return None
     return group_keys(records, args.group_by, regex=args.group_regex, source=args.input.name)
+
+
+def _scored(records: list[dict], config, args) -> list[dict]:
+    """``records`` with their score fields, scored under a progress bar unless scored already."""
+    from evaltools.cli.progress import progress
+    from evaltools.io.results import SCORE_FIELDS
+    from evaltools.scoring.stream import score_stream
+    from evaltools.text import load_pipeline
+
+    if all(f in records[0] for f in SCORE_FIELDS):
+        return records
+    stream = score_stream(enumerate(records, start=1), config=config,
+                          nlp=load_pipeline(config), source=args.input.name)
+    return [{**rec, **result.to_dict()} for _, rec, result in
+            progress(stream, "scoring", total=len(records), disabled=args.no_progress)]
 
 
 def _sha256(path: Path) -> str:
@@ -75,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no records: a calibration needs labelled records",
                          source=args.input.name)
     groups = _groups(records, args)
-    frame = score_labelled(records, config=config)
+    frame = score_labelled(_scored(records, config, args), config=config)
     import sklearn
 
     metadata = {

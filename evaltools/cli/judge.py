@@ -11,18 +11,26 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.errors import InputError
-from evaltools.io import Unreadable, read_records, row_unit, write_or_drain
+from evaltools.io import Unreadable, count_records, read_records, row_unit, write_or_drain
 from evaltools.judge.api import error_result, judge
 from evaltools.judge.registry import load_registry
 from evaltools.judge.summary import JudgeSummary
 
+EXAMPLES = """\
+examples:
+  evaltools judge data/judgments.jsonl -o judged.jsonl     # or .csv, .parquet
+  evaltools judge data/judgments.jsonl                      # the per-module summary only
+  evaltools judge judgments.csv -o - | jq .verdict          # JSON Lines on stdout
+  evaltools judge --registry my_modules.toml runs.jsonl -o judged.jsonl
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", type=Path, help="records: .jsonl, .csv or .parquet")
-    p.add_argument("-o", "--output", type=Path,
-                   help="where to write the judged records (.jsonl, .csv or .parquet)")
+    p.add_argument("-o", "--output", type=Path, help=output_help("judged"))
     p.add_argument("--registry", type=Path,
                    help="a TOML file replacing the shipped module registry (modules.toml)")
     p.add_argument("--skip-invalid", action="store_true",
@@ -70,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 
     def outputs():
         records = read_records(args.input, skip_invalid=args.skip_invalid)
-        for line, rec in progress(records, "judging", disabled=args.no_progress):
+        for line, rec in progress(records, "judging", total=count_records(args.input),
+                                  disabled=args.no_progress):
             if isinstance(rec, Unreadable):
                 out = error_result(None, rec.message, line=line,
                                    registry=registry).to_dict()
@@ -87,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
 
     write_or_drain(outputs(), args.output)
     if not args.quiet:
-        print(f"evaltools judge: {args.input}" + (f" -> {args.output}" if args.output else ""))
-        print(format_summary(summary, registry.ids))
+        out = summary_stream(args.output)
+        print(f"evaltools judge: {args.input}" + (f" -> {args.output}" if args.output else ""),
+              file=out)
+        print(format_summary(summary, registry.ids), file=out)
+    tell_no_output("judge", args)
     return 0

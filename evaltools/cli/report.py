@@ -16,6 +16,14 @@ from pathlib import Path
 
 from evaltools.errors import InputError
 
+EXAMPLES = """\
+examples:
+  evaltools report data/responses.jsonl data/judgments.jsonl -o report.html
+  evaltools report scored.jsonl judged.csv -o report.html --title "Run 42"
+  evaltools report --reference old.jsonl new.jsonl -o diff.html   # compare two runs
+  evaltools report --max-rows 500 --worst 50 scored.parquet -o report.html
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("inputs", nargs="+", type=Path, metavar="INPUT",
@@ -56,10 +64,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc), source="command line") from None
     config = load_config(args.config)
+    from evaltools.io import count_records
+
+    paths = {p.name: p for p in args.inputs}
     report = build_report(args.inputs, config=config, limits=lim, title=args.title,
                           skip_invalid=args.skip_invalid,
                           progress=lambda items, name: progress(
-                              items, f"reading {name}", disabled=args.no_progress))
+                              items, f"reading {name}",
+                              total=count_records(paths[name]) if name in paths else None,
+                              disabled=args.no_progress))
     report.to_file(args.output)
     if not args.quiet:
         summary = report.section("summary").blocks[0]

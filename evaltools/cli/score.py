@@ -6,18 +6,27 @@ import argparse
 from pathlib import Path
 
 from evaltools.calibration.learned import load_calibration
+from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
-from evaltools.io import read_records, row_unit, write_or_drain
+from evaltools.io import count_records, read_records, row_unit, write_or_drain
 from evaltools.scoring.stream import score_stream
 from evaltools.scoring.summary import RunSummary, SummaryBuilder
 from evaltools.text import load_pipeline
 
+EXAMPLES = """\
+examples:
+  evaltools score data/responses.jsonl -o scored.jsonl     # or .csv, .parquet
+  evaltools score mine.csv                                  # the summary only
+  evaltools score mine.csv -o - > scored.jsonl              # JSON Lines on stdout
+  evaltools score --config strict.toml --skip-invalid runs.jsonl -o scored.csv
+  evaltools score --calibration calibration.json runs.jsonl -o scored.jsonl
+"""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", type=Path, help="records: .jsonl, .csv or .parquet")
-    p.add_argument("-o", "--output", type=Path,
-                   help="where to write the scored records (.jsonl, .csv or .parquet)")
+    p.add_argument("-o", "--output", type=Path, help=output_help("scored"))
     p.add_argument("--config", type=Path, help="a TOML file overriding default thresholds")
     p.add_argument("--calibration", type=Path,
                    help="a calibration JSON (evaltools calibrate) for hallucination_probability;"
@@ -62,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     summary = SummaryBuilder()
 
     def outputs():
-        for _, rec, result in progress(stream, "scoring", disabled=args.no_progress):
+        for _, rec, result in progress(stream, "scoring", total=count_records(args.input),
+                                       disabled=args.no_progress):
             out = {**rec, **result.to_dict()}
             out["hallucination_probability"] = (
                 None if result.error else calibration.probability(out))
@@ -71,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
 
     write_or_drain(outputs(), args.output)
     if not args.quiet:
+        out = summary_stream(args.output)
         print(f"evaltools score: {args.input}" +
-              (f" -> {args.output}" if args.output else ""))
-        print(format_summary(summary.build()))
+              (f" -> {args.output}" if args.output else ""), file=out)
+        print(format_summary(summary.build()), file=out)
+    tell_no_output("score", args)
     return 0

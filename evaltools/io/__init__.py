@@ -10,8 +10,10 @@ benchmark formats, scored results and the durable label store.
 
 from evaltools.io.records import (
     FORMATS,
+    STDOUT,
     Unreadable,
     atomic_path,
+    count_records,
     file_format,
     open_writer,
     read_frame,
@@ -24,8 +26,10 @@ from evaltools.io.records import (
 
 __all__ = [
     "FORMATS",
+    "STDOUT",
     "Unreadable",
     "atomic_path",
+    "count_records",
     "file_format",
     "open_writer",
     "read_frame",
