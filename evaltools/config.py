@@ -32,6 +32,11 @@ class PipelineConfig:
 
 
 @dataclass(frozen=True)
+class ContextConfig:
+    read_json: bool = True
+
+
+@dataclass(frozen=True)
 class RelevanceConfig:
     weight_cosine: float = 0.5
     weight_jaccard: float = 0.5
@@ -69,6 +74,7 @@ class BatchConfig:
 
 _SECTIONS: dict[str, type] = {
     "pipeline": PipelineConfig,
+    "context": ContextConfig,
     "relevance": RelevanceConfig,
     "completeness": CompletenessConfig,
     "hallucination": HallucinationConfig,
@@ -82,6 +88,7 @@ class Config:
     """All thresholds and weights, grouped by the spec section they belong to."""
 
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
+    context: ContextConfig = field(default_factory=ContextConfig)
     relevance: RelevanceConfig = field(default_factory=RelevanceConfig)
     completeness: CompletenessConfig = field(default_factory=CompletenessConfig)
     hallucination: HallucinationConfig = field(default_factory=HallucinationConfig)

@@ -35,6 +35,8 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from evaltools.scoring.reader import read_context
+
 #: Inline styles, so the colours show with no stylesheet loaded.
 COLOURS = {
     "supported": "background-color:#d4edda;border-bottom:2px solid #28a745;",
@@ -154,17 +156,22 @@ def highlight_html(text: str, anchors: Iterable[Any]) -> str:
     return _render(text, marks, style_of, class_of, _title)
 
 
-def highlight_evidence_html(context: str, anchors: Iterable[Any]) -> str:
+def highlight_evidence_html(context: str, anchors: Iterable[Any], *,
+                            read_json: bool = True) -> str:
     """HTML of ``context`` with the evidence of supported anchors marked.
 
-    Uses each anchor's ``evidence_start`` / ``evidence_end`` (offsets in the
-    context); anchors without them (unsupported ones) are skipped.
+    Uses each anchor's ``evidence_start`` / ``evidence_end``: offsets in the
+    context as the scorers read it (:func:`evaltools.scoring.reader.read_context`:
+    the context itself, or a JSON record's key/value text, which is then what
+    is shown); anchors without them (unsupported ones) are skipped.
 
     Parameters
     ----------
     context : str
-        The context the evidence was found in.
+        The context the evidence was found in, as given.
     anchors : iterable of dict or Anchor
+    read_json : bool
+        As config ``context.read_json`` was when the anchors were scored.
 
     Returns
     -------
@@ -180,7 +187,7 @@ def highlight_evidence_html(context: str, anchors: Iterable[Any]) -> str:
     >>> html.count("evaltools-evidence")
     1
     """
-    context = context or ""
+    context = read_context(context or "", read_json=read_json).text
     marks = []
     for anchor in anchors or ():
         span = _span(anchor, len(context), start_key="evidence_start",

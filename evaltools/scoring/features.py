@@ -1,5 +1,9 @@
 """What the scorers need from each text, derived once from its parse.
 
+A context is parsed as :mod:`evaltools.scoring.reader` reads it (JSON
+records as key/value text), so ``ContextFeatures.text`` and every evidence
+offset index the read text.
+
 Features hold plain Python data (no spaCy objects), so a context shared by
 many responses is parsed once and its features reused from a bounded cache.
 """
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.reader import read_context
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
 
 
@@ -131,22 +136,29 @@ class FeatureCache:
         self.parsed = 0  # distinct texts parsed so far, for benchmarks and tests
 
     def prepare(self, items: Iterable[tuple[str, str]]) -> None:
-        """Parse, in one ``nlp.pipe`` call, every (role, text) not cached yet."""
-        needed: dict[str, list[str]] = {}
+        """Parse, in one ``nlp.pipe`` call, every (role, text) not cached yet.
+
+        A context is parsed as :func:`~evaltools.scoring.reader.read_context`
+        reads it (a JSON record as key/value text); features are cached under
+        the text as given.
+        """
+        needed: dict[str, list[tuple[str, str]]] = {}  # parsed text -> (role, given text)
+        read_json = self.config.context.read_json
         for role, text in items:
             cache = self._caches[role]
             if text in cache:
                 cache.move_to_end(text)
-            else:
-                needed.setdefault(text, [])
-                if role not in needed[text]:
-                    needed[text].append(role)
+                continue
+            parsed = read_context(text, read_json=read_json).text if role == "context" else text
+            wanted = needed.setdefault(parsed, [])
+            if (role, text) not in wanted:
+                wanted.append((role, text))
         if not needed:
             return
         texts = list(needed)
-        for text, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
+        for parsed, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
             self.parsed += 1
-            for role in needed[text]:
+            for role, text in needed[parsed]:
                 self._caches[role].put(text, self._derive(role, doc))
 
     def _derive(self, role: str, doc):

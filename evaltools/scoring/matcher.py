@@ -1,0 +1,298 @@
+"""One word matcher: when a response word is "the same" as a context word, and what it weighs.
+
+Every scorer that compares response words with context words (grounding,
+claims, numbers' neighbours) uses the definitions here:
+
+- :func:`fold` — lower case, accents folded (``café`` -> ``cafe``), hyphens
+  and apostrophes removed (``e-mail`` -> ``email``);
+- :func:`token_key` — the key of one spaCy token: its folded lemma, with unit
+  and weekday equivalents (``%`` -> ``percent``, ``°``/``degrees`` ->
+  ``degree``, ``Tues`` -> ``tuesday``);
+- :func:`is_content` — whether a token carries content: a word (or a unit
+  symbol) that is not a stop word, of a content part of speech
+  (:data:`CONTENT_POS`);
+- :func:`rarity` — a weight in [0, 1] from the word's frequency in English
+  (``wordfreq``'s Zipf scale, data shipped in its wheel): generic words
+  (*offer*, *company*) weigh little, rare words, names and numbers much;
+- :func:`words_of` — a parsed text as :class:`Word` units, hyphenated
+  compounds joined (``e - mail`` is one word ``email``, with parts
+  ``e``, ``mail``);
+- :class:`SentenceIndex` — which sentences of a parsed text hold each key, so
+  a span can be required to be found *together* in one sentence.
+
+Everything returned is plain Python data (no spaCy objects), so it can be cached.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: Parts of speech that carry content (the rest are function words and symbols).
+CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV", "X"})
+#: Non-alphanumeric tokens and abbreviations with a word equivalent.
+UNIT_KEYS = {
+    "%": "percent", "pct": "percent", "percent": "percent", "percentage": "percent",
+    "°": "degree", "º": "degree", "°f": "degree", "°c": "degree", "deg": "degree",
+    "degree": "degree", "degrees": "degree",
+    "&": "and", "+": "plus", "w/": "with", "w/o": "without",
+}
+#: Abbreviated weekdays, matched when capitalised (``Sat``/``Sun`` are left alone: *sat*, *sun*).
+WEEKDAY_KEYS = {"Mon": "monday", "Tue": "tuesday", "Tues": "tuesday", "Wed": "wednesday",
+                "Thu": "thursday", "Thur": "thursday", "Thurs": "thursday", "Fri": "friday"}
+_HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212'\u2019"
+_DROP = str.maketrans("", "", _HYPHENS)
+_INNER_DASH = re.compile(r"(?<=\w)[-\u2010-\u2014\u2212](?=\w)")
+#: Zipf frequency at or above which a word carries no information (``the`` is 7.7).
+ZIPF_CEILING = 8.0
+
+
+def fold(text: str) -> str:
+    """Lower case, accents folded, hyphens and apostrophes removed.
+
+    Examples
+    --------
+    >>> fold("Café"), fold("e-mail"), fold("NAÏVE"), fold("Straße")
+    ('cafe', 'email', 'naive', 'strasse')
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return stripped.casefold().translate(_DROP)
+
+
+def _is_wordlike(tok) -> bool:
+    return not tok.is_space and any(ch.isalnum() for ch in tok.text)
+
+
+def token_key(tok) -> str:
+    """The matching key of a spaCy token: folded lemma, with unit and weekday equivalents.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("The café e-mailed 15% on Tues.")
+    >>> [token_key(t) for t in doc]
+    ['the', 'cafe', 'e', '', 'mail', '15', 'percent', 'on', 'tuesday', '']
+    """
+    text = tok.text
+    if text in WEEKDAY_KEYS:
+        return WEEKDAY_KEYS[text]
+    low = text.lower()
+    if low in UNIT_KEYS:
+        return UNIT_KEYS[low]
+    if low in ("f", "c") and tok.i > 0 and tok.doc[tok.i - 1].text.endswith(("°", "º")):
+        return ""  # the scale after a degree sign: 72 °F = 72 degrees
+    if not _is_wordlike(tok):
+        return ""
+    return fold(tok.lemma_ or text)
+
+
+def is_content(tok) -> bool:
+    """A content-bearing token: a word or unit, not a stop word, of a content part of speech.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("The café offers 3 free e-mail accounts.")
+    >>> [t.text for t in doc if is_content(t)]
+    ['café', 'offers', '3', 'free', 'e', 'mail', 'accounts']
+    """
+    if tok.is_space or (tok.is_punct and tok.text.lower() not in UNIT_KEYS):
+        return False
+    if tok.text.lower() in UNIT_KEYS and not tok.is_alpha:
+        return UNIT_KEYS[tok.text.lower()] not in ("and", "plus", "with", "without")
+    if not _is_wordlike(tok) or tok.is_stop:
+        return False
+    return tok.pos_ in CONTENT_POS or tok.like_num
+
+
+@functools.lru_cache(maxsize=65536)
+def zipf(key: str) -> float:
+    """The Zipf frequency of a key in English (0 for words ``wordfreq`` does not know)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(key, "en") if key else ZIPF_CEILING
+
+
+@functools.lru_cache(maxsize=65536)
+def rarity(key: str, power: float = 1.0) -> float:
+    """Weight in [0, 1] of a key: ``((8 - zipf) / 8) ** power``; numbers and unknown words 1.
+
+    Examples
+    --------
+    >>> rarity("the") < rarity("company") < rarity("formaldehyde") < rarity("xq17") == 1.0
+    True
+    >>> round(rarity("company"), 2), rarity("2024")
+    (0.3, 1.0)
+    """
+    if not key:
+        return 0.0
+    if any(ch.isdigit() for ch in key):
+        return 1.0
+    info = max(0.0, ZIPF_CEILING - zipf(key)) / ZIPF_CEILING
+    return min(1.0, math.pow(info, power))
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a parsed text, hyphenated compounds joined.
+
+    ``key`` is the matching key (compound parts concatenated: ``email``);
+    ``forms`` the keys it may be found under: ``key`` and its folded surface
+    text (a name tagged differently in two texts keeps its lemma in one,
+    ``Cafés`` vs ``café``);
+    ``parts`` the keys of its pieces (``("e", "mail")``; a single-token word
+    has one part). ``start``/``end`` are character offsets in the text,
+    ``sent`` the index of its sentence, ``content`` whether it carries
+    content, ``pos`` the part of speech of its last token, ``num`` whether
+    it is a number.
+    """
+
+    text: str
+    start: int
+    end: int
+    key: str
+    forms: tuple[str, ...]
+    parts: tuple[str, ...]
+    sent: int
+    content: bool
+    pos: str
+    num: bool
+
+
+def _joins(prev, tok) -> bool:
+    """Whether ``tok`` continues the word of ``prev`` across a hyphen (no spaces)."""
+    if prev.idx + len(prev.text) != tok.idx:
+        return False
+    return (len(tok.text) == 1 and tok.text in _HYPHENS[:-2]) or (
+        len(prev.text) == 1 and prev.text in _HYPHENS[:-2])
+
+
+def words_of(doc) -> list[Word]:
+    """The words of a parsed text in order, hyphenated compounds joined.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> ws = words_of(load_pipeline()("Send an e-mail to the café. Open 24/7."))
+    >>> [(w.text, w.key, w.parts, w.sent, w.content) for w in ws if w.content]
+    [('Send', 'send', ('send',), 0, True), ('e-mail', 'email', ('e', 'mail'), 0, True), \
+('café', 'cafe', ('cafe',), 0, True), ('Open', 'open', ('open',), 1, True), \
+('24/7', '24/7', ('24/7',), 1, True)]
+    """
+    sent_of = _sentence_numbers(doc)
+    groups: list[list] = []
+    for tok in doc:
+        if tok.is_space:
+            continue
+        if groups and _joins(groups[-1][-1], tok) and not (
+                tok.i + 1 < len(doc) and tok.text in _HYPHENS
+                and not _joins(tok, doc[tok.i + 1])):
+            groups[-1].append(tok)
+        else:
+            groups.append([tok])
+    out = []
+    for group in groups:
+        pieces = [t for t in group if t.text not in _HYPHENS]
+        if not pieces:
+            continue
+        parts = tuple(k for k in (token_key(t) for t in pieces) if k)
+        if len(pieces) == 1 and _INNER_DASH.search(pieces[0].text):  # 9:00–17:30, Mon-Fri
+            parts = tuple(fold(p) for p in _INNER_DASH.split(pieces[0].text) if p) or parts
+        if not parts:
+            continue
+        first, last = group[0], group[-1]
+        start, end = first.idx, last.idx + len(last.text)
+        content = any(is_content(t) for t in pieces)
+        key = "".join(parts)
+        surface = fold(doc.text[start:end])
+        forms = (key,) if surface == key or not surface.isalnum() else (key, surface)
+        out.append(Word(doc.text[start:end], start, end, key, forms, parts,
+                        sent_of[first.i], content, last.pos_,
+                        all(t.like_num for t in pieces)))
+    return out
+
+
+def _sentence_numbers(doc) -> list[int]:
+    if not doc.has_annotation("SENT_START"):
+        return [0] * len(doc)
+    out = [0] * len(doc)
+    for k, sent in enumerate(doc.sents):
+        for i in range(sent.start, sent.end):
+            out[i] = k
+    return out
+
+
+def sentence_spans(doc) -> tuple[tuple[int, int], ...]:
+    """Character spans of the sentences of ``doc`` (the whole text if unparsed)."""
+    if not doc.has_annotation("SENT_START"):
+        return ((0, len(doc.text)),)
+    return tuple((s.start_char, s.end_char) for s in doc.sents)
+
+
+class SentenceIndex:
+    """Which sentences of a text hold each key (whole words and compound parts).
+
+    Plain data, so it can be cached with a context's features.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> idx = SentenceIndex(load_pipeline()("Email us. The café opens at 9."))
+    >>> idx.sentences("email"), idx.sentences("cafe"), idx.sentences("mail")
+    (frozenset({0}), frozenset({1}), frozenset())
+    >>> idx.has_all(["cafe", "open"]), idx.has_all(["email", "open"])
+    (1, None)
+    """
+
+    __slots__ = ("_sents", "spans", "text")
+
+    def __init__(self, doc, words: Sequence[Word] | None = None):
+        self.text = doc.text
+        self.spans = sentence_spans(doc)
+        sents: dict[str, set[int]] = {}
+        for w in words if words is not None else words_of(doc):
+            for f in w.forms:
+                sents.setdefault(f, set()).add(w.sent)
+            if len(w.parts) > 1:
+                for p in w.parts:
+                    sents.setdefault(p, set()).add(w.sent)
+        self._sents = {k: frozenset(v) for k, v in sents.items()}
+
+    def sentences(self, key: str) -> frozenset[int]:
+        """Indices of the sentences holding ``key``."""
+        return self._sents.get(key, frozenset())
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._sents
+
+    def find(self, word: Word) -> frozenset[int]:
+        """Sentences holding ``word``: under any of its forms, or (a compound) all its parts.
+
+        ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
+        is found as ``e-mail`` too (the compound's key is indexed).
+        """
+        found: frozenset[int] = frozenset()
+        for f in word.forms:
+            found = found | self.sentences(f)
+        if len(word.parts) > 1:
+            together: frozenset[int] | None = None
+            for p in word.parts:
+                s = self.sentences(p)
+                together = s if together is None else together & s
+            found = found | (together or frozenset())
+        return found
+
+    def has_all(self, keys: Iterable[str]) -> int | None:
+        """The first sentence that holds every key, or None."""
+        common: frozenset[int] | None = None
+        for k in keys:
+            s = self.sentences(k)
+            common = s if common is None else common & s
+            if not common:
+                return None
+        return min(common) if common else None

@@ -1,0 +1,242 @@
+"""How a context is read: the one text that every scorer sees.
+
+Plain text is read as it is. A context that is JSON as a whole (an object or
+an array, or a JSON string that itself holds one) is a *record*, and is read
+as key/value sentences, so that the words, numbers and times in it can be
+matched like prose::
+
+    {"name": "Blue Door Cafe", "isOpen": true, "stars": 4.5,
+     "hours": {"Mon": "9:0-17:30"}, "parking_lot": null}
+
+reads as::
+
+    name: Blue Door Cafe. is open: yes. stars: 4.5. hours Monday: 9:00–17:30.
+
+The rules:
+
+- each scalar becomes ``path: value.``, where the path is the keys leading to
+  it (list positions left out); a list of scalars becomes ``path: a, b, c.``;
+- keys are split into words: CamelCase (``BusinessAcceptsCreditCards`` ->
+  ``business accepts credit cards``), snake_case and kebab-case;
+- ``true``/``false`` (also the strings ``"True"``/``"False"``) read as
+  ``yes``/``no``; ``null``, empty strings and empty containers are dropped;
+- values written as Python literals (``"u'free'"``, ``"{'garage': False}"``)
+  are unwrapped the same way (never evaluated);
+- compact clock times gain their padding: ``9:0-17:30`` reads as
+  ``9:00–17:30``;
+- weekday abbreviations in keys and values are written out: ``Mon`` ->
+  ``Monday``, ``Thurs`` -> ``Thursday``;
+- nesting deeper than :data:`MAX_DEPTH` levels is read as nothing, and a text
+  that is not valid JSON (or nests too deep to parse) is read as plain text.
+
+Offsets: everything downstream (anchors' ``evidence_start``/``evidence_end``,
+grounding's closest context spans) indexes :attr:`ReadContext.text`. For plain
+text that *is* the context, so offsets index the context as given; for a JSON
+record they index the key/value text, which is what the evidence highlighter
+shows (:func:`evaltools.highlight.highlight_evidence_html` reads the context
+through :func:`read_context` too).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+#: Containers nested deeper than this are not read.
+MAX_DEPTH = 12
+
+WEEKDAYS = {
+    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
+    "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday",
+    "sat": "Saturday", "sun": "Sunday",
+}
+_DAY_NAMES = frozenset(d.lower() for d in WEEKDAYS.values())
+_WEEKDAY = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+                      + r")\b\.?", re.IGNORECASE)
+_TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-4]):([0-5]?\d)(?![\d:])")
+_TIME_RANGE = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_KEY_SEP = re.compile(r"[_\-.\s]+")
+_PY_STRING = re.compile(r"""^u?(['"])(.*)\1$""", re.DOTALL)
+_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+
+
+@dataclass(frozen=True)
+class ReadContext:
+    """A context as the scorers read it.
+
+    Attributes
+    ----------
+    text : str
+        What is parsed and matched; offsets of evidence index this text.
+    source : str
+        The context as given.
+    structured : bool
+        True when ``source`` was read as a JSON record.
+    """
+
+    text: str
+    source: str
+    structured: bool = False
+
+
+def split_key(key: str) -> str:
+    """A JSON key as words: CamelCase, snake_case and kebab-case split, weekdays written out.
+
+    Examples
+    --------
+    >>> split_key("BusinessAcceptsCreditCards")
+    'business accepts credit cards'
+    >>> split_key("opening_hours"), split_key("WiFi"), split_key("HTMLParser")
+    ('opening hours', 'wi fi', 'html parser')
+    >>> split_key("Mon")
+    'Monday'
+    """
+    words = []
+    for part in _KEY_SEP.split(_CAMEL.sub(" ", str(key))):
+        if not part:
+            continue
+        low = part.lower()
+        day = WEEKDAYS.get(low) or (low.capitalize() if low in _DAY_NAMES else None)
+        words.append(day or low)
+    return " ".join(words)
+
+
+def read_value(value: str) -> str:
+    """A JSON string value as text: booleans, Python quoting, times and weekdays read.
+
+    Examples
+    --------
+    >>> read_value("9:0-17:30"), read_value("True"), read_value("u'free'")
+    ('9:00–17:30', 'yes', 'free')
+    >>> read_value("Mon-Fri 8:0-18:0")
+    'Monday-Friday 8:00–18:00'
+    """
+    s = value.strip()
+    m = _PY_STRING.match(s)
+    if m:
+        s = m.group(2).strip()
+    low = s.lower()
+    if low in ("true", "false"):
+        return "yes" if low == "true" else "no"
+    if low in ("none", "null"):
+        return ""
+    s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
+    s = _TIME_RANGE.sub(r"\1–\2", s)
+    return _WEEKDAY.sub(lambda d: WEEKDAYS[d.group(1).lower()], s)
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return json.dumps(value)  # 4.5, 12, 1e-05: as written in JSON
+    return read_value(str(value))
+
+
+def _python_literal(value: str) -> Any:
+    """A string holding a Python dict/list literal as JSON data, or None (never evaluated)."""
+    s = value.strip()
+    if len(s) < 2 or s[0] + s[-1] not in ("{}", "[]") or "'" not in s:
+        return None
+    converted = re.sub(r"\b(True|False|None)\b", lambda m: _PY_LITERALS[m.group(1)], s)
+    converted = re.sub(r"u?'((?:[^'\\]|\\.)*)'", lambda m: json.dumps(m.group(1)), converted)
+    try:
+        return json.loads(converted)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> None:
+    if depth > MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        nested = _python_literal(value)
+        if nested is not None:
+            value = nested
+    label = " ".join(p for p in path if p)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, (*path, split_key(key)), depth + 1, out)
+        return
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            items = [s for s in map(_scalar, value) if s]
+            if items:
+                out.append(f"{label}: {', '.join(items)}." if label else ", ".join(items) + ".")
+            return
+        for item in value:
+            _flatten(item, path, depth + 1, out)
+        return
+    text = _scalar(value)
+    if text:
+        if label:
+            text = f"{label}: {text}"
+        out.append(text if text.endswith((".", "!", "?")) else text + ".")
+
+
+def flatten_json(data: Any) -> str:
+    """Parsed JSON data as key/value sentences, one per scalar (or list of scalars).
+
+    Examples
+    --------
+    >>> flatten_json({"rating": 4.5, "OpeningHours": {"Tue": "9:0-17:30"}, "wifi": False,
+    ...               "notes": None, "tags": ["quiet", "cosy"]})
+    'rating: 4.5. opening hours Tuesday: 9:00–17:30. wifi: no. tags: quiet, cosy.'
+    """
+    out: list[str] = []
+    _flatten(data, (), 0, out)
+    return " ".join(out)
+
+
+def _parse_json(text: str) -> Any:
+    s = text.strip()
+    if len(s) < 2 or s[0] not in "{[\"":
+        return None
+    try:
+        data = json.loads(s)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, str):  # a JSON string holding the record: read it once more
+        inner = data.strip()
+        if inner[:1] not in ("{", "["):
+            return None
+        try:
+            data = json.loads(inner)
+        except (ValueError, RecursionError):
+            return None
+    return data if isinstance(data, (dict, list)) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def read_context(text: str, *, read_json: bool = True) -> ReadContext:
+    """The context as the scorers read it: JSON records flattened, plain text as it is.
+
+    Parameters
+    ----------
+    text : str
+        The context as given.
+    read_json : bool
+        False reads every context as plain text (config ``context.read_json``).
+
+    Examples
+    --------
+    >>> read_context("Open daily.").text
+    'Open daily.'
+    >>> r = read_context('{"name": "Cafe Nero", "GoodForKids": true, "hours": {"Sat": "9:0-13:0"}}')
+    >>> r.structured, r.text
+    (True, 'name: Cafe Nero. good for kids: yes. hours Saturday: 9:00–13:00.')
+    >>> read_context('"{\\\\"a\\\\": 1}"').text
+    'a: 1.'
+    """
+    if not read_json:
+        return ReadContext(text, text)
+    data = _parse_json(text)
+    if data is None:
+        return ReadContext(text, text)
+    return ReadContext(flatten_json(data), text, structured=True)

@@ -1,0 +1,129 @@
+"""The reader and the word matcher: one supported and one unsupported pair per rule."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaltools.scoring.matcher import SentenceIndex, fold, is_content, rarity, words_of
+from evaltools.scoring.reader import MAX_DEPTH, flatten_json, read_context, split_key
+from evaltools.text import load_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_pipeline()
+
+
+def unsupported_words(nlp, response: str, context: str) -> list[str]:
+    """The response's content words that the (read) context does not hold."""
+    index = SentenceIndex(nlp(read_context(context).text))
+    return [w.text for w in words_of(nlp(response)) if w.content and not index.find(w)]
+
+
+# (rule, context, response found in it, response not found in it)
+PAIRS = [
+    ("case", "The YETI Rambler ships free.", "yeti rambler", "hydro flask"),
+    ("lemma", "The bottles leaked twice.", "a bottle leaks", "a bottle cracks"),
+    ("accent", "Visit the cafe on Main Street.", "the café", "the bistro"),
+    ("accent, reversed", "Visit the café on Main Street.", "the cafe", "the bistro"),
+    ("hyphen", "Send us an email today.", "an e-mail", "a letter"),
+    ("hyphen, reversed", "Send us an e-mail today.", "an email", "a letter"),
+    ("percent sign", "The loan costs 5 percent a year.", "5 %", "5 dollars"),
+    ("degree sign", "It was 72 degrees outside.", "72 °F", "72 meters"),
+    ("weekday abbreviation", "Closed on Tuesday.", "closed Tues", "closed Wednesday"),
+    ("JSON value", '{"name": "Blue Door Cafe", "city": "Leeds"}', "Blue Door in Leeds",
+     "Blue Door in York"),
+    ("JSON CamelCase key", '{"BusinessAcceptsCreditCards": true}', "accepts credit cards",
+     "accepts cheques"),
+    ("JSON snake_case key", '{"outdoor_seating": true}', "outdoor seating", "indoor seating"),
+    ("JSON boolean", '{"delivery": false}', "delivery: no", "delivery: maybe"),
+    ("JSON compact time", '{"hours": {"Mon": "9:0-17:30"}}', "9:00", "10:00"),
+    ("JSON weekday abbreviation", '{"hours": {"Fri": "9:0-17:0"}}', "Friday", "Thursday"),
+    ("JSON embedded as a string", json.dumps(json.dumps({"cuisine": "Thai"})), "Thai cuisine",
+     "Greek cuisine"),
+    ("JSON Python literal", '{"Parking": "{\'garage\': True}"}', "a garage", "a driveway"),
+]
+
+
+@pytest.mark.parametrize(("rule", "context", "found", "missing"), PAIRS,
+                         ids=[p[0] for p in PAIRS])
+def test_each_rule_supports_one_and_not_the_other(nlp, rule, context, found, missing):
+    assert unsupported_words(nlp, found, context) == []
+    assert unsupported_words(nlp, missing, context) != []
+
+
+def test_fold():
+    assert fold("Café") == "cafe"
+    assert fold("e-mail") == fold("email") == "email"
+    assert fold("O’Neill") == fold("ONeill") == "oneill"
+    assert fold("ÉCOLE") == "ecole"
+
+
+def test_read_context_flattens_records():
+    text = read_context(json.dumps({
+        "name": "Blue Door", "isOpen": True, "rating": 4.5, "phone": None,
+        "tags": ["quiet", "wifi"],
+        "hours": {"Mon": "9:0-17:30", "Sun": ""}, "reviews": [{"stars": 5}, {"stars": 3}],
+    })).text
+    assert text == ("name: Blue Door. is open: yes. rating: 4.5. tags: quiet, wifi. "
+                    "hours Monday: 9:00–17:30. reviews stars: 5. reviews stars: 3.")
+
+
+def test_plain_text_and_broken_json_are_read_as_given():
+    for text in ("Open daily, 9-5.", "{not json", "[1, 2", "", "  ", '"just a string"',
+                 "42", "{}"[:1]):
+        r = read_context(text)
+        assert r.text == text and not r.structured
+    assert read_context('{"a": true}', read_json=False).text == '{"a": true}'
+
+
+def test_nesting_is_bounded():
+    deep = {"k": "v"}
+    for _ in range(MAX_DEPTH + 5):
+        deep = {"level": deep}
+    assert "v" not in flatten_json(deep).split(": ")[-1:]  # the deepest value is not read
+    assert read_context("[" * 100000 + "]" * 100000).structured is False  # too deep to parse
+
+
+def test_split_key():
+    assert split_key("BusinessAcceptsCreditCards") == "business accepts credit cards"
+    assert split_key("opening_hours") == "opening hours"
+    assert split_key("drive-thru") == "drive thru"
+    assert split_key("Tues") == "Tuesday"
+
+
+def test_content_words_and_rarity(nlp):
+    doc = nlp("The company offers Formaldehyde filters for 3 rooms.")
+    assert [t.text for t in doc if is_content(t)] == [
+        "company", "offers", "Formaldehyde", "filters", "3", "rooms"]
+    # generic words weigh little, rare words and numbers much
+    assert rarity("the") < 0.05
+    assert rarity("offer") < 0.5 and rarity("company") < 0.5
+    assert rarity("formaldehyde") > 0.6
+    assert rarity("3") == rarity("zzyzxq") == 1.0
+
+
+def test_rarity_needs_no_download(monkeypatch):
+    import socket
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("network access")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    rarity.cache_clear()
+    assert 0.0 < rarity("espresso") < 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                    | st.text(max_size=8),
+                    lambda kids: st.lists(kids, max_size=3)
+                    | st.dictionaries(st.text(max_size=6), kids, max_size=3), max_leaves=12))
+def test_any_json_reads_without_error(data):
+    text = json.dumps(data)
+    r = read_context(text)
+    assert isinstance(r.text, str) and r.source == text
+    assert r.text == read_context(text).text
