@@ -1,0 +1,395 @@
+"""Build the labelled development sets of docs/validity.md from public sources.
+
+Reads the upstream repositories at pinned commits (with ``git show``, so a
+clone at any later commit works as long as it holds the pinned one) and writes
+one JSON Lines file per set, each record::
+
+    {"id", "query", "context", "response", "label", "task", "group", "source"}
+
+``label`` is 1 when people judged the response unfaithful to the context
+(hallucinated), 0 when faithful; ``task`` is one of ``qa``, ``summary``,
+``data2text``, ``dialogue``; ``group`` is the unit that must not be split by
+cross-validation or bootstrap (a question, an article, a data record, a
+knowledge snippet). The selection is deterministic: the same sources and seed
+give byte-identical files (sha256 printed at the end).
+
+Usage::
+
+    python benchmarks/devsets.py --sources DIR --halueval FILE --out DIR
+
+``--sources`` is a folder holding the upstream repositories, each as a clone
+named ``<owner>+<name>``, ``<owner>/<name>`` or ``<name>`` (a bare clone, or
+its ``repo`` subfolder, works too). ``--halueval`` is either HaluEval's
+``data/qa_data.json`` (the 200-question sample is drawn from its first 1,000
+records) or an already drawn ``{id, query, context, response, label}`` file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import hashlib
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+SEED = 20261123
+
+#: upstream repository -> pinned commit
+COMMITS = {
+    "timchen0618/LFQA-Verification": "4e905be93fbe919082d62faa77ee32c68e90237c",
+    "google-research-datasets/xsum_hallucination_annotations":
+        "4abdbb2c807cb93c1df1188a1992d20a55cdcc34",
+    "tingofurro/summac": "24b49de0cd9621d28aac01456691cc0d3765fa27",
+    "google/BEGIN-dataset": "6e65f0d5a1ed1b9574643a7640ff1678d4e979b5",
+    "McGill-NLP/FaithDial": "25671c6e3aa7d667943b7744a2b91507e7187f83",
+    "WebNLG/challenge-2020": "328b4c252abd9ca36471f390f9fcbd2650798088",
+}
+#: the WebNLG 2020 test triples were removed from the repository after this commit
+WEBNLG_TRIPLES_COMMIT = "af4f18f01c718592b2358277bc52e955d0d49cf8"
+
+#: records per set at most (whole groups are drawn until the next would exceed it);
+#: WebNLG is kept whole: its texts are short and only 7 % of them are unfaithful
+CAPS = {"lfqa": 600, "halueval_qa": 600, "xsumfaith": 600, "webnlg": 3000,
+        "begin_dev": 600, "faithdial_wow": 600}
+
+#: XSum documents that are source texts of FaithBench: kept out of every set here
+FAITHBENCH_BBCIDS = frozenset([
+    "18644660", "21197406", "27838706", "29604402", "30453069", "30520122", "31920236",
+    "33210810", "33721182", "35013353", "35130953", "35265124", "35424211", "35792564",
+    "36418721", "36469756", "36989435", "37838086", "38276456", "38765314", "38921269",
+    "39202525", "39419795"])
+
+SUMMARY_QUERY = "Summarize this BBC article in one sentence."
+DATA2TEXT_QUERY = "Describe the facts in this record in plain English."
+
+
+# ------------------------------------------------------------------ sources
+
+class Sources:
+    """Finds the upstream repositories under one folder and reads pinned files."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def _repo(self, name: str) -> Path:
+        owner, repo = name.split("/")
+        for cand in (f"{owner}+{repo}", f"{owner}/{repo}", repo):
+            for path in (self.root / cand / "repo", self.root / cand):
+                if path.is_dir():
+                    return path
+        raise SystemExit(f"devsets: repository {name} not found under {self.root} "
+                         f"(clone https://github.com/{name} there)")
+
+    def read(self, name: str, path: str, commit: str | None = None) -> bytes:
+        commit = commit or COMMITS[name]
+        res = subprocess.run(["git", "-C", str(self._repo(name)), "show", f"{commit}:{path}"],
+                             capture_output=True, check=False)
+        if res.returncode != 0:
+            raise SystemExit(f"devsets: {name}@{commit[:8]}:{path}: "
+                             f"{res.stderr.decode(errors='replace').strip()}")
+        return res.stdout
+
+    def text(self, name: str, path: str, commit: str | None = None) -> str:
+        return self.read(name, path, commit).decode("utf-8")
+
+
+def knowledge_group(text: str) -> str:
+    """A group key for a knowledge snippet: the same text (case and spacing folded) in any set."""
+    norm = " ".join(text.lower().split())
+    return "k:" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:12]
+
+
+def cap_groups(records: list[dict], cap: int, seed: int) -> list[dict]:
+    """Whole groups in a seeded random order until ``cap`` records; file order kept."""
+    by_group: dict[str, list[dict]] = collections.defaultdict(list)
+    for r in records:
+        by_group[r["group"]].append(r)
+    if len(records) <= cap:
+        return records
+    order = sorted(by_group)
+    random.Random(seed).shuffle(order)
+    keep, n = set(), 0
+    for g in order:
+        if n + len(by_group[g]) > cap:
+            continue
+        keep.add(g)
+        n += len(by_group[g])
+    return [r for r in records if r["group"] in keep]
+
+
+# ------------------------------------------------------------------ QA
+
+LFQA_FILES = {  # annotation file -> the documents the answer is judged against
+    "webgpt": "docs-webgpt", "gpt3_wdoc": "docs-webgpt", "alpaca_wdoc": "docs-webgpt",
+    "gpt3_whudoc": "docs-human", "gpt3": "docs-webgpt", "alpaca": "docs-webgpt",
+}
+
+
+def sentence_label(votes: list[str]) -> int | None:
+    """1 if at least two of three votes are not_supported, 0 if two are supported, else None."""
+    c = collections.Counter(votes)
+    if c["not_supported"] >= 2:
+        return 1
+    if c["supported"] >= 2:
+        return 0
+    return None
+
+
+def build_lfqa(src: Sources) -> list[dict]:
+    repo = "timchen0618/LFQA-Verification"
+    docs = {}
+    for name in set(LFQA_FILES.values()):
+        docs[name] = {d["question_id"]: d["docs"] for d in
+                      json.loads(src.text(repo, f"data/docs/{name}.json"))}
+    out = []
+    for setting, doc_name in LFQA_FILES.items():
+        for item in json.loads(src.text(repo, f"data/annotations/annotations-{setting}.json")):
+            labels = [sentence_label(a["labels"]) for a in item["annotations"]]
+            if not labels or None in labels:
+                continue
+            qid = item["question_id"]
+            context = "\n\n".join(f"{d['title']}\n{d['text']}" for d in docs[doc_name][qid])
+            out.append({
+                "id": f"lfqa/{setting}/{qid}", "query": item["question"], "context": context,
+                "response": " ".join(a["answer"].strip() for a in item["annotations"]),
+                "label": int(max(labels)), "task": "qa", "group": f"lfqa:{qid}",
+                "source": f"lfqa/{setting}",
+            })
+    return out
+
+
+def build_halueval(path: Path) -> list[dict]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    out = []
+    if rows and "knowledge" in rows[0]:  # HaluEval's qa_data.json: draw the sample
+        for i in sorted(random.Random(20240601).sample(range(1000), 200)):
+            r = rows[i]
+            for kind, field, label in (("right", "right_answer", 0),
+                                       ("halluc", "hallucinated_answer", 1)):
+                out.append({"id": f"halueval_qa_{i:04d}_{kind}", "query": r["question"],
+                            "context": r["knowledge"], "response": r[field], "label": label})
+    else:
+        out = [{k: r[k] for k in ("id", "query", "context", "response", "label")} for r in rows]
+    for r in out:
+        r.update(task="qa", group="halueval:" + r["id"].rsplit("_", 1)[0].rsplit("_", 1)[1],
+                 source="halueval_qa")
+    return out
+
+
+# ------------------------------------------------------------------ summaries
+
+def build_xsumfaith(src: Sources) -> list[dict]:
+    table = src.text("google-research-datasets/xsum_hallucination_annotations",
+                     "hallucination_annotations_xsum_summaries.csv")
+    flagged: dict[tuple, set] = collections.defaultdict(set)
+    workers: dict[tuple, set] = collections.defaultdict(set)
+    summary: dict[tuple, str] = {}
+    for row in csv.DictReader(io.StringIO(table)):
+        key = (row["bbcid"], row["system"])
+        summary[key] = row["summary"]
+        workers[key].add(row["worker_id"])
+        if row["hallucination_type"] not in ("", "NULL"):
+            flagged[key].add(row["worker_id"])
+    docs = {v["bbcid"]: v["document"] for v in
+            json.loads(src.text("tingofurro/summac", "data/xsumfaith.json")).values()}
+    out = []
+    for (bbcid, system), text in sorted(summary.items()):
+        if bbcid in FAITHBENCH_BBCIDS or bbcid not in docs or system == "Gold":
+            continue
+        out.append({
+            "id": f"xsumfaith/{bbcid}/{system}", "query": SUMMARY_QUERY, "context": docs[bbcid],
+            "response": text, "label": int(len(flagged[(bbcid, system)]) >= 2),
+            "task": "summary", "group": f"xsum:{bbcid}", "source": "xsumfaith",
+        })
+    return out
+
+
+# ------------------------------------------------------------------ data-to-text
+
+def _entity(text: str) -> str:
+    text = text.strip().strip('"').replace("''", "").replace("_", " ")
+    return re.sub(r'"?@en$', "", text).strip().strip('"').strip()
+
+
+def webnlg_triples(src: Sources) -> dict[str, list[tuple[str, str, str]]]:
+    xml = src.read("WebNLG/challenge-2020",
+                   "data/en/test/rdf-to-text-generation-test-data-with-refs-en.xml",
+                   WEBNLG_TRIPLES_COMMIT)
+    out = {}
+    for entry in ET.fromstring(xml).iter("entry"):
+        sid = entry.get("eid").removeprefix("Id")
+        triples = []
+        for t in entry.find("modifiedtripleset").iter("mtriple"):
+            s, p, o = (x.strip() for x in t.text.split("|"))
+            triples.append((_entity(s), p, _entity(o)))
+        out[sid] = triples
+    return out
+
+
+def triples_as_record(triples: list[tuple[str, str, str]]) -> str:
+    """The triples as a JSON list of entity records: ``[{"name": s, p: o, ...}, ...]``.
+
+    One object per subject, in first-seen order; a predicate given twice for
+    one subject holds a list.
+    """
+    ents: dict[str, dict] = {}
+    for s, p, o in triples:
+        rec = ents.setdefault(s, {"name": s})
+        if p in rec:
+            rec[p] = (rec[p] if isinstance(rec[p], list) else [rec[p]]) + [o]
+        else:
+            rec[p] = o
+    return json.dumps(list(ents.values()), ensure_ascii=False)
+
+
+def triples_as_text(triples: list[tuple[str, str, str]]) -> str:
+    return "\n".join(f"{s} | {p} | {o}" for s, p, o in triples)
+
+
+def build_webnlg(src: Sources) -> tuple[list[dict], list[dict]]:
+    repo = "WebNLG/challenge-2020"
+    ratings = json.loads(src.text(
+        repo, "evaluation/human-evaluation/results/en/english_humeval_data_all_teams.json"))
+    triples = webnlg_triples(src)
+    outputs: dict[str, list[str]] = {}
+    as_json, as_text = [], []
+    for r in ratings:
+        team = r["submission_id"]
+        if team == "WebNLG-2020-reference":
+            continue
+        if team not in outputs:
+            outputs[team] = src.text(
+                repo, f"submissions/rdf2text/en/{team}/primary.en").splitlines()
+        m = min(r["Correctness"], r["Relevance"])
+        if 50 <= m < 90:
+            continue
+        sid = r["sample_id"]
+        rec = {"id": f"webnlg/{sid}/{team}", "query": DATA2TEXT_QUERY,
+               "context": triples_as_record(triples[sid]),
+               "response": outputs[team][int(sid) - 1].strip(), "label": int(m < 50),
+               "task": "data2text", "group": f"webnlg:{sid}", "source": "webnlg"}
+        as_json.append(rec)
+        as_text.append({**rec, "id": rec["id"] + "/triples",
+                        "context": triples_as_text(triples[sid]), "source": "webnlg_triples"})
+    return as_json, as_text
+
+
+# ------------------------------------------------------------------ dialogue
+
+BEGIN_FILES = ("wow/begin_dev_wow.tsv", "cmu-dog/begin_dev_cmu.tsv",
+               "topicalchat/begin_dev_tc.tsv")
+BEGIN_LABELS = {"not fully attributable": 1, "fully attributable": 0}
+
+
+def build_begin_dev(src: Sources) -> list[dict]:
+    out = []
+    for path in BEGIN_FILES:  # dev files only: the test split is never read
+        lines = src.text("google/BEGIN-dataset", path).splitlines()
+        header = lines[0].split("\t")
+        for n, line in enumerate(lines[1:], 1):
+            row = dict(zip(header, line.split("\t"), strict=False))
+            label = BEGIN_LABELS.get(row.get("begin_label", "").strip().lower())
+            if label is None:
+                continue
+            out.append({
+                "id": f"begin_dev/{path.split('/')[0]}/{n}", "query": row["message"],
+                "context": row["knowledge"], "response": row["response"], "label": label,
+                "task": "dialogue", "group": knowledge_group(row["knowledge"]),
+                "source": f"begin_dev/{row['data_source']}",
+            })
+    return out
+
+
+FAITHDIAL_FILES = {  # file -> (knowledge, history, response, label) columns
+    "data-audit/CTRL/ctrl_processed_wow.csv": ("knowledge", "history", "ctrl", "begin_label"),
+    "data-audit/DoHA/doha_processed_wow.csv": ("knowledge", "history", "doha", "begin_label"),
+    "data-audit/GPT2/gpt2_processed_wow.csv": ("knowledge", "history", "gpt2", "begin_label"),
+    "data-audit/gold/wow.csv": ("evidence", "history", "response", "BEGIN"),
+}
+FAITHDIAL_LABELS = {"entailment": 0, "hallucination": 1, "partial hallucination": 1,
+                    "entailment,hallucination": 1}
+
+
+def faithdial_label(text: str) -> int | None:
+    norm = re.sub(r"\s*[,;/]\s*", ",", " ".join(text.lower().split()))
+    return FAITHDIAL_LABELS.get(norm)
+
+
+def build_faithdial_wow(src: Sources) -> list[dict]:
+    out = []
+    for path, (k, h, r, lab) in FAITHDIAL_FILES.items():
+        table = src.text("McGill-NLP/FaithDial", path)
+        for n, row in enumerate(csv.DictReader(io.StringIO(table)), 1):
+            label = faithdial_label(row.get(lab) or "")
+            if label is None or not (row.get(r) or "").strip():
+                continue
+            out.append({
+                "id": f"faithdial/{path.split('/')[1]}/wow/{n}", "query": row.get(h) or "",
+                "context": row[k], "response": row[r].strip(), "label": label,
+                "task": "dialogue", "group": knowledge_group(row[k]),
+                "source": f"faithdial/{path.split('/')[1].lower()}",
+            })
+    return out
+
+
+# ------------------------------------------------------------------ main
+
+def dedupe(records: list[dict], seen: set) -> list[dict]:
+    out = []
+    for r in records:
+        key = (" ".join(r["context"].lower().split()), " ".join(r["response"].lower().split()))
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
+def write(records: list[dict], path: Path) -> str:
+    data = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
+    path.write_text(data, encoding="utf-8")
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sources", type=Path, required=True,
+                    help="folder with the upstream repositories (clones)")
+    ap.add_argument("--halueval", type=Path,
+                    help="HaluEval data/qa_data.json, or the drawn 400-record sample")
+    ap.add_argument("--out", type=Path, required=True, help="folder for the JSON Lines files")
+    ap.add_argument("--seed", type=int, default=SEED)
+    args = ap.parse_args(argv)
+    src = Sources(args.sources)
+    args.out.mkdir(parents=True, exist_ok=True)
+    webnlg, webnlg_text = build_webnlg(src)
+    sets = {"lfqa": build_lfqa(src), "xsumfaith": build_xsumfaith(src), "webnlg": webnlg,
+            "begin_dev": build_begin_dev(src), "faithdial_wow": build_faithdial_wow(src)}
+    if args.halueval:
+        sets["halueval_qa"] = build_halueval(args.halueval)
+    seen: set = set()
+    chosen = {}
+    for name in ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "faithdial_wow"):
+        if name in sets:
+            chosen[name] = cap_groups(dedupe(sets[name], seen), CAPS[name], args.seed)
+    # the triple-text rendering of exactly the same WebNLG records
+    ids = {r["id"] + "/triples" for r in chosen["webnlg"]}
+    chosen["webnlg_triples"] = [r for r in webnlg_text if r["id"] in ids]
+    print(f"{'file':<22} {'records':>7} {'unfaithful':>10} {'groups':>6}  sha256")
+    for name, recs in chosen.items():
+        digest = write(recs, args.out / f"{name}.jsonl")
+        print(f"{name + '.jsonl':<22} {len(recs):>7} {sum(r['label'] for r in recs):>10} "
+              f"{len({r['group'] for r in recs}):>6}  {digest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
