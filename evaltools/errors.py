@@ -35,3 +35,7 @@ class InputError(EvaltoolsError, ValueError):
         self.message = message
         where = source if line is None else f"{source} {unit} {line}"
         super().__init__(f"{where}: {message}")
+
+
+class ClusterError(EvaltoolsError, OSError):
+    """A Dask cluster cannot be started or reached (nothing was written)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from evaltools.cli import scale
 from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.errors import InputError
@@ -25,18 +26,22 @@ examples:
   evaltools judge data/judgments.jsonl                      # the per-module summary only
   evaltools judge judgments.csv -o - | jq .verdict          # JSON Lines on stdout
   evaltools judge --registry my_modules.toml runs.jsonl -o judged.jsonl
+  evaltools judge 'runs/*.parquet' -o judged/ --workers 4   # 4 processes, Parquet parts
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", type=Path, help="records: .jsonl, .csv or .parquet")
-    p.add_argument("-o", "--output", type=Path, help=output_help("judged"))
+    p.add_argument("input", nargs="+",
+                   help="records: .jsonl, .csv or .parquet; several files, a glob or a folder"
+                        " of parts are read in order")
+    p.add_argument("-o", "--output", help=output_help("judged"))
     p.add_argument("--registry", type=Path,
                    help="a TOML file replacing the shipped module registry (modules.toml)")
     p.add_argument("--skip-invalid", action="store_true",
                    help="record invalid records with 'error' set instead of stopping")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    scale.add_arguments(p)
 
 
 def format_summary(summary: JudgeSummary, order: tuple[str, ...] = ()) -> str:
@@ -73,12 +78,19 @@ def format_summary(summary: JudgeSummary, order: tuple[str, ...] = ()) -> str:
 
 def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
-    source, unit = args.input.name, row_unit(args.input)
     summary = JudgeSummary()
+    if scale.scaled(args):
+        from evaltools.dask import JUDGE_KINDS, judge_part
+
+        scale.run(args, task=judge_part, contract=JUDGE_KINDS, summary=summary,
+                  desc="judging", registry=registry, skip_invalid=args.skip_invalid)
+        return _print(args, summary, registry)
+    path = Path(args.input[0])
+    source, unit = path.name, row_unit(path)
 
     def outputs():
-        records = read_records(args.input, skip_invalid=args.skip_invalid)
-        for line, rec in progress(records, "judging", total=count_records(args.input),
+        records = read_records(path, skip_invalid=args.skip_invalid)
+        for line, rec in progress(records, "judging", total=count_records(path),
                                   disabled=args.no_progress):
             if isinstance(rec, Unreadable):
                 out = error_result(None, rec.message, line=line,
@@ -95,10 +107,14 @@ def run(args: argparse.Namespace) -> int:
             yield out
 
     write_or_drain(outputs(), args.output)
+    return _print(args, summary, registry)
+
+
+def _print(args: argparse.Namespace, summary: JudgeSummary, registry) -> int:
     if not args.quiet:
         out = summary_stream(args.output)
-        print(f"evaltools judge: {args.input}" + (f" -> {args.output}" if args.output else ""),
-              file=out)
+        print(f"evaltools judge: {' '.join(args.input)}" +
+              (f" -> {args.output}" if args.output else ""), file=out)
         print(format_summary(summary, registry.ids), file=out)
     tell_no_output("judge", args)
     return 0

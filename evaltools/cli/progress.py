@@ -65,3 +65,19 @@ def progress(iterable: Iterable[T], desc: str, *, total: int | None = None,
         stop.set()
         timer.join()
         bar.close()
+
+
+def progress_bar(total: int, desc: str, *, disabled: bool = False):
+    """A bar over ``total`` records, advanced by ``bar.update(n)`` (runs that finish in parts).
+
+    Examples
+    --------
+    >>> with progress_bar(10, "scoring", disabled=True) as bar:
+    ...     bar.update(10)
+    """
+    from tqdm import tqdm
+
+    size = shutil.get_terminal_size((100, 24))
+    return tqdm(total=total, desc=desc, unit=" rec", file=sys.stderr,
+                disable=True if disabled else None, mininterval=0.2, smoothing=0.1,
+                ncols=min(size.columns, 120), nrows=max(size.lines, 2))

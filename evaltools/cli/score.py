@@ -6,11 +6,12 @@ import argparse
 from pathlib import Path
 
 from evaltools.calibration.learned import load_calibration
+from evaltools.cli import scale
 from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.io import count_records, read_records, row_unit, write_or_drain
-from evaltools.scoring.stream import score_stream
+from evaltools.scoring.stream import output_record, score_stream
 from evaltools.scoring.summary import RunSummary, SummaryBuilder
 from evaltools.text import load_pipeline
 
@@ -21,12 +22,16 @@ examples:
   evaltools score mine.csv -o - > scored.jsonl              # JSON Lines on stdout
   evaltools score --config strict.toml --skip-invalid runs.jsonl -o scored.csv
   evaltools score --calibration calibration.json runs.jsonl -o scored.jsonl
+  evaltools score 'runs/*.jsonl' -o scored/ --workers 4     # 4 processes, Parquet parts
+  evaltools score runs/ -o scored/ --scheduler tcp://10.0.0.5:8786   # a Dask cluster
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", type=Path, help="records: .jsonl, .csv or .parquet")
-    p.add_argument("-o", "--output", type=Path, help=output_help("scored"))
+    p.add_argument("input", nargs="+",
+                   help="records: .jsonl, .csv or .parquet; several files, a glob or a folder"
+                        " of parts are read in order")
+    p.add_argument("-o", "--output", help=output_help("scored"))
     p.add_argument("--config", type=Path, help="a TOML file overriding default thresholds")
     p.add_argument("--calibration", type=Path,
                    help="a calibration JSON (evaltools calibrate) for hallucination_probability;"
@@ -35,6 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="record invalid records with 'error' set instead of stopping")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    scale.add_arguments(p)
 
 
 def format_summary(s: RunSummary) -> str:
@@ -63,26 +69,37 @@ def format_summary(s: RunSummary) -> str:
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
-    nlp = load_pipeline(config)
-    source = args.input.name
-    records = read_records(args.input, skip_invalid=args.skip_invalid)
-    stream = score_stream(records, config=config, nlp=nlp, source=source,
-                          unit=row_unit(args.input), skip_invalid=args.skip_invalid)
     summary = SummaryBuilder()
+    if scale.scaled(args):
+        from evaltools.dask import SCORE_KINDS, PreloadPipeline, score_part
+
+        if not (args.workers or args.scheduler):
+            load_pipeline(config)  # a missing pipeline is one error before any work
+        scale.run(args, task=score_part, contract=SCORE_KINDS, summary=summary,
+                  desc="scoring", plugin=PreloadPipeline(config), config=config,
+                  calibration=calibration, skip_invalid=args.skip_invalid)
+        return _print(args, summary)
+    nlp = load_pipeline(config)
+    path = Path(args.input[0])
+    records = read_records(path, skip_invalid=args.skip_invalid)
+    stream = score_stream(records, config=config, nlp=nlp, source=path.name,
+                          unit=row_unit(path), skip_invalid=args.skip_invalid)
 
     def outputs():
-        for _, rec, result in progress(stream, "scoring", total=count_records(args.input),
+        for _, rec, result in progress(stream, "scoring", total=count_records(path),
                                        disabled=args.no_progress):
-            out = {**rec, **result.to_dict()}
-            out["hallucination_probability"] = (
-                None if result.error else calibration.probability(out))
+            out = output_record(rec, result, calibration)
             summary.add(out)
             yield out
 
     write_or_drain(outputs(), args.output)
+    return _print(args, summary)
+
+
+def _print(args: argparse.Namespace, summary: SummaryBuilder) -> int:
     if not args.quiet:
         out = summary_stream(args.output)
-        print(f"evaltools score: {args.input}" +
+        print(f"evaltools score: {' '.join(args.input)}" +
               (f" -> {args.output}" if args.output else ""), file=out)
         print(format_summary(summary.build()), file=out)
     tell_no_output("score", args)

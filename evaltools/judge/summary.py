@@ -50,6 +50,13 @@ class JudgeSummary:
             st.findings += len(audit)
             st.inconsistent += bool(audit)
 
+    def merge(self, other: JudgeSummary) -> None:
+        """Add the records ``other`` counted (one summary a partition, merged at the end)."""
+        for key, st in other.modules.items():
+            mine = self.modules.setdefault(key, ModuleStats())
+            for f in dataclasses.fields(ModuleStats):
+                setattr(mine, f.name, getattr(mine, f.name) + getattr(st, f.name))
+
     def overall(self) -> ModuleStats:
         """All modules together."""
         total = ModuleStats()

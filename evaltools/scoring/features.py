@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from evaltools.config import Config
@@ -105,6 +106,12 @@ def context_features(doc, config: Config) -> ContextFeatures:
                            frozenset(content_lemmas(doc)))
 
 
+def _memory_zone(nlp):
+    """``nlp.memory_zone()`` (spaCy >= 3.8), or a no-op for older pipelines."""
+    zone = getattr(nlp, "memory_zone", None)
+    return zone() if zone is not None else nullcontext()
+
+
 class _LRU(OrderedDict):
     def __init__(self, maxsize: int):
         super().__init__()
@@ -156,10 +163,14 @@ class FeatureCache:
         if not needed:
             return
         texts = list(needed)
-        for parsed, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
-            self.parsed += 1
-            for role, text in needed[parsed]:
-                self._caches[role].put(text, self._derive(role, doc))
+        # Inside a memory zone spaCy forgets the strings and lexemes these parses
+        # added once the block ends, so a long run does not grow with every new
+        # token; the features derived here are plain Python data that outlive it.
+        with _memory_zone(self.nlp):
+            for parsed, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
+                self.parsed += 1
+                for role, text in needed[parsed]:
+                    self._caches[role].put(text, self._derive(role, doc))
 
     def _derive(self, role: str, doc):
         if role == "query":

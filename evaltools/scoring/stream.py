@@ -63,16 +63,18 @@ def _chunks(it: Iterable, size: int, first: int = 32) -> Iterator[list]:
 def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *, config: Config,
                  nlp, source: str = "<records>", unit: str = "line",
                  skip_invalid: bool = False, tfidf: CorpusTfidf | None = None,
-                 cache: FeatureCache | None = None,
+                 cache: FeatureCache | None = None, start: int = 1,
                  ) -> Iterator[tuple[int, Mapping[str, Any], ScoreResult]]:
     """Yield ``(line, record, result)`` for ``(line, record)`` pairs, in order.
 
     A record that breaks the contract raises :class:`InputError`, or, with
     ``skip_invalid``, yields a result whose ``error`` names the problem.
-    A record without ``id`` gets its 1-based record number.
+    A record without ``id`` gets its 1-based record number; ``start`` is the
+    number of the first record when the stream is one part of a larger input
+    (:mod:`evaltools.dask` scores partitions this way).
     """
     cache = cache or FeatureCache(nlp, config)
-    ordinal = 0
+    ordinal = start - 1
     for chunk in _chunks(numbered, config.batch.chunk_size):
         checked = []
         for line, rec in chunk:
@@ -103,3 +105,17 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *, config: C
             yield line, rec, score_features(
                 rid, *feats, config=config, tfidf=tfidf,
                 cosine=next(cosines) if tfidf is None else None)
+
+
+def output_record(record: Mapping[str, Any], result: ScoreResult, calibration=None
+                  ) -> dict[str, Any]:
+    """The record as ``evaltools score`` writes it: its own fields, then the result's.
+
+    With a ``calibration`` (:func:`evaltools.calibration.learned.load_calibration`),
+    ``hallucination_probability`` is added (None for an invalid record).
+    """
+    out = {**record, **result.to_dict()}
+    if calibration is not None:
+        out["hallucination_probability"] = (
+            None if result.error else calibration.probability(out))
+    return out

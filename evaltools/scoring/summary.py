@@ -73,6 +73,19 @@ class SummaryBuilder:
             self._labelled += 1
             self._agree += label.upper() == out["verdict"]
 
+    def merge(self, other: SummaryBuilder) -> None:
+        """Add the records ``other`` accumulated (one builder a partition, merged at the end)."""
+        self._n += other._n
+        self._errors += other._errors
+        self._verdicts.update(other._verdicts)
+        self._sums.update(other._sums)
+        for kind, (t, u) in other._kinds.items():
+            t_u = self._kinds.setdefault(kind, [0, 0])
+            t_u[0] += t
+            t_u[1] += u
+        self._labelled += other._labelled
+        self._agree += other._agree
+
     def build(self) -> RunSummary:
         scored = self._n - self._errors
         means = {f: (self._sums[f] / scored if scored else 0.0) for f in SCORE_FIELDS}

@@ -1,0 +1,182 @@
+"""What ``evaltools score`` and ``evaltools judge`` share to run on many files and processes.
+
+``--workers N`` starts a ``distributed.LocalCluster`` of N worker processes
+(one thread each, on 127.0.0.1); ``--scheduler tcp://HOST:PORT`` uses a
+running Dask cluster. Inputs may be several files, globs or folders of
+parts; an output ending in ``/`` is a folder of Parquet parts written by the
+workers, complete with a ``_SUCCESS`` file, or not there at all.
+
+Without these options and with one input file, the commands run as they
+always did: one process, no cluster, no planning pass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from evaltools.cli.progress import progress_bar
+from evaltools.errors import ClusterError, OutputError
+
+SUCCESS = "_SUCCESS"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of a run on several processes or machines."""
+    g = p.add_argument_group("scaling out (Dask)")
+    g.add_argument("--workers", type=int, metavar="N",
+                   help="run on N local worker processes (a Dask LocalCluster on 127.0.0.1)")
+    g.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="run on the Dask cluster at this scheduler address; inputs and a "
+                        "folder output must be paths every worker can reach")
+    g.add_argument("--partition-size", type=int, default=2048, metavar="RECORDS",
+                   help="records per task (default 2048)")
+
+
+def scaled(args: argparse.Namespace) -> bool:
+    """True when the run goes through parts: a cluster, several inputs, or a folder output."""
+    out = args.output
+    return bool(args.workers or args.scheduler or len(args.input) > 1
+                or Path(args.input[0]).is_dir() or glob.has_magic(args.input[0])
+                or (out is not None and is_folder(out)))
+
+
+def is_folder(output: str) -> bool:
+    """An output that names a folder: it ends in ``/`` or is an existing folder."""
+    return output.endswith(("/", os.sep)) or Path(output).is_dir()
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    if args.workers is not None and args.workers < 1:
+        raise ClusterError("--workers must be at least 1")
+    if args.workers and args.scheduler:
+        raise ClusterError("give --workers or --scheduler, not both")
+    if args.partition_size < 1:
+        raise ClusterError("--partition-size must be at least 1")
+
+
+def _dashboard_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("bokeh") is not None
+
+
+@contextmanager
+def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> Iterator[Any]:
+    """A ``distributed.Client`` for ``--workers`` / ``--scheduler``, or None (in-process)."""
+    if not (args.workers or args.scheduler):
+        yield None
+        return
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    say = (lambda msg: None) if quiet else (lambda msg: print(msg, file=sys.stderr))
+    cluster = None
+    try:
+        if args.scheduler:
+            client = Client(args.scheduler, timeout="10s")
+            n = len(client.scheduler_info().get("workers", {}))
+            say(f"dask: using the cluster at {args.scheduler} ({n} workers)")
+        else:
+            dash = _dashboard_available()
+            cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1",
+                                   dashboard_address="127.0.0.1:0" if dash else None,
+                                   silence_logs=logging.ERROR)
+            client = Client(cluster)
+            say(f"dask: started {args.workers} local worker processes "
+                f"(scheduler {cluster.scheduler_address})")
+            if not dash:
+                say("dask: dashboard off (bokeh is not installed; pip install bokeh to get it)")
+    except (OSError, TimeoutError) as exc:
+        where = args.scheduler or "127.0.0.1"
+        raise ClusterError(f"cannot start or reach a Dask cluster at {where} ({exc})") from None
+    try:
+        if client.dashboard_link and (args.scheduler or _dashboard_available()):
+            say(f"dask: dashboard at {client.dashboard_link}")
+        if plugin is not None:
+            client.register_plugin(plugin)
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _staging_folder(target: Path) -> Path:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part",
+                                     dir=target.parent))
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None
+
+
+def _publish(stage: Path, target: Path) -> None:
+    """Put the finished folder at ``target`` (replacing an earlier output there)."""
+    old = None
+    if target.exists():
+        if not (target / SUCCESS).exists() and any(target.iterdir()):
+            raise OutputError(f"{target}: is a folder that is not an evaltools output "
+                              f"(no {SUCCESS} file); give an empty or new folder")
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.replace(target, old)
+    os.replace(stage, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _rows(results, summary) -> Iterator[dict[str, Any]]:
+    for res in results:
+        for row in res["rows"]:
+            summary.add(row)
+            yield row
+
+
+def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
+        contract: dict[str, set[str]], summary, desc: str, plugin=None,
+        **options) -> None:
+    """Plan the inputs, run ``task`` on every part, write the output, fill ``summary``."""
+    from evaltools.dask import output_kinds, run_parts
+    from evaltools.io import write_or_drain
+    from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
+
+    check_arguments(args)
+    plan = plan_parts(expand_inputs(args.input), records_per_part=args.partition_size)
+    folder = args.output is not None and is_folder(args.output)
+    target = Path(args.output) if args.output is not None else None
+    stage = None
+    if folder:
+        stage = _staging_folder(target)
+        options.update(output_dir=str(stage), kinds=output_kinds(plan, contract),
+                       width=max(5, len(str(len(plan.parts)))))
+    try:
+        with connect(args, plugin=plugin, quiet=args.quiet) as client, \
+                progress_bar(plan.records, desc, disabled=args.no_progress) as bar:
+            results = run_parts(client, plan, task, on_done=lambda p: bar.update(p.records),
+                                **options)
+            if folder:
+                for res in results:
+                    summary.merge(res["summary"])
+            else:
+                write_or_drain(_rows(results, summary), args.output)
+        if folder:
+            if not plan.parts:  # a readable, empty dataset
+                write_parquet_part([], stage / "part-00000.parquet", options["kinds"])
+            (stage / SUCCESS).write_text(json.dumps(
+                {"records": plan.records, "parts": max(1, len(plan.parts))}) + "\n")
+            _publish(stage, target)
+            stage = None
+    finally:
+        if stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)

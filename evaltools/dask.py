@@ -1,0 +1,420 @@
+"""Scoring and judging on Dask: lazy DataFrames, and record files cut into parts.
+
+Two entry points, one engine. :func:`score_frame` and :func:`judge_frame`
+take a ``dask.dataframe.DataFrame`` and return one, lazily (``map_partitions``
+with an explicit ``meta``: the output columns and dtypes of the data contract).
+:func:`run_parts` runs the tasks ``evaltools score/judge --workers`` submit:
+each reads one part of the input files (:mod:`evaltools.io.parts`) on the
+worker and returns its output records, or writes them as one Parquet file of
+a partitioned dataset.
+
+Every partition is scored by the streaming engine
+(:func:`evaltools.scoring.stream.score_stream`) and judged by
+:func:`evaltools.judge.api.judge_records`, numbered from the partition's first
+record, so the results are those of a single-process run record for record:
+the same floats, anchors, ``id`` defaults and error messages, in input order.
+
+Each worker process loads the spaCy pipeline once
+(:func:`evaltools.text.load_pipeline` caches it per process; the
+:class:`PreloadPipeline` plugin loads it when a worker starts): the pipeline
+is never pickled from the client.
+
+Examples
+--------
+>>> import dask.dataframe as dd, pandas as pd
+>>> pdf = pd.DataFrame({"query": ["What does the mug cost?"] * 2,
+...                     "context": ["The mug costs $5."] * 2,
+...                     "response": ["The mug costs $5.", "The mug costs $7."]})
+>>> out = score_frame(dd.from_pandas(pdf, npartitions=2))
+>>> out.columns[-3:].tolist()
+['verdict', 'reasons', 'error']
+>>> out.compute(scheduler="sync")[["id", "verdict"]].to_dict("records")
+[{'id': 1, 'verdict': 'PASS'}, {'id': 2, 'verdict': 'FAIL'}]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from distributed import WorkerPlugin
+
+from evaltools.config import DEFAULT, Config
+from evaltools.errors import EvaltoolsError, InputError, OutputError
+from evaltools.io.parts import Part, Plan, read_part, write_parquet_part
+from evaltools.scoring.result import OUTPUT_FIELDS
+from evaltools.text import load_pipeline
+
+__all__ = ["JUDGE_DTYPES", "SCORE_DTYPES", "PreloadPipeline", "judge_frame", "judge_part",
+           "run_parts", "score_frame", "score_part"]
+
+_FLOAT = "float64"
+_OBJ = "object"
+
+#: dtypes of the columns :func:`score_frame` adds (the data contract's fields).
+SCORE_DTYPES: dict[str, str] = {
+    "id": _OBJ, "relevance": _FLOAT, "relevance_cosine": _FLOAT, "relevance_jaccard": _FLOAT,
+    "completeness": _FLOAT, "keywords": _OBJ, "missing_keywords": _OBJ,
+    "hallucination": _FLOAT, "claims_score": _FLOAT, "drift_penalty": _FLOAT,
+    "ngram_overlap": _FLOAT, "anchors_total": "Int64", "anchors_unsupported": "Int64",
+    "anchors": _OBJ, "verdict": _OBJ, "reasons": _OBJ, "error": _OBJ,
+}
+assert tuple(SCORE_DTYPES) == OUTPUT_FIELDS
+
+#: dtypes of the columns :func:`judge_frame` adds (``JudgeResult.to_row``).
+JUDGE_DTYPES: dict[str, str] = {
+    "id": _OBJ, "module": _OBJ, "module_type": _OBJ, "correctness_score": _FLOAT,
+    "match": _OBJ, "match_level": _OBJ, "precision": _FLOAT, "recall": _FLOAT, "f1": _FLOAT,
+    "credit_band": _OBJ, "rule_compliance_score": _FLOAT, "rule_1": _OBJ, "rule_2": _OBJ,
+    "rule_3": _OBJ, "rule_4": _OBJ, "reasoning_score": _FLOAT, "chain_of_thought": _FLOAT,
+    "evidence_usage": _FLOAT, "confidence_calibration": _FLOAT, "reasoning_band": _OBJ,
+    "total_score": _FLOAT, "verdict": _OBJ, "verdict_reason": _OBJ, "issues": _OBJ,
+    "audit_findings": _FLOAT, "audit_codes": _OBJ, "judge_total_score": _OBJ,
+    "judge_verdict": _OBJ, "error": _OBJ,
+}
+
+# Parquet kinds (evaltools.io.parts.arrow_type) of the fields the commands add, so every
+# part of a partitioned output has the same schema. Lists and objects are JSON text.
+SCORE_KINDS: dict[str, set[str]] = {
+    **{f: {"float"} if t == _FLOAT else {"int"} if t == "Int64" else {"str"}
+       for f, t in SCORE_DTYPES.items() if f != "id"},
+    "hallucination_probability": {"float"},
+}
+JUDGE_KINDS: dict[str, set[str]] = {
+    "module": {"str"}, "module_type": {"str"}, "evaluation": {"str"},
+    "total_score": {"int", "float"}, "verdict": {"str"}, "summary": {"str"},
+    "improvement_suggestions": {"str"}, "verdict_reason": {"str"}, "issues": {"str"},
+    "audit": {"str"}, "judge_total_score": {"str"}, "judge_verdict": {"str"},
+    "error": {"str"},
+}
+
+
+# ---------------------------------------------------------------------------- workers
+
+
+class PreloadPipeline(WorkerPlugin):
+    """A ``distributed`` worker plugin that loads the spaCy pipeline when a worker starts.
+
+    Register it with ``client.register_plugin(PreloadPipeline(config))``: every
+    worker, including one started later to replace a dead one, loads the
+    pipeline once, before its first task (the tasks would otherwise load it on
+    first use; :func:`evaltools.text.load_pipeline` caches it per process).
+    """
+
+    name = "evaltools-preload-pipeline"
+
+    def __init__(self, config: Config | None = None):
+        self.config = config or DEFAULT
+
+    def setup(self, worker=None) -> None:
+        load_pipeline(self.config)
+
+
+
+def _score_rows(numbered, *, config: Config, source: str, unit: str, skip_invalid: bool,
+                start: int, calibration=None) -> Iterator[dict[str, Any]]:
+    from evaltools.scoring.stream import output_record, score_stream
+
+    stream = score_stream(numbered, config=config, nlp=load_pipeline(config), source=source,
+                          unit=unit, skip_invalid=skip_invalid, start=start)
+    for _, rec, result in stream:
+        yield output_record(rec, result, calibration)
+
+
+def _judge_rows(numbered, *, registry, source: str, unit: str,
+                skip_invalid: bool) -> Iterator[dict[str, Any]]:
+    from evaltools.io.records import Unreadable
+    from evaltools.judge.api import error_result, judge
+
+    for line, rec in numbered:
+        if isinstance(rec, Unreadable):
+            yield error_result(None, rec.message, line=line, registry=registry).to_dict()
+            continue
+        try:
+            result = judge(rec, source=source, line=line, unit=unit, registry=registry)
+        except InputError as exc:
+            if not skip_invalid:
+                raise
+            result = error_result(rec, exc.message, line=line, registry=registry)
+        yield {**rec, **result.to_dict()}
+
+
+def _error_payload(exc: EvaltoolsError) -> dict[str, Any]:
+    """An error as plain data: returned, not raised, so no worker logs a traceback."""
+    if isinstance(exc, InputError):
+        return {"error": ("input", exc.message, exc.source, exc.line, exc.field, exc.unit)}
+    return {"error": ("output" if isinstance(exc, OutputError) else "other", str(exc))}
+
+
+def _raise_payload(payload: tuple) -> None:
+    if payload[0] == "input":
+        _, message, source, line, field, unit = payload
+        raise InputError(message, source=source, line=line, field=field, unit=unit)
+    if payload[0] == "output":
+        raise OutputError(payload[1])
+    raise EvaltoolsError(payload[1])
+
+
+def part_file(part: Part, width: int = 5) -> str:
+    """The name of a part's file in a partitioned output: ``part-00037.parquet``."""
+    return f"part-{part.index:0{width}d}.parquet"
+
+
+def _finish(rows: Iterator[dict[str, Any]], part: Part, summary, output_dir: str | None,
+            kinds: dict[str, set[str]] | None, width: int) -> dict[str, Any]:
+    if output_dir is None:
+        return {"rows": list(rows)}
+    out = []
+    for row in rows:
+        summary.add(row)
+        out.append(row)
+    path = Path(output_dir) / part_file(part, width)
+    try:
+        write_parquet_part(out, path, kinds or {})
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+    return {"count": len(out), "summary": summary}
+
+
+def score_part(part: Part, *, config: Config | None = None, calibration=None,
+               skip_invalid: bool = False, output_dir: str | None = None,
+               kinds: dict[str, set[str]] | None = None, width: int = 5) -> dict[str, Any]:
+    """Score one part of the input files (a task; runs on a worker).
+
+    Returns ``{"rows": [...]}`` (the output records, in order), or with
+    ``output_dir`` writes them as :func:`part_file` there and returns
+    ``{"count": n, "summary": SummaryBuilder}``. A record that breaks the
+    contract returns ``{"error": ...}`` (raised on the client by :func:`run_parts`).
+    """
+    from evaltools.scoring.summary import SummaryBuilder
+
+    cfg = config or DEFAULT
+    try:
+        rows = _score_rows(read_part(part, skip_invalid=skip_invalid), config=cfg,
+                           source=part.source, unit=part.unit, skip_invalid=skip_invalid,
+                           start=part.first_record, calibration=calibration)
+        return _finish(rows, part, SummaryBuilder(), output_dir, kinds, width)
+    except EvaltoolsError as exc:
+        return _error_payload(exc)
+
+
+def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
+               output_dir: str | None = None, kinds: dict[str, set[str]] | None = None,
+               width: int = 5) -> dict[str, Any]:
+    """Judge one part of the input files (a task); returns as :func:`score_part` does."""
+    from evaltools.judge.registry import DEFAULT as DEFAULT_REGISTRY
+    from evaltools.judge.summary import JudgeSummary
+
+    try:
+        rows = _judge_rows(read_part(part, skip_invalid=skip_invalid),
+                           registry=registry or DEFAULT_REGISTRY, source=part.source,
+                           unit=part.unit, skip_invalid=skip_invalid)
+        return _finish(rows, part, JudgeSummary(), output_dir, kinds, width)
+    except EvaltoolsError as exc:
+        return _error_payload(exc)
+
+
+def output_kinds(plan: Plan, contract: Mapping[str, set[str]]) -> dict[str, set[str]]:
+    """Column kinds of a partitioned output: the inputs' columns, then the contract's.
+
+    A contract field that is also an input column keeps the input's position
+    (as ``{**record, **result}`` does) and takes the contract's kind; ``id``
+    may be the input's or a record number.
+    """
+    kinds = {c: set(ks) for c, ks in plan.kinds.items()}
+    kinds["id"] = kinds.get("id", set()) | {"int"}
+    for c, ks in contract.items():
+        kinds[c] = set(ks)
+    return kinds
+
+
+# ---------------------------------------------------------------------------- client
+
+
+def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
+              on_done: Callable[[Part], None] | None = None, **options
+              ) -> Iterator[dict[str, Any]]:
+    """Run ``task(part, **options)`` for every part on ``client``'s cluster.
+
+    With ``client=None`` the parts run one after the other in this process.
+
+    Yields each part's result in input order as soon as the parts before it
+    are done. Parts whose worker died are run again by Dask, so every part
+    yields exactly once. The first part (in input order) that returns an error
+    stops the run: the parts after it are cancelled and the error is raised
+    here, as the :class:`~evaltools.errors.InputError` a single-process run
+    would raise.
+    """
+    parts = plan.parts
+    if client is None:  # in this process, one part after the other
+        for part in parts:
+            result = task(part, **options)
+            if on_done is not None:
+                on_done(part)
+            if "error" in result:
+                _raise_payload(result["error"])
+            yield result
+        return
+    if not parts:
+        return
+    from distributed import as_completed
+
+    futures = client.map(task, parts, pure=False, **options)
+    index = {f.key: i for i, f in enumerate(futures)}
+    ready: dict[int, dict[str, Any]] = {}
+    done: set[int] = set()
+    failed: tuple[int, tuple] | None = None
+    nxt = 0
+    try:
+        for fut in as_completed(futures):
+            i = index[fut.key]
+            if fut.cancelled():
+                continue
+            result = fut.result()
+            futures[i] = None  # released: its data leaves the cluster
+            done.add(i)
+            if on_done is not None:
+                on_done(parts[i])
+            if "error" in result:
+                if failed is None or i < failed[0]:
+                    failed = (i, result["error"])
+                    for f in futures[i + 1:]:
+                        if f is not None:
+                            f.cancel()
+            else:
+                ready[i] = result
+            while nxt in ready and (failed is None or nxt < failed[0]):
+                yield ready.pop(nxt)
+                nxt += 1
+            if failed is not None and all(j in done for j in range(failed[0])):
+                break
+    finally:
+        for f in futures:
+            if f is not None:
+                f.cancel()
+    if failed is not None:
+        _raise_payload(failed[1])
+
+
+# ---------------------------------------------------------------------------- DataFrames
+
+
+def _offsets(lengths) -> list[int]:
+    """The number of rows before each partition (``lengths``: one Series or int a partition)."""
+    out, total = [], 0
+    for n in lengths:
+        out.append(total)
+        total += int(n.sum()) if hasattr(n, "sum") else int(n)
+    return out
+
+
+def _records(pdf) -> list[dict[str, Any]]:
+    from evaltools.judge.api import _plain
+
+    return [{k: _plain(v) for k, v in rec.items()} for rec in pdf.to_dict("records")]
+
+
+def _score_partition(pdf, offsets, *, config: Config, skip_invalid: bool, columns,
+                     partition_info=None):
+    import pandas as pd
+
+    from evaltools.scoring.stream import score_stream
+
+    first = offsets[partition_info["number"]] + 1 if partition_info else 1
+    records = pdf.to_dict("records")
+    stream = score_stream(enumerate(records, start=first), config=config,
+                          nlp=load_pipeline(config), source="<DataFrame>", unit="record",
+                          skip_invalid=skip_invalid, start=first)
+    out = pd.DataFrame([r.to_dict() for _, _, r in stream], columns=list(OUTPUT_FIELDS),
+                       index=pdf.index)
+    out = out.astype(SCORE_DTYPES)
+    keep = [c for c in pdf.columns if c not in SCORE_DTYPES]
+    return pd.concat([pdf[keep], out], axis=1)[columns]
+
+
+def score_frame(ddf, *, config: Config | None = None, skip_invalid: bool = False):
+    """Score every row of a Dask DataFrame, lazily; one output row per input row.
+
+    The input's columns (less those the contract defines), then the contract's
+    fields with the dtypes of :data:`SCORE_DTYPES`; nested fields (``anchors``,
+    ``keywords``, ``reasons``) are Python lists. Rows are numbered across
+    partitions (a row without ``id`` gets its 1-based number, errors name it),
+    so the result equals :func:`evaltools.scoring.api.score_frame` on the
+    whole frame. Numbering needs each partition's length, which is computed
+    with the result.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        Columns ``query``, ``context``, ``response`` (and any others).
+    config : Config, optional
+    skip_invalid : bool
+        False: a bad row raises :class:`~evaltools.errors.InputError` at compute
+        time, naming the row and field. True: its ``error`` column says why.
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+    """
+    import pandas as pd
+
+    cfg = config or DEFAULT
+    keep = [c for c in ddf.columns if c not in SCORE_DTYPES]
+    meta = pd.DataFrame({**{c: pd.Series(dtype=ddf.dtypes[c]) for c in keep},
+                         **{c: pd.Series(dtype=t) for c, t in SCORE_DTYPES.items()}})
+    offsets = _lazy_offsets(ddf)
+    return ddf.map_partitions(_score_partition, offsets, config=cfg, skip_invalid=skip_invalid,
+                              columns=list(meta.columns), meta=meta, align_dataframes=False)
+
+
+def _lazy_offsets(ddf):
+    from dask import delayed
+
+    lengths = ddf.map_partitions(len, meta=("n", "int64"), align_dataframes=False)
+    return delayed(_offsets)(lengths.to_delayed())
+
+
+def _judge_partition(pdf, offsets, *, registry, skip_invalid: bool, columns,
+                     partition_info=None):
+    import pandas as pd
+
+    from evaltools.judge.api import judge_records
+
+    first = offsets[partition_info["number"]] + 1 if partition_info else 1
+    numbered = zip(range(first, first + len(pdf)), _records(pdf), strict=True)
+    rows = [r.to_row() for r in judge_records(numbered, source="<DataFrame>", unit="row",
+                                              skip_invalid=skip_invalid, registry=registry)]
+    out = pd.DataFrame(rows, columns=list(JUDGE_DTYPES), index=pdf.index).astype(JUDGE_DTYPES)
+    keep = [c for c in pdf.columns if c not in JUDGE_DTYPES]
+    return pd.concat([pdf[keep], out], axis=1)[columns]
+
+
+def judge_frame(ddf, *, registry=None, skip_invalid: bool = False):
+    """Judge every row of a Dask DataFrame, lazily: its columns, then the result's.
+
+    The result columns are those of ``JudgeResult.to_row`` with the dtypes of
+    :data:`JUDGE_DTYPES`; rows are numbered across partitions, so the result
+    equals :func:`evaltools.judge.api.judge_frame` on the whole frame.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        One record a row (``module``, ``output``, ``expected``, ...).
+    registry : Registry, optional
+    skip_invalid : bool
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+    """
+    import pandas as pd
+
+    from evaltools.judge.registry import DEFAULT as DEFAULT_REGISTRY
+
+    keep = [c for c in ddf.columns if c not in JUDGE_DTYPES]
+    meta = pd.DataFrame({**{c: pd.Series(dtype=ddf.dtypes[c]) for c in keep},
+                         **{c: pd.Series(dtype=t) for c, t in JUDGE_DTYPES.items()}})
+    return ddf.map_partitions(_judge_partition, _lazy_offsets(ddf),
+                              registry=registry or DEFAULT_REGISTRY, skip_invalid=skip_invalid,
+                              columns=list(meta.columns), meta=meta, align_dataframes=False)

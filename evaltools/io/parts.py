@@ -1,0 +1,336 @@
+"""Record files cut into partitions that separate processes can read on their own.
+
+A distributed run (:mod:`evaltools.dask`) reads its inputs as *parts*: a
+slice of one file, small enough for one task, that a worker reads without
+the client sending it the records. :func:`plan_parts` makes one pass over the
+inputs to cut them and to learn, for every part, the line (or row) number and
+the record number of its first record, so a worker's error messages and
+default ``id`` values are exactly those of a single-process run.
+
+- JSON Lines: byte ranges that end at line ends (read with one seek);
+- Parquet: runs of whole row groups;
+- CSV: row ranges (a CSV cell may hold a newline, so a worker reads the
+  file from its start and skips the rows before its range: use JSON Lines
+  or Parquet for large inputs).
+
+The pass also records the kind of value in every column (``bool``, ``int``,
+``float``, ``str``; lists and objects count as ``str``, as JSON text), so all
+parts of a partitioned Parquet output share one schema.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (d / "a.jsonl").write_text('{"x": 1}\\n\\n{"x": 2}\\n{"x": 3}\\n')
+>>> plan = plan_parts([d / "a.jsonl"], records_per_part=2)
+>>> [(p.first_line, p.first_record, p.records) for p in plan.parts]
+[(1, 1, 2), (4, 3, 1)]
+>>> [rec for _, rec in read_part(plan.parts[1])]
+[{'x': 3}]
+>>> plan.kinds
+{'x': {'int'}}
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from evaltools.errors import InputError
+from evaltools.io.records import (
+    FORMATS,
+    Unreadable,
+    _parse_line,
+    _unnan,
+    file_format,
+    read_records,
+)
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One slice of one input file.
+
+    ``start``/``stop`` are byte offsets (JSON Lines), row-group indices
+    (Parquet) or 0-based data-row indices (CSV), ``stop`` exclusive.
+    ``first_line`` is the line or row number of the first record in its file
+    and ``first_record`` its 1-based number across all inputs.
+    """
+
+    index: int
+    path: str
+    fmt: str
+    start: int
+    stop: int
+    first_line: int
+    first_record: int
+    records: int
+
+    @property
+    def source(self) -> str:
+        """The file name errors name (as a single-process run names it)."""
+        return Path(self.path).name
+
+    @property
+    def unit(self) -> str:
+        return "line" if self.fmt == "jsonl" else "row"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The parts of a run's inputs, in input order, and the kinds of values per column."""
+
+    parts: tuple[Part, ...]
+    kinds: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def records(self) -> int:
+        return sum(p.records for p in self.parts)
+
+
+def expand_inputs(inputs: Sequence[str | Path]) -> list[Path]:
+    """Files named, matched by a glob, or inside a folder (its record files, sorted).
+
+    Names starting with ``.`` or ``_`` inside a folder are skipped (temporary
+    files, ``_SUCCESS`` markers). A name that matches nothing is an
+    :class:`~evaltools.errors.InputError`.
+    """
+    out: list[Path] = []
+    for item in inputs:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.is_file() and f.suffix.lower() in FORMATS
+                           and not f.name.startswith((".", "_")))
+            if not found:
+                raise InputError("the folder holds no .jsonl, .csv or .parquet files",
+                                 source=str(p))
+            out.extend(found)
+        elif p.exists() or not glob.has_magic(str(item)):
+            out.append(p)
+        else:
+            found = sorted(Path(f) for f in glob.glob(str(item), recursive=True)
+                           if Path(f).is_file())
+            if not found:
+                raise InputError("no file matches this pattern", source=str(item))
+            out.extend(found)
+    return out
+
+
+def _kind(v: Any) -> str | None:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    return "str"
+
+
+def _note_kinds(kinds: dict[str, set[str]], rec: dict[str, Any]) -> None:
+    for k, v in rec.items():
+        ks = kinds.setdefault(k, set())
+        kind = _kind(v)
+        if kind:
+            ks.add(kind)
+
+
+def plan_parts(paths: Iterable[str | Path], *, records_per_part: int = 2048) -> Plan:
+    """Cut the input files into parts of at most ``records_per_part`` records.
+
+    Reads every file once (JSON Lines are parsed, to count records and learn
+    column kinds; Parquet files only have their footers read). Unparsable
+    lines are counted as records and left for the worker to report, so the
+    error a run stops with is the one a single-process run would stop with.
+    """
+    if records_per_part < 1:
+        raise ValueError("records_per_part must be at least 1")
+    parts: list[Part] = []
+    kinds: dict[str, set[str]] = {}
+    ordinal = 1
+    for path in paths:
+        p = Path(path)
+        fmt = file_format(p)
+        if not p.is_file():
+            raise InputError("file not found or not a regular file", source=str(p))
+        planner = {"jsonl": _plan_jsonl, "csv": _plan_csv, "parquet": _plan_parquet}[fmt]
+        for start, stop, first_line, n in planner(p, records_per_part, kinds):
+            parts.append(Part(len(parts), str(p.resolve()), fmt, start, stop, first_line,
+                              ordinal, n))
+            ordinal += n
+    return Plan(tuple(parts), kinds)
+
+
+def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]]):
+    offset = start = 0
+    first_line = None
+    n = 0
+    with p.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
+            rec = _parse_line(line)
+            offset += len(raw)
+            if rec is None:  # blank: keeps its number, is no record
+                if n == 0:
+                    start = offset
+                continue
+            if n == 0:
+                first_line = lineno
+            n += 1
+            if isinstance(rec, dict):
+                _note_kinds(kinds, rec)
+            if n == size:
+                yield start, offset, first_line, n
+                start, n = offset, 0
+    if n:
+        yield start, offset, first_line, n
+
+
+def _plan_csv(p: Path, size: int, kinds: dict[str, set[str]]):
+    rows = 0
+    for _, rec in read_records(p, skip_invalid=True):
+        rows += 1
+        if not isinstance(rec, Unreadable):
+            for k in rec:
+                kinds.setdefault(k, set()).add("str")
+    for start in range(0, rows, size):
+        yield start, min(rows, start + size), start + 1, min(size, rows - start)
+
+
+def _plan_parquet(p: Path, size: int, kinds: dict[str, set[str]]):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(p).metadata
+        schema = meta.schema.to_arrow_schema()
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"not a readable Parquet file ({' '.join(str(exc).split())})",
+                         source=p.name) from None
+    for f in schema:
+        t = f.type
+        kind = ("bool" if pa.types.is_boolean(t) else "int" if pa.types.is_integer(t)
+                else "float" if pa.types.is_floating(t) else None if pa.types.is_null(t)
+                else "str")
+        kinds.setdefault(f.name, set()).update({kind} if kind else set())
+    start, row, first, n = 0, 0, 1, 0
+    for g in range(meta.num_row_groups):
+        rows = meta.row_group(g).num_rows
+        if n and n + rows > size:
+            yield start, g, first, n
+            start, first, n = g, row + 1, 0
+        n += rows
+        row += rows
+    if n:
+        yield start, meta.num_row_groups, first, n
+
+
+def read_part(part: Part, *, skip_invalid: bool = False,
+              ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
+    """Yield ``(line_or_row, record)`` for one part, as :func:`read_records` would."""
+    p = Path(part.path)
+    if part.fmt == "jsonl":
+        with p.open("rb") as fh:
+            fh.seek(part.start)
+            data = fh.read(part.stop - part.start)
+        lineno = part.first_line
+        lines = io.BytesIO(data)
+        # the part starts at its first record: blank lines before it belong to the previous
+        for raw in lines:
+            line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
+            rec = _parse_line(line)
+            if isinstance(rec, str):
+                if not skip_invalid:
+                    raise InputError(rec, source=part.source, line=lineno)
+                yield lineno, Unreadable(rec)
+            elif rec is not None:
+                yield lineno, rec
+            lineno += 1
+    elif part.fmt == "csv":
+        yield from islice(read_records(p, skip_invalid=skip_invalid), part.start, part.stop)
+    else:
+        yield from _read_row_groups(p, part)
+
+
+def _read_row_groups(p: Path, part: Part) -> Iterator[tuple[int, dict[str, Any]]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    row = part.first_line - 1
+    try:
+        batches = pq.ParquetFile(p).iter_batches(batch_size=4096,
+                                                 row_groups=range(part.start, part.stop))
+        for batch in batches:
+            for rec in batch.to_pylist():
+                row += 1
+                yield row, {k: _unnan(v) for k, v in rec.items()}
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"rows {part.first_line}-{part.first_line + part.records - 1} "
+                         f"cannot be read ({' '.join(str(exc).split())})",
+                         source=part.source) from None
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def arrow_type(kinds: set[str]):
+    """The Parquet column type for values of these kinds (as a single-file output infers).
+
+    >>> str(arrow_type({"int"})), str(arrow_type({"int", "float"})), str(arrow_type(set()))
+    ('int64', 'double', 'string')
+    """
+    import pyarrow as pa
+
+    if kinds == {"bool"}:
+        return pa.bool_()
+    if kinds == {"int"}:
+        return pa.int64()
+    if kinds and kinds <= {"int", "float"}:
+        return pa.float64()
+    return pa.string()
+
+
+def write_parquet_part(rows: list[dict[str, Any]], path: str | Path,
+                       kinds: dict[str, set[str]]) -> None:
+    """Write ``rows`` as one Parquet file whose columns and types ``kinds`` fixes.
+
+    Written to a temporary name and renamed, so a file at ``path`` is always
+    complete and a task run twice (after a worker died) writes it once.
+    Lists and objects become JSON text, as in a single-file Parquet output.
+    """
+    import json
+    import os
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([(c, arrow_type(ks)) for c, ks in kinds.items()])
+    types = {c: arrow_type(ks) for c, ks in kinds.items()}
+
+    def convert(t, v: Any) -> Any:
+        if v is None or (isinstance(v, float) and math.isnan(v) and t != pa.float64()):
+            return None
+        if t == pa.string():
+            return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+        if t == pa.float64():
+            return float(v)
+        return v
+
+    table = pa.Table.from_pylist(
+        [{c: convert(t, r.get(c)) for c, t in types.items()} for r in rows], schema=schema)
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
