@@ -156,6 +156,14 @@ def _raise_payload(payload: tuple) -> None:
     raise EvaltoolsError(payload[1])
 
 
+def _unreachable(part: Part, exc: OSError) -> InputError:
+    import socket
+
+    return InputError(f"cannot be read on worker host {socket.gethostname()} "
+                      f"({exc.strerror or exc}); every worker must reach the inputs at the "
+                      f"same path", source=part.path)
+
+
 def part_file(part: Part, width: int = 5) -> str:
     """The name of a part's file in a partitioned output: ``part-00037.parquet``."""
     return f"part-{part.index:0{width}d}.parquet"
@@ -197,6 +205,8 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
         return _finish(rows, part, SummaryBuilder(), output_dir, kinds, width)
     except EvaltoolsError as exc:
         return _error_payload(exc)
+    except OSError as exc:
+        return _error_payload(_unreachable(part, exc))
 
 
 def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
@@ -213,6 +223,8 @@ def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
         return _finish(rows, part, JudgeSummary(), output_dir, kinds, width)
     except EvaltoolsError as exc:
         return _error_payload(exc)
+    except OSError as exc:
+        return _error_payload(_unreachable(part, exc))
 
 
 def output_kinds(plan: Plan, contract: Mapping[str, set[str]]) -> dict[str, set[str]]:

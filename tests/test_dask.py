@@ -389,3 +389,13 @@ def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
     assert code == 2
     assert err.strip().startswith("evaltools score: error: cannot start or reach a Dask")
     assert "Traceback" not in err
+
+
+def test_an_input_a_worker_cannot_reach_is_an_input_error(tmp_path):
+    from evaltools.errors import InputError
+
+    src = write_jsonl(tmp_path / "in.jsonl", generated(3))
+    plan = plan_parts([src])
+    src.unlink()  # as if the worker's host had no such path
+    with pytest.raises(InputError, match=r"in.jsonl: cannot be read on worker host .* same path"):
+        list(run_parts(None, plan, score_part, config=DEFAULT))
