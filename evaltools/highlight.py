@@ -9,6 +9,12 @@ it shows without a stylesheet: in a notebook, an exported report, a widget),
 and a ``title`` attribute (the tooltip) naming the kind, the verdict on it and
 the evidence found in the context.
 
+Text between two ``$`` signs must not become maths: JupyterLab typesets
+HTML outputs with MathJax, so "regular $35.00, now at $28.00" would lose its
+prices. :func:`escape` writes every ``$`` as ``&#36;``, and every fragment
+here sits in a container of class :data:`NO_MATHS` (``mathjax_ignore`` for
+MathJax 3, ``tex2jax_ignore`` for MathJax 2), which MathJax skips.
+
 Anchors may overlap (a claim that contains a number): the text is cut at every
 anchor boundary, and each piece is marked by the anchors that cover it. The
 innermost (shortest) covering anchor decides a piece's colour — a supported
@@ -37,6 +43,21 @@ from typing import Any
 
 from evaltools.scoring.reader import read_context
 
+#: The classes MathJax 2 and 3 skip: no ``$...$`` inside them is typeset.
+NO_MATHS = "tex2jax_ignore mathjax_ignore"
+
+
+def escape(text: Any, *, quote: bool = True) -> str:
+    """``text`` HTML-escaped, with ``$`` written as ``&#36;`` (never read as maths).
+
+    Examples
+    --------
+    >>> escape("regular $35.00, now <b>$28.00</b>")
+    'regular &#36;35.00, now &lt;b&gt;&#36;28.00&lt;/b&gt;'
+    """
+    return _html.escape(str(text), quote=quote).replace("$", "&#36;")
+
+
 #: Inline styles, so the colours show with no stylesheet loaded.
 COLOURS = {
     "supported": "background-color:#d4edda;border-bottom:2px solid #28a745;",
@@ -44,7 +65,7 @@ COLOURS = {
     "evidence": "background-color:#fff3cd;border-bottom:2px solid #e0a800;",
 }
 
-_WRAP = ('<div class="evaltools-highlight" '
+_WRAP = (f'<div class="evaltools-highlight {NO_MATHS}" '
          'style="white-space:pre-wrap;line-height:1.7;font-family:inherit;">{}</div>')
 
 
@@ -86,7 +107,7 @@ def _render(text: str, marks: list[tuple[int, int, Any]], style_of, class_of, ti
     cuts = sorted({0, len(text), *(s for s, _, _ in marks), *(e for _, e, _ in marks)})
     out: list[str] = []
     for a, b in itertools.pairwise(cuts):
-        piece = _html.escape(text[a:b], quote=True)
+        piece = escape(text[a:b])
         covering = [m for s, e, m in marks if s <= a and b <= e]
         if not covering:
             out.append(piece)
@@ -247,7 +268,7 @@ def case_html(record: Mapping[str, Any], *,
     >>> "evaltools-unsupported" in html and "FAIL" in html and "1.00" in html
     True
     """
-    esc = _html.escape
+    esc = escape
     anchors = record.get("anchors") or []
     verdict = record.get("verdict")
     colour = _VERDICT_CSS.get(verdict, "#555")
@@ -258,7 +279,7 @@ def case_html(record: Mapping[str, Any], *,
     if isinstance(reasons, str):
         reasons = [reasons]
     parts = [
-        f'<div class="evaltools-case" style="{_CASE_CSS}">',
+        f'<div class="evaltools-case {NO_MATHS}" style="{_CASE_CSS}">',
         f'<div><b>{esc(_fmt(record.get("id")))}</b> · '
         f'<span style="color:{colour};font-weight:bold;">{esc(_fmt(verdict))}</span>'
         + (f" — {esc('; '.join(map(str, reasons)))}" if reasons else "") + "</div>",
@@ -288,5 +309,6 @@ def legend_html() -> str:
     items = [("supported", "supported: found in the context"),
              ("unsupported", "unsupported: not found in the context"),
              ("evidence", "evidence in the context")]
-    return " ".join(f'<mark style="{COLOURS[k]}padding:0 3px;color:inherit;">{_html.escape(v)}'
-                    "</mark>" for k, v in items)
+    return f'<span class="{NO_MATHS}">' + " ".join(
+        f'<mark style="{COLOURS[k]}padding:0 3px;color:inherit;">{escape(v)}</mark>'
+        for k, v in items) + "</span>"

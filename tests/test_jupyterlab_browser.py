@@ -140,36 +140,40 @@ def test_notebook_runs_in_jupyterlab_and_widgets_update_live(lab):
                                           permissions=["clipboard-read", "clipboard-write"])
             page = context.new_page()
             page.set_default_timeout(30_000)
-            page.goto(f"{lab['base']}/lab/tree/notebooks/{NOTEBOOK}",
-                      wait_until="domcontentloaded", timeout=60_000)
-            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-            page.wait_for_function("() => window.jupyterapp !== undefined", timeout=30_000)
-
-            # Wait for the kernel, then "Run All". The command's promise is not
-            # awaited (page.evaluate has no timeout of its own). "Run All"
-            # sometimes does nothing on a fresh kernel: retry until a code
-            # cell's prompt shows an execution number.
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]"
-                ".some(e => /Idle/.test(e.textContent))", timeout=60_000)
-            deadline = time.monotonic() + 90
-            while True:
-                page.evaluate("() => { window.jupyterapp.commands.execute("
-                              "'notebook:run-all-cells'); return true; }")
-                try:
-                    page.wait_for_function(
-                        "() => [...document.querySelectorAll('.jp-InputPrompt')]"
-                        ".some(e => /\\[\\d+\\]/.test(e.textContent))", timeout=15_000)
-                    break
-                except Exception:
-                    if time.monotonic() > deadline:
-                        raise
+            _open_and_run_all(page, lab, NOTEBOOK)
             _check_widgets(page, lab, expect)
             page.screenshot(path=str(lab["work"].parent / "jupyterlab.png"))
         finally:
             browser.close()
     elapsed = time.monotonic() - t0
     print(f"browser part took {elapsed:.1f} s")
+
+
+def _open_and_run_all(page, lab, name: str) -> None:
+    """Open ``notebooks/NAME`` in JupyterLab, wait for the kernel, and run all cells."""
+    page.goto(f"{lab['base']}/lab/tree/notebooks/{name}",
+              wait_until="domcontentloaded", timeout=60_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=30_000)
+    # Wait for the kernel, then "Run All". The command's promise is not
+    # awaited (page.evaluate has no timeout of its own). "Run All" sometimes
+    # does nothing on a fresh kernel: retry until a code cell's prompt shows
+    # an execution number.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]"
+        ".some(e => /Idle/.test(e.textContent))", timeout=60_000)
+    deadline = time.monotonic() + 90
+    while True:
+        page.evaluate("() => { window.jupyterapp.commands.execute("
+                      "'notebook:run-all-cells'); return true; }")
+        try:
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('.jp-InputPrompt')]"
+                ".some(e => /\\[\\d+\\]/.test(e.textContent))", timeout=15_000)
+            break
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
 
 
 def _check_widgets(page, lab, expect) -> None:
@@ -221,3 +225,54 @@ def _check_widgets(page, lab, expect) -> None:
         time.sleep(0.2)
     events = [json.loads(line) for line in labels.read_text().splitlines()]
     assert events[-1]["label"] == "FAIL" and events[-1]["id"] == "r001"
+
+
+PRICES = {"query": "Is the Stanley Quencher regular $35.00, now 20% off at $28.00?",
+          "context": "The Stanley Quencher 40 oz is regular $35.00, now 20% off at $28.00.",
+          "response": "It was regular $35.00, now 20% off at $28.00."}
+
+
+def test_prices_are_not_typeset_as_maths_in_jupyterlab(lab):
+    """Two prices in a case card and a table: JupyterLab's MathJax must leave them alone."""
+    import nbformat
+    from playwright.sync_api import expect, sync_playwright
+
+    code = (
+        "import pandas as pd\n"
+        "from IPython.display import HTML, display\n"
+        "import evaltools\n"
+        "from evaltools.highlight import case_html\n"
+        "from evaltools.report.build import report_from_records\n"
+        f"rec = {PRICES!r}\n"
+        "rec = {**rec, **evaltools.score(rec['query'], rec['context'], rec['response'])"
+        ".to_dict()}\n"
+        "display(HTML('<p class=\"control\">regular $35.00, now 20% off at $28.00</p>'))\n"
+        "display(HTML(case_html(rec)))\n"
+        "display(report_from_records(scored=[rec]).section('worst'))"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbformat.write(nb, lab["work"] / "notebooks" / "prices.ipynb")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM),
+                                    args=["--no-sandbox", "--disable-gpu",
+                                          "--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(30_000)
+            _open_and_run_all(page, lab, "prices.ipynb")
+            card = page.locator(".jp-OutputArea .evaltools-case").first
+            expect(card).to_be_visible(timeout=60_000)
+            # The control: the same text in plain HTML is typeset (so the test can fail).
+            expect(page.locator(".jp-OutputArea p.control mjx-container")).to_have_count(
+                1, timeout=30_000)
+            text = " ".join(card.inner_text().split())
+            assert "It was regular $35.00, now 20% off at $28.00." in text, text
+            assert "Is the Stanley Quencher regular $35.00, now 20% off at $28.00?" in text
+            assert card.locator("mjx-container, .MathJax").count() == 0
+            worst = page.locator(".jp-OutputArea .ev-report").first
+            expect(worst).to_contain_text("$28.00")
+            assert page.locator(".jp-OutputArea mjx-container").count() == 1  # the control
+            page.screenshot(path=str(lab["work"].parent / "prices.png"))
+        finally:
+            browser.close()

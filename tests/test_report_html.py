@@ -102,7 +102,7 @@ def test_html_layer_renders_with_templates_only():
 
 def test_fragment_for_notebooks(report):
     frag = report._repr_html_()
-    assert frag.startswith('<div class="ev-report">') and "<html" not in frag
+    assert frag.startswith('<div class="ev-report ') and "<html" not in frag
     one = report_html.render_section(report.section("summary"))
     assert 'id="summary"' in one
 

@@ -64,13 +64,13 @@ def test_live_off_waits_for_the_score_button():
 def test_highlight_marks_anchors_with_evidence_tooltips():
     ex = ScoreExplorer(query=Q, context=C, response=WRONG)
     h = ex.highlight.value
-    assert "evaltools-unsupported" in h and ">$29.99</mark>" in h
+    assert "evaltools-unsupported" in h and ">&#36;29.99</mark>" in h
     assert "no evidence found in the context" in h
     ex.response.value = RIGHT
     h = ex.highlight.value
     assert "evaltools-supported" in h and "evidence: “$35.00”" in h
     assert "evaltools-evidence" in h              # the context with the evidence marked
-    assert "$35.00" in ex.anchors_html.value and "supported" in ex.anchors_html.value
+    assert "&#36;35.00" in ex.anchors_html.value and "supported" in ex.anchors_html.value
 
 
 def test_sliders_redecide_without_rescoring(monkeypatch):

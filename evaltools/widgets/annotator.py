@@ -28,7 +28,6 @@ Examples
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from evaltools.highlight import NO_MATHS, escape
 from evaltools.io.labels import LabelStore, iter_label_events, read_labels
 
 __all__ = ["DEFAULT_LABELS", "Annotator", "read_labels"]
@@ -181,7 +181,7 @@ class Annotator:
         ev = self.store.append(cid, self.field, label, value=self.label_values[label],
                                note=text, position=self.position)
         self._remember(ev)
-        self._say(f"Saved {html.escape(label)!s} for case {html.escape(cid)}.")
+        self._say(f"Saved {escape(label)!s} for case {escape(cid)}.")
         self.go_to(self.position + 1, keep_status=True)
 
     def skip(self) -> None:
@@ -192,7 +192,7 @@ class Annotator:
         if cid not in self.saved:
             ev = self.store.append(cid, self.field, "", action="skip", position=self.position)
             self._remember(ev)
-            self._say(f"Skipped case {html.escape(cid)}.")
+            self._say(f"Skipped case {escape(cid)}.")
         self.go_to(self.position + 1, keep_status=True)
 
     def next(self) -> None:
@@ -249,6 +249,8 @@ class Annotator:
             self.status,
         ])
         self.widget.add_class("evaltools-annotator")
+        for cls in NO_MATHS.split():
+            self.widget.add_class(cls)
 
     def _say(self, text: str) -> None:
         self.status.value = f"<span class='evaltools-status'>{text}</span>" if text else ""
@@ -271,10 +273,10 @@ class Annotator:
             return
         cid = self.current_id
         current = self.current_label()
-        state = (f"labelled <b>{html.escape(current)}</b>" if current is not None
+        state = (f"labelled <b>{escape(current)}</b>" if current is not None
                  else "skipped" if cid in self.skipped else "not labelled")
         self.header.value = (f"<b>Case {self.position + 1} of {n}</b> · id "
-                             f"<code>{html.escape(cid)}</code> · {state}")
+                             f"<code>{escape(cid)}</code> · {state}")
         for lab, b in self.label_buttons.items():
             b.button_style = "info" if lab == current else ""
         row = self.frame.iloc[self.position]
@@ -282,9 +284,9 @@ class Annotator:
         for col in self.fields:
             value = row[col] if col in row.index else None
             parts.append(
-                f"<div><b>{html.escape(str(col))}</b>"
+                f"<div><b>{escape(str(col))}</b>"
                 f"<div style='white-space:pre-wrap;border-left:3px solid #ccc;"
-                f"padding-left:6px;margin-bottom:6px'>{html.escape(_text(value))}</div></div>")
+                f"padding-left:6px;margin-bottom:6px'>{escape(_text(value))}</div></div>")
         self.case_html.value = "".join(parts)
 
     # -------------------------------------------------------------- display

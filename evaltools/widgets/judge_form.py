@@ -30,7 +30,6 @@ Examples
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -38,6 +37,7 @@ from typing import Any
 import ipywidgets as W
 
 from evaltools.errors import InputError
+from evaltools.highlight import NO_MATHS, escape
 from evaltools.judge.api import judge
 from evaltools.judge.checks import run_check
 from evaltools.judge.correctness import parse_boolean
@@ -372,12 +372,12 @@ class JudgeForm:
                 old.close()
         self.output, self.expected = make("output"), make("expected")
         self.values_box.children = [self.output, self.expected]
-        self.type_html.value = (f"<b>{html.escape(m.id)} · {html.escape(m.name)}</b> — "
-                                f"{html.escape(m.type)} module")
+        self.type_html.value = (f"<b>{escape(m.id)} · {escape(m.name)}</b> — "
+                                f"{escape(m.type)} module")
         if m.type == "classification":
-            self.type_html.value += f" (labels: {html.escape(', '.join(m.labels))})"
+            self.type_html.value += f" (labels: {escape(', '.join(m.labels))})"
         for i, rule in enumerate(m.rules):
-            self.rule_notes[i].value = html.escape(rule.description)
+            self.rule_notes[i].value = escape(rule.description)
 
     def _build(self, module: str) -> None:
         reg = self.registry
@@ -444,11 +444,13 @@ class JudgeForm:
             self.json_box,
         ])
         self.widget.add_class("evaltools-judge-form")
+        for cls in NO_MATHS.split():
+            self.widget.add_class(cls)
 
     def _fail(self, message: str) -> None:
         self.result = None
         self.status.value = (f"<span style='color:#dc3545'>Cannot judge: "
-                             f"{html.escape(message)}</span>")
+                             f"{escape(message)}</span>")
         self.json_box.value = ""
         self.score_html.value = ""
         self.correctness_html.value = ""
@@ -458,28 +460,28 @@ class JudgeForm:
         c, rc, q = r.correctness, r.rule_compliance, r.reasoning_quality
         s = self.registry.settings
         corr = (f"<b>Correctness</b> {c.score}/{s.correctness.max_points} · "
-                f"{html.escape(c.match_level)}")
+                f"{escape(c.match_level)}")
         if c.f1 is not None:
             corr += f" · P {c.precision:.2f} R {c.recall:.2f} F1 {c.f1:.2f} ({c.credit_band})"
-        corr += f"<br><span style='font-size:90%'>{html.escape(c.details)}</span>"
+        corr += f"<br><span style='font-size:90%'>{escape(c.details)}</span>"
         self.correctness_html.value = corr
         colour = _VERDICT_COLOURS.get(r.verdict, "#555")
         self.score_html.value = (
             f"rules {rc.score}/{s.rules.max_points} · reasoning {q.score}/"
             f"{s.reasoning.max_points} · <b>total {r.total_score}</b> → "
             f"<span style='font-weight:bold;font-size:1.2em;color:{colour}' "
-            f"data-verdict='{r.verdict}'>{r.verdict}</span> ({html.escape(r.verdict_reason)})")
+            f"data-verdict='{r.verdict}'>{r.verdict}</span> ({escape(r.verdict_reason)})")
         for i, (mark, rr) in enumerate(zip(self.rule_marks, rc.rules, strict=True)):
             if self.auto[i]:
                 text = (f"<span style='color:#0366d6'>pre-filled by the {_AUTO}: "
-                        f"{html.escape(rr.check_evidence or '')}</span>")
+                        f"{escape(rr.check_evidence or '')}</span>")
             else:
                 text = "<span style='color:#555'>your assessment</span>"
             if rr.source == "check" and rr.given is not None and rr.given != rr.check:
                 text += (" <span style='color:#dc3545'>(ticked otherwise; the automatic "
                          "check decides)</span>")
             mark.value = f"<span style='font-size:85%'>{text}</span>"
-        issues = "".join(f"<li>{html.escape(i)}</li>" for i in r.issues)
+        issues = "".join(f"<li>{escape(i)}</li>" for i in r.issues)
         self.issues_html.value = f"<ul style='font-size:90%'>{issues}</ul>" if issues else ""
         self.json_box.value = self.template_json()
 

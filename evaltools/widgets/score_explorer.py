@@ -27,14 +27,13 @@ True
 from __future__ import annotations
 
 import dataclasses
-import html
 from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as W
 
 from evaltools.config import DEFAULT, Config
-from evaltools.highlight import case_html, legend_html
+from evaltools.highlight import NO_MATHS, case_html, escape, legend_html
 from evaltools.scoring.verdict import Verdict, decide
 
 __all__ = ["SLIDERS", "ScoreExplorer"]
@@ -280,6 +279,8 @@ class ScoreExplorer:
             W.HTML(legend_html()), self.highlight, self.anchors_html,
         ])
         self.widget.add_class("evaltools-score-explorer")
+        for cls in NO_MATHS.split():
+            self.widget.add_class(cls)
 
     def _render(self) -> None:
         res, v = self.result, self.verdict
@@ -294,14 +295,14 @@ class ScoreExplorer:
         n_base = len(decide(res.relevance, res.completeness, res.hallucination,
                             config=self.config).reasons)
         notes = list(res.reasons[n_base:])
-        items = "".join(f"<li>{html.escape(r)}</li>" for r in v.reasons)
-        items += "".join(f"<li><i>{html.escape(n)}</i></li>" for n in notes)
+        items = "".join(f"<li>{escape(r)}</li>" for r in v.reasons)
+        items += "".join(f"<li><i>{escape(n)}</i></li>" for n in notes)
         self.reasons_html.value = f"<ul style='margin:2px 0'>{items}</ul>"
         cells = "".join(f"<tr><td>{k}</td><td style='text-align:right'><b>"
-                        f"{html.escape(_fmt(getattr(res, k)))}</b></td></tr>" for k in _SCORES)
-        kw = (f"<tr><td>keywords</td><td>{html.escape(', '.join(res.keywords))}</td></tr>"
+                        f"{escape(_fmt(getattr(res, k)))}</b></td></tr>" for k in _SCORES)
+        kw = (f"<tr><td>keywords</td><td>{escape(', '.join(res.keywords))}</td></tr>"
               f"<tr><td>missing keywords</td><td>"
-              f"{html.escape(', '.join(res.missing_keywords)) or '–'}</td></tr>")
+              f"{escape(', '.join(res.missing_keywords)) or '–'}</td></tr>")
         self.scores_html.value = (f"<table class='evaltools-scores' style='font-size:90%'>"
                                   f"{cells}{kw}</table>")
         record = {"id": res.id, "query": self.query.value, "context": self.context.value,
@@ -314,11 +315,11 @@ class ScoreExplorer:
                     record[lab] = rec[lab]
         self.highlight.value = case_html(record)
         rows = "".join(
-            f"<tr><td>{html.escape(a.kind)}</td><td>{html.escape(a.text)}</td>"
+            f"<tr><td>{escape(a.kind)}</td><td>{escape(a.text)}</td>"
             f"<td style='color:{'#28a745' if a.supported else '#dc3545'}'>"
             f"{'supported' if a.supported else 'unsupported'}"
             f"{'' if a.counted else ' (not counted)'}</td>"
-            f"<td>{html.escape(a.evidence or '–')}</td></tr>" for a in res.anchors)
+            f"<td>{escape(a.evidence or '–')}</td></tr>" for a in res.anchors)
         self.anchors_html.value = (
             "<table class='evaltools-anchors' style='font-size:90%'><tr><th>kind</th>"
             f"<th>anchor</th><th>status</th><th>evidence</th></tr>{rows}</table>"
