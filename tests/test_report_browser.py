@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,8 +200,55 @@ def test_exported_notebook_widgets_render_offline(browser, tmp_path):
     page.wait_for_selector(".jupyter-widgets", timeout=20_000)
     assert page.locator(".jupyter-widgets").count() > 0
     assert page.locator(".widget-button, .jupyter-button").count() > 0
+
+    # Honest about being static: a note above each widget, every control disabled.
+    notes = page.locator(".evaltools-snapshot-note")
+    assert notes.count() >= 3 and notes.first.is_visible()
+    assert "run the notebook to interact" in notes.first.inner_text()
+    controls = ".jupyter-widgets button, .jupyter-widgets input, .jupyter-widgets textarea, " \
+               ".jupyter-widgets select"
+    assert page.locator(controls).count() > 5
+    # "Copy JSON" copies the JSON shown on the page: it works without a kernel.
+    live = page.eval_on_selector_all(controls, "els => els.filter(e => !e.disabled && "
+                                               "!e.classList.contains('evaltools-copy'))"
+                                               ".map(e => e.outerHTML.slice(0, 80))")
+    assert live == [], live
+    # A slider handle does not move when dragged.
+    slider = page.locator(".jupyter-widgets .widget-slider").first
+    readout = slider.locator(".widget-readout").first
+    before = readout.inner_text()
+    handle = slider.locator(".noUi-handle, .ui-slider-handle").first
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + 2, box["y"] + 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 150, box["y"] + 2)
+    page.mouse.up()
+    assert readout.inner_text() == before
     shot = tmp_path / "notebook.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000
+    w.assert_clean()
+    w.context.close()
+
+
+@pytest.mark.slow
+def test_module_audit_page_loads_nothing_missing_and_shows_parameters_once(browser, tmp_path):
+    out = tmp_path / "audits"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "run_module_audits.py"),
+                           "--modules", "M02", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    page_path = out / "03_module_audit_M02.html"
+    text = page_path.read_text(encoding="utf-8")
+    assert "require.js" not in text
+
+    w = Page(browser)
+    page = w.open(page_path)
+    page.wait_for_timeout(500)
+    inputs = page.locator(".jp-InputArea-editor").all_inner_texts()
+    assigned = [t for t in inputs if re.search(r"^module\s*=", t, re.M)]
+    assert len(assigned) == 1 and '"M02"' in assigned[0], assigned
+    assert "M02" in page.locator("h1, h2").first.inner_text() or "M02" in page.content()
+    page.screenshot(path=str(tmp_path / "audit.png"), full_page=False)
     w.assert_clean()
     w.context.close()

@@ -9,7 +9,15 @@ and :func:`copy_widget_assets` puts ``require.js``, ``embed-amd.js`` (from
 ``@jupyter-widgets/html-manager@1``, fetched once by
 ``scripts/fetch_widget_bundle.sh``) and the icon fonts beside the pages.
 Without the bundle, the widget state is dropped: pages still request nothing
-and widget outputs show their static text.
+and widget outputs show their static text. A page without widgets does not
+load require.js either.
+
+An exported page has no kernel, so nothing a widget shows could be
+recomputed: every control is stored disabled and each widget output is
+preceded by a note, "static snapshot — run the notebook to interact", so a
+page never looks live while it is not. A notebook executed by papermill shows
+its parameters once: the default ``parameters`` cell is left out of the page
+when an ``injected-parameters`` cell follows it.
 
 Used by ``scripts/export_notebooks.py``; any script that exports notebooks
 can call :func:`export_html` the same way.
@@ -19,12 +27,13 @@ Examples
 >>> import nbformat
 >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title")])
 >>> page = export_html(nb, name="demo", widgets=False)
->>> "cdnjs" in page or "unpkg" in page, 'src="require.js"' in page
-(False, True)
+>>> "cdnjs" in page or "unpkg" in page, "require.js" in page
+(False, False)
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import shutil
 from pathlib import Path
@@ -37,6 +46,10 @@ FONT_SUFFIXES = (".woff2",)
 #: Where embed-amd.js looks for its icon fonts, relative to the page (its webpack publicPath).
 FONT_DIRS = ("@jupyter-widgets", "@jupyter-widgets/html-manager/dist")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: Shown above every widget of an exported page.
+SNAPSHOT_NOTE = ("static snapshot — run the notebook to interact "
+                 "(the controls are disabled: nothing on this page is recomputed)")
 
 
 class NotebookFailed(Exception):
@@ -119,17 +132,86 @@ def export_html(nb, *, name: str, widgets: bool = True) -> str:
         The page. It refers to ``require.js`` (and with widgets ``embed-amd.js``)
         by relative URL and to nothing else outside itself.
     """
-    import copy
-
     from nbconvert import HTMLExporter
 
+    nb = without_default_parameters(copy.deepcopy(nb))
     exporter = HTMLExporter(template_name=TEMPLATE_NAME,
                             extra_template_basedirs=[str(TEMPLATES)])
-    exporter.require_js_url = "require.js"
-    if widgets:
+    if widgets and _has_widget_views(nb):
+        exporter.require_js_url = "require.js"
         exporter.widget_renderer_url = "embed-amd.js"
+        nb = as_snapshot(nb)
     else:
-        nb = copy.deepcopy(nb)
+        exporter.require_js_url = ""
         nb.metadata.pop("widgets", None)
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": name}})
     return body
+
+
+def _has_widget_views(nb) -> bool:
+    return any(WIDGET_VIEW in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+               for o in c.get("outputs", []))
+
+
+def without_default_parameters(nb):
+    """``nb`` without its ``parameters`` cell when papermill injected parameters after it.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> v4 = nbformat.v4
+    >>> nb = v4.new_notebook(cells=[
+    ...     v4.new_code_cell('module = "M01"', metadata={"tags": ["parameters"]}),
+    ...     v4.new_code_cell('module = "M02"', metadata={"tags": ["injected-parameters"]})])
+    >>> [c.source for c in without_default_parameters(nb).cells]
+    ['module = "M02"']
+    """
+    tags = [set(c.get("metadata", {}).get("tags", [])) for c in nb.cells]
+    if any("injected-parameters" in t for t in tags):
+        nb.cells = [c for c, t in zip(nb.cells, tags, strict=True) if "parameters" not in t]
+    return nb
+
+
+def as_snapshot(nb):
+    """``nb`` with every stored widget control disabled and a note above each widget output.
+
+    The note is a ``text/html`` output of class ``evaltools-snapshot-note``.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> v4 = nbformat.v4
+    >>> cell = v4.new_code_cell("w", outputs=[v4.new_output("display_data", data={
+    ...     WIDGET_VIEW: {"model_id": "a"}, "text/plain": "Button()"})])
+    >>> nb = v4.new_notebook(cells=[cell])
+    >>> nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {
+    ...     "a": {"model_name": "ButtonModel", "state": {"disabled": False}}}}}
+    >>> nb = as_snapshot(nb)
+    >>> nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]["a"]
+    {'model_name': 'ButtonModel', 'state': {'disabled': True}}
+    >>> "static snapshot" in nb.cells[0].outputs[0].data["text/html"]
+    True
+    """
+    import nbformat
+
+    state = nb.metadata.get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in state.values():
+        if "disabled" in model.get("state", {}):
+            model["state"]["disabled"] = True
+    note = nbformat.v4.new_output("display_data", data={
+        "text/html": f'<div class="evaltools-snapshot-note" style="font-size:90%;'
+                     f'color:#6b4e00;background:#fff8e1;border:1px solid #f0d58c;'
+                     f'border-radius:4px;padding:4px 8px;margin:4px 0;">'
+                     f'&#9432; {SNAPSHOT_NOTE}</div>',
+        "text/plain": SNAPSHOT_NOTE})
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        outputs = []
+        for out in cell.get("outputs", []):
+            if WIDGET_VIEW in out.get("data", {}):
+                outputs.append(copy.deepcopy(note))
+            outputs.append(out)
+        cell.outputs = outputs
+    return nb
