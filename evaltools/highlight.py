@@ -238,7 +238,8 @@ def case_html(record: Mapping[str, Any], *,
               scores: tuple[str, ...] = ("relevance", "completeness", "hallucination",
                                          "claims_score", "ngram_overlap"),
               labels: tuple[str, ...] = ("label_hallucinated", "label_relevant",
-                                         "label_verdict")) -> str:
+                                         "label_verdict"),
+              header: bool = True) -> str:
     """One scored record as an HTML card: verdict, scores, query, the response
     with its anchors highlighted, and the context with the evidence marked.
 
@@ -251,6 +252,9 @@ def case_html(record: Mapping[str, Any], *,
         Score fields to show, when present.
     labels : tuple of str
         Human label fields to show, when present.
+    header : bool
+        Show the id, verdict, reasons and scores (False when the page shows
+        them already, as the ScoreExplorer does).
 
     Returns
     -------
@@ -278,13 +282,17 @@ def case_html(record: Mapping[str, Any], *,
     reasons = record.get("reasons") or []
     if isinstance(reasons, str):
         reasons = [reasons]
-    parts = [
-        f'<div class="evaltools-case {NO_MATHS}" style="{_CASE_CSS}">',
-        f'<div><b>{esc(_fmt(record.get("id")))}</b> · '
-        f'<span style="color:{colour};font-weight:bold;">{esc(_fmt(verdict))}</span>'
-        + (f" — {esc('; '.join(map(str, reasons)))}" if reasons else "") + "</div>",
-        f'<div style="font-size:90%;">{" · ".join(shown)}</div>',
-    ]
+    parts = [f'<div class="evaltools-case {NO_MATHS}" style="{_CASE_CSS}">']
+    if header:
+        parts += [
+            f'<div><b>{esc(_fmt(record.get("id")))}</b> · '
+            f'<span style="color:{colour};font-weight:bold;">{esc(_fmt(verdict))}</span>'
+            + (f" — {esc('; '.join(map(str, reasons)))}" if reasons else "") + "</div>",
+            f'<div style="font-size:90%;">{" · ".join(shown)}</div>',
+        ]
+    else:
+        parts.append(f'<div style="font-size:90%;color:#555;">record '
+                     f'<b>{esc(_fmt(record.get("id")))}</b></div>')
     if human:
         parts.append(f'<div style="font-size:90%;">human: {" · ".join(human)}</div>')
     parts += [

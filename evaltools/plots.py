@@ -110,13 +110,16 @@ def score_distributions(records, scores: Sequence[str] = ("relevance", "complete
         for section, key in _SPEC_LINES.get(name, ()):
             t = getattr(getattr(config, section), key)
             ax.axvline(t, color="black", linestyle="--", linewidth=1)
-            ax.annotate(f"{key} {t:g}", (t, 0), xycoords=("data", "axes fraction"),
-                        xytext=(3, 4), textcoords="offset points", fontsize=7,
-                        rotation=90, va="bottom")
+            ax.annotate(f"{key} {t:g}", (t, 1), xycoords=("data", "axes fraction"),
+                        xytext=(3, -4), textcoords="offset points", fontsize=9,
+                        va="top", ha="left" if t < 0.7 else "right",
+                        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8})
         ax.set_title(name)
         ax.set_xlabel("score")
         ax.set_xlim(0, 1)
-        ax.legend(fontsize=8, loc="upper right")
+        # Below the panel: a legend in the corner would cover bars and threshold labels.
+        ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1,
+                  frameon=False)
     axes[0][0].set_ylabel("records")
     fig.tight_layout()
     return fig
@@ -167,8 +170,8 @@ def roc_pr(y_true, scores: Mapping[str, Any], *,
                     label=f"chance ({prevalence:.2f})")
     ax2.set(title="Precision-recall", xlabel="recall", ylabel="precision", xlim=(0, 1),
             ylim=(0, 1.02))
-    ax1.legend(fontsize=8, loc="lower right")
-    ax2.legend(fontsize=8, loc="lower left")
+    ax1.legend(fontsize=9, loc="lower right")
+    ax2.legend(fontsize=9, loc="lower left")
     fig.tight_layout()
     return fig
 
@@ -218,7 +221,7 @@ def threshold_sweep(sweep, *, score: str = "score",
     op = ">" if direction == "above" else "<"
     ax.set(xlabel=f"threshold (flag when {score} {op} threshold)", ylabel="metric",
            title=f"Threshold sweep: {score}", ylim=(-0.05, 1.05))
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=9, loc="best")
     fig.tight_layout()
     return fig
 
@@ -262,7 +265,7 @@ def reliability_diagram(reliability):
                 width=width, align="edge", alpha=0.7, label=name or None)
     ax.set(title="Reliability", ylabel="observed rate of label 1", xlim=(0, 1),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=9, loc="upper left")
     axh.set(xlabel="predicted probability", ylabel="records")
     fig.tight_layout()
     return fig
@@ -350,11 +353,11 @@ def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_
                       color=[_VERDICT_COLOURS.get(v, "#7f7f7f") for v in labels],
                       alpha=1.0 if i == 0 else 0.45, edgecolor="black", linewidth=0.5,
                       label=name, hatch=None if i == 0 else "//")
-        ax.bar_label(bars, fontsize=8)
+        ax.bar_label(bars, fontsize=9)
     ax.set_xticks(x, list(labels))
     ax.set(ylabel="records", title="Verdict mix")
     if len(series) > 1:
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -382,7 +385,7 @@ def plot_module_audit(audit):
                 color="#7f7f7f")
     axes[1].set_xticks(list(x), [f"rule {i + 1}" for i in x])
     axes[1].set(title="rule violations", ylabel="records")
-    axes[1].legend(fontsize=8)
+    axes[1].legend(fontsize=9)
     subs = [s.name for s in audit.registry.settings.reasoning.subscores]
     data = [[getattr(r.reasoning_quality, s) for r in audit.results
              if r.reasoning_quality is not None
@@ -390,7 +393,7 @@ def plot_module_audit(audit):
     if any(data):
         axes[2].boxplot([d or [0] for d in data])
         axes[2].set_xticks(range(1, len(subs) + 1), [s.replace("_", "\n") for s in subs],
-                           fontsize=8)
+                           fontsize=9)
     axes[2].set(title="reasoning sub-scores", ylabel="points")
     from matplotlib.ticker import MaxNLocator
 

@@ -154,6 +154,27 @@ def test_report_renders_offline(browser, report_html, tmp_path):
     w.context.close()
 
 
+def test_every_threshold_line_says_its_value(browser, report_html):
+    w = Page(browser)
+    page = w.open(report_html)
+    lines = page.locator("figure.ev-figure svg [id^='ev-threshold-line']")
+    labels = page.locator("figure.ev-figure svg [id^='ev-threshold-label']")
+    assert lines.count() >= 1
+    assert labels.count() == lines.count()
+    texts = [" ".join(t.split()) for t in labels.all_text_contents()]
+    assert all(re.search(r"\d", t) for t in texts), texts
+    judge = page.locator("#judge-total-distribution svg, "
+                         "figure:has([id^='ev-threshold-label']) svg").first
+    assert re.search(r"PASS at \d+", " ".join(judge.all_text_contents())), texts
+    # Legible: no threshold label or tick smaller than 9 px.
+    sizes = page.eval_on_selector_all(
+        "figure.ev-figure svg text",
+        "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))")
+    assert sizes and min(sizes) >= 9, sorted(sizes)[:5]
+    w.assert_clean()
+    w.context.close()
+
+
 def _export_module():
     spec = importlib.util.spec_from_file_location("export_notebooks",
                                                   ROOT / "scripts" / "export_notebooks.py")

@@ -41,7 +41,46 @@ def test_scores_are_the_core_scores(frame):
     assert ex.verdict.verdict == core.verdict == "FAIL"
     assert "data-verdict='FAIL'" in ex.verdict_html.value
     assert "hallucination" in ex.reasons_html.value and "&gt; 0.5" in ex.reasons_html.value
-    assert f"<b>{core.hallucination:.3f}</b>" in ex.scores_html.value
+    assert f"<b>{core.hallucination:.3f}</b>" in ex.details_html.value
+    assert "FAIL above 0.5" in ex.scores_html.value   # a bar against its threshold
+
+
+def test_verdict_once_then_the_highlighted_response_then_bars(frame):
+    ex = ScoreExplorer(frame)
+    kids = list(ex.widget.children)
+    order = [kids.index(w) for w in (ex.verdict_html, ex.highlight, ex.scores_html, ex.more)]
+    assert order == sorted(order)
+    html = " ".join(w.value for w in (ex.verdict_html, ex.reasons_html, ex.highlight,
+                                      ex.scores_html, ex.agreement_html))
+    assert html.count("data-verdict") == 1
+    assert "font-weight:bold;\">FAIL" not in ex.highlight.value   # the card repeats no verdict
+    assert ex.scores_html.value.count("threshold") == 3
+
+
+def test_agreement_with_human_labels_is_shown_next_to_the_verdict(frame):
+    from evaltools.calibration import spec_agreement
+
+    ex = ScoreExplorer(frame)
+    a = spec_agreement(evaltools.score_frame(frame))
+    assert a.n == 3
+    text = ex.agreement_html.value
+    assert f"on {a.n - a.n_disagree} of 3 records" in text and "kappa" in text
+    assert "evaltools calibrate" in text and "02_calibration" in text
+    assert ScoreExplorer(query=Q, context=C, response=WRONG).agreement_html.value == ""
+
+
+def test_reasons_name_unsupported_anchors_below_the_fail_threshold():
+    """'24 hours' against a context that says 11: WARN or PASS, but the reason names it."""
+    r = evaltools.score("How long does the Yeti keep drinks cold?",
+                        "The Yeti Rambler keeps drinks cold for 11 hours and hot for 6.",
+                        "It keeps drinks cold for 24 hours and looks great.")
+    assert r.hallucination <= 0.5      # under the FAIL threshold, yet named
+    named = [x for x in r.reasons if x.startswith("not supported by the context")]
+    assert len(named) == 1 and "“24 hours”" in named[0], r.reasons
+    ex = ScoreExplorer(query="How long does the Yeti keep drinks cold?",
+                       context="The Yeti Rambler keeps drinks cold for 11 hours and hot for 6.",
+                       response="It keeps drinks cold for 24 hours and looks great.")
+    assert "24 hours" in ex.reasons_html.value
 
 
 def test_editing_the_response_rescores_live():
@@ -82,7 +121,9 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     ex.sliders["hallucination"].value = 1.0       # tolerate everything
     assert calls == []
     cfg = load_config().replace(hallucination={"fail_above": 1.0})
-    expected = decide(ex.result.relevance, ex.result.completeness, h, config=cfg)
+    unsupported = [(a.kind, a.text) for a in ex.result.anchors if a.counted and not a.supported]
+    expected = decide(ex.result.relevance, ex.result.completeness, h, config=cfg,
+                      unsupported=unsupported)
     assert ex.verdict == expected
     assert ex.verdict.verdict != "FAIL" or not ex.verdict.reasons[0].startswith("halluc")
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value

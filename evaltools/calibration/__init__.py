@@ -39,6 +39,7 @@ _EXPORTS = {
     "threshold_table": "thresholds",
     "VERDICTS": "agreement", "VerdictAgreement": "agreement",
     "verdict_agreement": "agreement", "worst_disagreements": "agreement",
+    "spec_agreement": "agreement", "agreement_from_pairs": "agreement",
     "Reliability": "probability", "ReliabilityBin": "probability",
     "brier": "probability", "reliability": "probability",
     "ConfidenceInterval": "bootstrap", "bootstrap_ci": "bootstrap", "auc_ci": "bootstrap",

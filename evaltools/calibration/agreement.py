@@ -15,7 +15,7 @@ Examples
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +53,65 @@ class VerdictAgreement:
 
     def to_dict(self) -> dict[str, Any]:
         return json_value({k: getattr(self, k) for k in self.__dataclass_fields__})
+
+    def sentence(self, what: str = "the spec's verdicts", against: str = "human labels") -> str:
+        """One plain sentence: how many agree, the share and kappa.
+
+        Examples
+        --------
+        >>> verdict_agreement(["PASS", "FAIL", "WARN", "FAIL"],
+        ...                   ["PASS", "FAIL", "PASS", "WARN"]).sentence()
+        "the spec's verdicts agree with human labels on 2 of 4 records (50%, kappa 0.27)"
+        """
+        kappa = "undefined" if self.kappa != self.kappa else f"{self.kappa:.2f}"
+        agree = self.n - self.n_disagree
+        return (f"{what} agree with {against} on {agree} of {self.n} records "
+                f"({100 * agree / self.n:.0f}%, kappa {kappa})")
+
+
+def agreement_from_pairs(pairs: Mapping[tuple[str, str], int], *,
+                         labels: Sequence[str] = VERDICTS) -> VerdictAgreement | None:
+    """:func:`verdict_agreement` from counts of ``(human, predicted)`` pairs; None if none.
+
+    For summaries that count pairs as records stream past (constant memory).
+
+    Examples
+    --------
+    >>> a = agreement_from_pairs({("PASS", "PASS"): 1, ("FAIL", "FAIL"): 1,
+    ...                           ("WARN", "PASS"): 1, ("FAIL", "WARN"): 1})
+    >>> round(a.kappa, 6) == round(3 / 11, 6)
+    True
+    >>> agreement_from_pairs({}) is None
+    True
+    """
+    human = [h for (h, _), n in pairs.items() for _ in range(n)]
+    predicted = [p for (_, p), n in pairs.items() for _ in range(n)]
+    return verdict_agreement(human, predicted, labels=labels) if human else None
+
+
+def spec_agreement(records, *, human: str = "label_verdict", predicted: str = "verdict",
+                   labels: Sequence[str] = VERDICTS) -> VerdictAgreement | None:
+    """Agreement of scored records' verdicts with their human verdicts, where both exist.
+
+    Records (dicts or a DataFrame) without a human verdict, or with an error,
+    are left out; None when no record has both.
+
+    Examples
+    --------
+    >>> spec_agreement([{"verdict": "PASS", "label_verdict": "pass"},
+    ...                 {"verdict": "FAIL", "label_verdict": None},
+    ...                 {"verdict": "WARN", "label_verdict": "FAIL"}]).n
+    2
+    """
+    rows = records.to_dict("records") if hasattr(records, "to_dict") else records
+    pairs: dict[tuple[str, str], int] = {}
+    for r in rows:
+        h, p = r.get(human), r.get(predicted)
+        if isinstance(h, str) and h.strip().upper() in labels and p in labels \
+                and not r.get("error"):
+            key = (h.strip().upper(), p)
+            pairs[key] = pairs.get(key, 0) + 1
+    return agreement_from_pairs(pairs, labels=labels)
 
 
 def _verdicts(values, name: str, labels: Sequence[str]) -> list[str]:

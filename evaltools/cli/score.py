@@ -43,6 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     scale.add_arguments(p)
 
 
+#: Where a reader goes when the spec's verdicts disagree with their labels.
+CALIBRATION_POINTER = ("thresholds fitted to labels: notebooks/02_calibration.ipynb "
+                       "(evaltools.calibration.threshold_table); "
+                       "a hallucination probability: evaltools calibrate")
+
+
 def format_summary(s: RunSummary) -> str:
     """The summary table the command prints."""
     lines = [f"records  {s.records}" + (f"  (invalid: {s.errors})" if s.errors else "")]
@@ -50,6 +56,10 @@ def format_summary(s: RunSummary) -> str:
     for v, n in s.verdicts.items():
         share = f"{100 * n / scored:5.1f}%" if scored else "    -"
         lines.append(f"{v:<8} {n:>6}  {share}")
+    agreement = s.agreement()
+    if agreement is not None:
+        lines.append(f"human labels: {agreement.sentence()}")
+        lines.append("  " + CALIBRATION_POINTER)
     lines.append("")
     lines.append("mean scores")
     for name, value in s.means.items():
@@ -58,11 +68,6 @@ def format_summary(s: RunSummary) -> str:
     lines.append(f"anchors  {s.anchors_total} checked, {s.anchors_unsupported} unsupported")
     for kind, (t, u) in s.by_kind.items():
         lines.append(f"  {kind:<8} {t:>6} checked, {u:>5} unsupported")
-    if s.labelled_verdicts:
-        pct = 100 * s.verdict_agreement / s.labelled_verdicts
-        lines.append("")
-        lines.append(f"human verdicts  {s.verdict_agreement}/{s.labelled_verdicts} agree "
-                     f"({pct:.1f}%)")
     return "\n".join(lines)
 
 

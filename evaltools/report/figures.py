@@ -97,7 +97,8 @@ def histograms_svg(series: Mapping[str, Sequence[float]], *, title: str = "",
     title : str
         Figure title.
     thresholds : mapping of name to list of (value, label)
-        Vertical dashed lines drawn on that series' panel.
+        Vertical dashed lines drawn on that series' panel, each labelled with
+        its label and value (``PASS at 70``).
     bins : int
         Number of equal bins over ``value_range``.
     value_range : (float, float)
@@ -123,12 +124,17 @@ def histograms_svg(series: Mapping[str, Sequence[float]], *, title: str = "",
         else:
             ax.text(0.5, 0.5, "no values", ha="center", va="center", transform=ax.transAxes)
         for i, (value, label) in enumerate((thresholds or {}).get(name, ())):
-            ax.axvline(value, color="#c62828", linestyle="--", linewidth=1)
-            ax.text(value, 1.0 - 0.08 * i, f" {label}", color="#c62828", fontsize=7, va="top",
-                    transform=ax.get_xaxis_transform())
+            # Every threshold line says its value; ids let a test pair lines and labels.
+            ax.axvline(value, color="#c62828", linestyle="--", linewidth=1,
+                       gid=f"ev-threshold-line-{i}")
+            right = value >= value_range[0] + 0.6 * (value_range[1] - value_range[0])
+            ax.text(value, 1.0 - 0.1 * i, f" {label} {value:g} " if label else f" {value:g} ",
+                    color="#c62828", fontsize=9, va="top", ha="right" if right else "left",
+                    transform=ax.get_xaxis_transform(), gid=f"ev-threshold-label-{i}",
+                    bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
         ax.set_xlim(*value_range)
-        ax.set_title(f"{name} (n={values.size:,})", fontsize=9)
-        ax.tick_params(labelsize=7)
+        ax.set_title(f"{name} (n={values.size:,})", fontsize=10)
+        ax.tick_params(labelsize=9)
         ax.spines[["top", "right"]].set_visible(False)
     if title:
         fig.suptitle(title, fontsize=10)
@@ -172,11 +178,11 @@ def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], *, title: str = ""
         left = [a + b for a, b in zip(left, shares, strict=True)]
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
-    ax.set_xlabel("share of records", fontsize=8)
-    ax.tick_params(labelsize=8)
+    ax.set_xlabel("share of records", fontsize=9)
+    ax.tick_params(labelsize=9)
     ax.spines[["top", "right"]].set_visible(False)
     if used:
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     if title:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()

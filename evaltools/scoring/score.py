@@ -28,7 +28,9 @@ def score_features(rid: Any, query: QueryFeatures,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
         penalty=config.drift.penalty)
-    verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config)
+    verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config,
+                     unsupported=[(a.kind, a.text) for a in hall.anchors
+                                  if a.counted and not a.supported])
     notes = []
     if comp.note:
         notes.append(f"{comp.note}: completeness 1.0")

@@ -21,6 +21,15 @@ class RunSummary:
     labelled_verdicts: int = 0
     verdict_agreement: int = 0
     by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: counts of (human verdict, evaltools verdict) pairs, for the agreement
+    verdict_pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def agreement(self):
+        """:class:`~evaltools.calibration.agreement.VerdictAgreement` with the human
+        verdicts (``label_verdict``), or None when no record has one."""
+        from evaltools.calibration.agreement import agreement_from_pairs
+
+        return agreement_from_pairs(self.verdict_pairs)
 
     def to_dict(self) -> dict[str, Any]:
         return {"records": self.records, "errors": self.errors, "verdicts": dict(self.verdicts),
@@ -53,6 +62,7 @@ class SummaryBuilder:
         self._kinds: dict[str, list[int]] = {}
         self._labelled = 0
         self._agree = 0
+        self._pairs: Counter[tuple[str, str]] = Counter()
 
     def add(self, out: dict[str, Any]) -> None:
         self._n += 1
@@ -72,6 +82,7 @@ class SummaryBuilder:
         if isinstance(label, str) and label.upper() in VERDICTS:
             self._labelled += 1
             self._agree += label.upper() == out["verdict"]
+            self._pairs[(label.upper(), out["verdict"])] += 1
 
     def merge(self, other: SummaryBuilder) -> None:
         """Add the records ``other`` accumulated (one builder a partition, merged at the end)."""
@@ -95,4 +106,5 @@ class SummaryBuilder:
             anchors_total=sum(t for t, _ in self._kinds.values()),
             anchors_unsupported=sum(u for _, u in self._kinds.values()),
             labelled_verdicts=self._labelled, verdict_agreement=self._agree,
-            by_kind={k: (t, u) for k, (t, u) in sorted(self._kinds.items())})
+            by_kind={k: (t, u) for k, (t, u) in sorted(self._kinds.items())},
+            verdict_pairs=dict(self._pairs))

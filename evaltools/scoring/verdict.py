@@ -6,11 +6,15 @@
 4. PASS otherwise.
 
 ``reasons[0]`` is the rule that decided; later reasons are lower rules that
-were also crossed, for information.
+were also crossed, for information. When the response has unsupported
+anchors (numbers, dates, claims the context does not back), a reason names
+them, whatever the verdict: a hallucination ratio under the FAIL threshold
+still leaves "24 hours" unsupported, and the reader should see it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from evaltools.config import DEFAULT, Config
@@ -25,9 +29,33 @@ class Verdict:
         return {"verdict": self.verdict, "reasons": list(self.reasons)}
 
 
+def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
+    """The reason naming unsupported anchors, ``(kind, text)`` pairs; None when there are none.
+
+    Examples
+    --------
+    >>> unsupported_reason([("number", "24 hours"), ("claim", "keeps drinks cold")])
+    'not supported by the context: number “24 hours”, claim “keeps drinks cold”'
+    >>> unsupported_reason([("date", str(d)) for d in range(7)], limit=2)
+    'not supported by the context: date “0”, date “1” and 5 more'
+    >>> unsupported_reason([]) is None
+    True
+    """
+    items = [f"{kind} “{text}”" for kind, text in unsupported]
+    if not items:
+        return None
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return "not supported by the context: " + ", ".join(items[:limit]) + more
+
+
 def decide(relevance: float, completeness: float, hallucination: float, *,
-           config: Config | None = None) -> Verdict:
+           config: Config | None = None,
+           unsupported: Iterable[tuple[str, str]] = ()) -> Verdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
+
+    ``unsupported`` lists the response's unsupported anchors as ``(kind,
+    text)``; they never change the verdict (the hallucination score already
+    counts them) but are always named in the last reason.
 
     Examples
     --------
@@ -38,6 +66,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ('FAIL', 'hallucination 0.51 > 0.5 (safety first)')
     >>> decide(0.1, 0.59, 0.0).verdict        # 0.1 is not < 0.1
     'WARN'
+    >>> v = decide(0.5, 0.5, 0.33, unsupported=[("number", "24 hours")])
+    >>> v.verdict, v.reasons[-1]
+    ('WARN', 'not supported by the context: number “24 hours”')
     """
     cfg = config or DEFAULT
     h_max = cfg.hallucination.fail_above
@@ -51,8 +82,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     if completeness < c_min:
         crossed.append(("WARN", f"completeness {completeness:.2f} < {c_min:g} "
                                 "(potentially incomplete)"))
+    named = unsupported_reason(unsupported)
+    extra = (named,) if named else ()
     if not crossed:
         return Verdict("PASS", (
             f"hallucination {hallucination:.2f} <= {h_max:g}, relevance {relevance:.2f} >= "
-            f"{r_min:g}, completeness {completeness:.2f} >= {c_min:g}",))
-    return Verdict(crossed[0][0], tuple(reason for _, reason in crossed))
+            f"{r_min:g}, completeness {completeness:.2f} >= {c_min:g}", *extra))
+    return Verdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))

@@ -52,6 +52,36 @@ _SCORES = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
 _VERDICT_COLOURS = {"PASS": "#28a745", "WARN": "#b8860b", "FAIL": "#dc3545"}
 
 
+def _unsupported(res) -> list[tuple[str, str]]:
+    return [(a.kind, a.text) for a in res.anchors if a.counted and not a.supported]
+
+
+#: Where a reader goes when the spec's verdicts disagree with their labels.
+CALIBRATION_POINTER = ("Thresholds fitted to labels: <code>notebooks/02_calibration.ipynb</code>"
+                       " (<code>evaltools.calibration.threshold_table</code>); a hallucination "
+                       "probability: <code>evaltools calibrate</code>.")
+#: Frames up to this size are scored whole for the agreement line.
+AGREEMENT_MAX_ROWS = 5000
+
+
+def _bar(name: str, value: float | None, threshold: float, rule: str, bad: bool) -> str:
+    """A small bar of a 0-1 score with the threshold marked, and the rule in words."""
+    v = 0.0 if value is None else max(0.0, min(1.0, float(value)))
+    colour = "#dc3545" if bad else "#28a745"
+    return (
+        "<div style='display:flex;align-items:center;gap:8px;margin:2px 0;'>"
+        f"<span style='width:104px'>{escape(name)}</span>"
+        "<span style='position:relative;display:inline-block;width:180px;height:10px;"
+        "background:#e9ecef;border-radius:3px;'>"
+        f"<span style='position:absolute;left:0;top:0;bottom:0;width:{100 * v:.1f}%;"
+        f"background:{colour};border-radius:3px;'></span>"
+        f"<span title='threshold {threshold:g}' style='position:absolute;"
+        f"left:{100 * threshold:.1f}%;top:-3px;bottom:-3px;width:2px;"
+        "background:#212529;'></span></span>"
+        f"<b style='width:40px;text-align:right'>{escape(_fmt(value))}</b>"
+        f"<span style='color:#555;font-size:90%'>{escape(rule)}</span></div>")
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.3f}"
@@ -144,7 +174,7 @@ class ScoreExplorer:
             return
         res = self.result
         self.verdict = decide(res.relevance, res.completeness, res.hallucination,
-                              config=self.thresholds_config)
+                              config=self.thresholds_config, unsupported=_unsupported(res))
         self._render()
 
     def set_thresholds(self, *, hallucination: float | None = None,
@@ -266,17 +296,30 @@ class ScoreExplorer:
         self.verdict_html = W.HTML()
         self.verdict_html.add_class("evaltools-verdict")
         self.reasons_html = W.HTML()
+        self.agreement_html = W.HTML(self._agreement_text())
+        self.agreement_html.add_class("evaltools-agreement")
         self.scores_html = W.HTML()
         self.highlight = W.HTML(layout=box)
         self.highlight.add_class("evaltools-highlighted")
         self.anchors_html = W.HTML(layout=box)
+        self.details_html = W.HTML(layout=box)
+        # Verdict once, then the highlighted response, then score bars against the
+        # thresholds: all above the fold. Texts to edit, sliders and the full
+        # table of scores and anchors below.
+        texts = W.VBox([self.query, self.context, self.response,
+                        W.HBox([self.score_button, self.live])])
+        thresholds = W.VBox([*self.sliders.values(), self.reset_button])
+        details = W.VBox([self.anchors_html, self.details_html])
+        self.more = W.Accordion(children=[texts, thresholds, details])
+        for i, title in enumerate(("Edit the texts", "Thresholds",
+                                   "All scores and anchors")):
+            self.more.set_title(i, title)
+        self.more.selected_index = 1
         self.widget = W.VBox([
             *top,
-            self.query, self.context, self.response,
-            W.HBox([self.score_button, self.live]),
-            W.HBox([W.VBox(list(self.sliders.values())), self.reset_button]),
-            self.verdict_html, self.reasons_html, self.scores_html,
-            W.HTML(legend_html()), self.highlight, self.anchors_html,
+            self.verdict_html, self.reasons_html, self.agreement_html,
+            self.highlight, W.HTML(legend_html()), self.scores_html,
+            self.more,
         ])
         self.widget.add_class("evaltools-score-explorer")
         for cls in NO_MATHS.split():
@@ -290,21 +333,33 @@ class ScoreExplorer:
                  f" <span style='color:#555'>(at the configured thresholds: {base})</span>")
         self.verdict_html.value = (f"<span style='font-size:1.3em;font-weight:bold;"
                                    f"color:{colour}' data-verdict='{v.verdict}'>"
-                                   f"{v.verdict}</span>{moved}")
+                                   f"{v.verdict}</span> <span style='color:#555'>record "
+                                   f"{escape(res.id)}</span>{moved}")
         # The scorer's reasons are the verdict's reasons followed by notes.
         n_base = len(decide(res.relevance, res.completeness, res.hallucination,
-                            config=self.config).reasons)
+                            config=self.config, unsupported=_unsupported(res)).reasons)
         notes = list(res.reasons[n_base:])
         items = "".join(f"<li>{escape(r)}</li>" for r in v.reasons)
         items += "".join(f"<li><i>{escape(n)}</i></li>" for n in notes)
         self.reasons_html.value = f"<ul style='margin:2px 0'>{items}</ul>"
+        cfg = self.thresholds_config
+        h, r, c = (cfg.hallucination.fail_above, cfg.relevance.fail_below,
+                   cfg.completeness.warn_below)
+        self.scores_html.value = (
+            "<div class='evaltools-scores'>"
+            + _bar("hallucination", res.hallucination, h, f"FAIL above {h:g}",
+                   res.hallucination > h)
+            + _bar("relevance", res.relevance, r, f"FAIL below {r:g}", res.relevance < r)
+            + _bar("completeness", res.completeness, c, f"WARN below {c:g}",
+                   res.completeness < c)
+            + "</div>")
         cells = "".join(f"<tr><td>{k}</td><td style='text-align:right'><b>"
                         f"{escape(_fmt(getattr(res, k)))}</b></td></tr>" for k in _SCORES)
         kw = (f"<tr><td>keywords</td><td>{escape(', '.join(res.keywords))}</td></tr>"
               f"<tr><td>missing keywords</td><td>"
               f"{escape(', '.join(res.missing_keywords)) or '–'}</td></tr>")
-        self.scores_html.value = (f"<table class='evaltools-scores' style='font-size:90%'>"
-                                  f"{cells}{kw}</table>")
+        self.details_html.value = (f"<table class='evaltools-details' style='font-size:90%'>"
+                                   f"{cells}{kw}</table>")
         record = {"id": res.id, "query": self.query.value, "context": self.context.value,
                   "response": self.response.value, **res.to_dict(),
                   "verdict": v.verdict, "reasons": list(v.reasons)}
@@ -313,7 +368,7 @@ class ScoreExplorer:
             for lab in ("label_hallucinated", "label_relevant", "label_verdict"):
                 if lab in rec and rec[lab] is not None and rec[lab] == rec[lab]:
                     record[lab] = rec[lab]
-        self.highlight.value = case_html(record)
+        self.highlight.value = case_html(record, header=False)
         rows = "".join(
             f"<tr><td>{escape(a.kind)}</td><td>{escape(a.text)}</td>"
             f"<td style='color:{'#28a745' if a.supported else '#dc3545'}'>"
@@ -324,6 +379,28 @@ class ScoreExplorer:
             "<table class='evaltools-anchors' style='font-size:90%'><tr><th>kind</th>"
             f"<th>anchor</th><th>status</th><th>evidence</th></tr>{rows}</table>"
             if res.anchors else "<i>no anchors in the response</i>")
+
+    def _agreement_text(self) -> str:
+        """How far the spec's verdicts agree with the frame's human verdicts, if it has any."""
+        frame = self.frame
+        if frame is None or "label_verdict" not in frame or not frame["label_verdict"].notna(
+                ).any():
+            return ""
+        if len(frame) > AGREEMENT_MAX_ROWS:
+            return ""
+        from evaltools.calibration.agreement import spec_agreement
+
+        scored = frame
+        if "verdict" not in frame:
+            from evaltools.scoring.api import score_frame
+
+            scored = score_frame(frame, config=self.config, nlp=self._nlp, skip_invalid=True)
+        agreement = spec_agreement(scored)
+        if agreement is None:
+            return ""
+        return (f"<div style='font-size:90%;color:#444;border-left:3px solid #b8860b;"
+                f"padding-left:6px;margin:4px 0;'>On these records, "
+                f"{escape(agreement.sentence())}. {CALIBRATION_POINTER}</div>")
 
     # -------------------------------------------------------------- display
     def __repr__(self) -> str:
