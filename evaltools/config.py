@@ -72,6 +72,12 @@ class BatchConfig:
     cache_texts: int = 2048
 
 
+@dataclass(frozen=True)
+class AlertsConfig:
+    kappa_below: float = 0.4
+    module_fail_rate_above: float = 0.5
+
+
 _SECTIONS: dict[str, type] = {
     "pipeline": PipelineConfig,
     "context": ContextConfig,
@@ -80,6 +86,7 @@ _SECTIONS: dict[str, type] = {
     "hallucination": HallucinationConfig,
     "drift": DriftConfig,
     "batch": BatchConfig,
+    "alerts": AlertsConfig,
 }
 
 
@@ -94,6 +101,7 @@ class Config:
     hallucination: HallucinationConfig = field(default_factory=HallucinationConfig)
     drift: DriftConfig = field(default_factory=DriftConfig)
     batch: BatchConfig = field(default_factory=BatchConfig)
+    alerts: AlertsConfig = field(default_factory=AlertsConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         return {

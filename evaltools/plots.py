@@ -107,11 +107,12 @@ def score_distributions(records, scores: Sequence[str] = ("relevance", "complete
             what = {0: f"{label} = 0", 1: f"{label} = 1", None: "all"}[key]
             ax.hist(vals, bins=edges, alpha=0.6, color=_LABEL_COLOURS[key],
                     label=f"{what} (n={len(vals)})")
-        for section, key in _SPEC_LINES.get(name, ()):
+        for i, (section, key) in enumerate(_SPEC_LINES.get(name, ())):
             t = getattr(getattr(config, section), key)
             ax.axvline(t, color="black", linestyle="--", linewidth=1)
+            # One label per line, stacked so two close lines keep both labels readable.
             ax.annotate(f"{key} {t:g}", (t, 1), xycoords=("data", "axes fraction"),
-                        xytext=(3, -4), textcoords="offset points", fontsize=9,
+                        xytext=(3, -4 - 14 * i), textcoords="offset points", fontsize=9,
                         va="top", ha="left" if t < 0.7 else "right",
                         bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8})
         ax.set_title(name)

@@ -175,6 +175,28 @@ def test_every_threshold_line_says_its_value(browser, report_html):
     w.context.close()
 
 
+def test_alerts_at_the_top_link_to_their_sections(browser, report_html):
+    w = Page(browser)
+    page = w.open(report_html)
+    first = page.locator("main section.ev-section").first
+    assert first.get_attribute("id") == "alerts"
+    links = first.locator(".ev-alert a")
+    assert links.count() >= 2
+    texts = " ".join(links.all_inner_texts())
+    assert "LLM judgments are inconsistent" in texts
+    for href in links.evaluate_all("as => as.map(a => a.getAttribute('href'))"):
+        assert href.startswith("#")
+        assert page.locator(f"[id='{href[1:]}']").count() == 1, href
+    box = first.bounding_box()
+    assert box["y"] < 400              # seen without scrolling
+    links.last.click()
+    target = links.last.get_attribute("href")
+    assert page.evaluate("() => location.hash") == target
+    assert page.locator(f"[id='{target[1:]}']").bounding_box()["y"] < 200  # scrolled to it
+    w.assert_clean()
+    w.context.close()
+
+
 def _export_module():
     spec = importlib.util.spec_from_file_location("export_notebooks",
                                                   ROOT / "scripts" / "export_notebooks.py")

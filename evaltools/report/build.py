@@ -517,9 +517,10 @@ class ReportBuilder:
 
     def build(self) -> Report:
         """The report over everything added so far."""
-        from evaltools.report import sections
+        from evaltools.report import alerts, sections
 
-        parts = (sections.summary(self), sections.modules(self), sections.worst(self),
+        parts = (alerts.section(self), sections.summary(self), sections.modules(self),
+                 sections.worst(self),
                  sections.calibration(self), sections.configuration(self),
                  sections.provenance(self))
         return Report(

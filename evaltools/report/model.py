@@ -96,6 +96,16 @@ class Text(Block):
 
 
 @dataclass(frozen=True)
+class Alert(Block):
+    """One thing that needs attention, linking to the section or table that shows it."""
+
+    kind: ClassVar[str] = "alert"
+    text: str
+    target: str
+    tone: str = "warn"
+
+
+@dataclass(frozen=True)
 class Table(Block):
     """A table whose rows are already limited.
 
