@@ -21,5 +21,6 @@ fi
 if [ -f scripts/run_module_audits.py ]; then
   $B/python scripts/run_module_audits.py
 fi
+$B/python -m evaltools.report.index reports data/responses.jsonl data/judgments.jsonl
 echo
 echo "reports/ holds: $(cd reports && find . -maxdepth 2 -name '*.html' | sort | tr '\n' ' ')"

@@ -197,6 +197,42 @@ def test_alerts_at_the_top_link_to_their_sections(browser, report_html):
     w.context.close()
 
 
+def test_index_links_every_page_with_time_version_and_checksums(browser, report_html,
+                                                                tmp_path):
+    import hashlib
+
+    from evaltools import __version__
+    from evaltools.report.index import write_index
+
+    reports = tmp_path / "reports"
+    (reports / "notebooks").mkdir(parents=True)
+    (reports / "audits").mkdir()
+    shutil.copy(report_html, reports / "report.html")
+    for sub, name in (("notebooks", "01_exploration"), ("audits", "03_module_audit_M02")):
+        (reports / sub / f"{name}.html").write_text(f"<!DOCTYPE html><title>{name}</title>"
+                                                    f"<h1>{name}</h1>", encoding="utf-8")
+    data = ROOT / "data" / "judgments.jsonl"
+    write_index(reports, inputs=[data])
+
+    w = Page(browser)
+    page = w.open(reports / "index.html")
+    body = page.locator("body").inner_text()
+    assert __version__ in body and "UTC" in body
+    assert hashlib.sha256(data.read_bytes()).hexdigest() in body
+    hrefs = page.eval_on_selector_all("a", "as => as.map(a => a.getAttribute('href'))")
+    assert sorted(hrefs) == ["audits/03_module_audit_M02.html", "notebooks/01_exploration.html",
+                             "report.html"]
+    page.locator("a", has_text="01 exploration").click()
+    page.wait_for_load_state("load")
+    assert page.locator("h1").inner_text() == "01_exploration"
+    page.go_back()
+    page.locator("a", has_text="report").first.click()
+    page.wait_for_load_state("load")
+    assert page.locator("#alerts").count() == 1
+    w.assert_clean()
+    w.context.close()
+
+
 def _export_module():
     spec = importlib.util.spec_from_file_location("export_notebooks",
                                                   ROOT / "scripts" / "export_notebooks.py")

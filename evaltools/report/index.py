@@ -1,0 +1,117 @@
+"""``reports/index.html``: one page linking everything a run wrote.
+
+The report, the exported notebook pages and the module audits, each a
+relative link, with the generation time (UTC), the evaltools version and the
+sha256 of every input file, so a reader can tell which data a folder of
+pages was built from. Self-contained like the report: no script, no request.
+
+Usage (``scripts/demo.sh`` runs it last)::
+
+    python -m evaltools.report.index reports data/responses.jsonl data/judgments.jsonl
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (d / "report.html").write_text("<html></html>")
+>>> page = write_index(d, inputs=[]).read_text()
+>>> 'href="report.html"' in page and "evaltools" in page
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import hashlib
+import html
+import sys
+from pathlib import Path
+
+#: The groups of pages, in order: (title, glob relative to the reports folder).
+GROUPS = (("Report", "report.html"), ("Comparisons", "*diff*.html"),
+          ("Notebooks", "notebooks/*.html"), ("Module audits", "audits/*.html"))
+
+
+def sha256(path: str | Path) -> str:
+    """The file's SHA-256, read in 1 MiB blocks."""
+    h = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = None) -> str:
+    """The index page's HTML for the pages under ``folder`` and the ``inputs`` files."""
+    from evaltools import __version__
+
+    folder = Path(folder)
+    now = now or _dt.datetime.now(_dt.UTC)
+    esc = html.escape
+    parts = []
+    for title, pattern in GROUPS:
+        pages = sorted(p for p in folder.glob(pattern) if p.name != "index.html")
+        if not pages:
+            continue
+        items = "".join(
+            f'<li><a href="{esc(p.relative_to(folder).as_posix())}">'
+            f"{esc(p.stem.replace('_', ' '))}</a></li>" for p in pages)
+        parts.append(f"<section><h2>{esc(title)}</h2><ul>{items}</ul></section>")
+    rows = "".join(
+        f"<tr><td><code>{esc(str(p))}</code></td><td>{Path(p).stat().st_size:,}</td>"
+        f"<td><code>{sha256(p)}</code></td></tr>" for p in inputs)
+    table = ("<section><h2>Inputs</h2><table><thead><tr><th>file</th><th>bytes</th>"
+             f"<th>sha256</th></tr></thead><tbody>{rows}</tbody></table></section>"
+             if rows else "")
+    when = now.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>evaltools reports</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222;
+  line-height: 1.5; padding: 0 1em; }}
+h1 {{ margin-bottom: 0.2em; }} .meta {{ color: #555; margin-top: 0; }}
+ul {{ columns: 2; }} table {{ border-collapse: collapse; }}
+td, th {{ border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; }}
+code {{ font-size: 0.9em; word-break: break-all; }}
+</style>
+</head>
+<body>
+<h1>evaltools reports</h1>
+<p class="meta">Generated <time datetime="{now.isoformat()}">{esc(when)}</time> by evaltools
+<span class="version">{esc(__version__)}</span>. Every page opens offline.</p>
+{"".join(parts) or "<p>No pages yet.</p>"}
+{table}
+</body>
+</html>
+"""
+
+
+def write_index(folder: str | Path, *, inputs=()) -> Path:
+    """Write ``folder/index.html`` (atomically) and return its path."""
+    from evaltools.report.html import write_text_atomic
+
+    return write_text_atomic(render_index(folder, inputs=inputs), Path(folder) / "index.html")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m evaltools.report.index",
+                                 description="Write FOLDER/index.html linking its pages.")
+    ap.add_argument("folder", type=Path, help="the reports folder (e.g. reports)")
+    ap.add_argument("inputs", nargs="*", type=Path, help="input files whose sha256 to list")
+    args = ap.parse_args(argv)
+    missing = [p for p in args.inputs if not p.is_file()]
+    if missing:
+        print(f"evaltools index: error: {missing[0]}: file not found", file=sys.stderr)
+        return 2
+    print(f"evaltools index: {write_index(args.folder, inputs=args.inputs)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
