@@ -148,7 +148,7 @@ def test_notebook_and_widget_views_share_the_model(report):
     tab = report.to_widgets()
     try:
         assert len(tab.children) == len(report.sections)
-        assert tab.get_title(0) == "Summary"
-        assert 'id="table-scored-verdicts"' in tab.children[0].value
+        assert tab.get_title(1) == "Summary"
+        assert 'id="table-scored-verdicts"' in tab.children[1].value
     finally:
         ipywidgets.Widget.close_all()

@@ -11,7 +11,8 @@ from evaltools.report import Limits, ReportBuilder, Table, report_from_records
 from evaltools.report.build import clip, describe
 from evaltools.report.model import Case, Column, Figure
 
-SECTIONS = ["summary", "modules", "worst", "calibration", "configuration", "provenance"]
+SECTIONS = ["alerts", "summary", "modules", "worst", "calibration", "configuration",
+            "provenance"]
 
 
 def _build(n_scored=200, n_judged=68, labelled_every=0, **limits):

@@ -21,7 +21,7 @@ Examples
 ...               "evaluation": {"correctness": {"score": 40}}})
 >>> r = b.build()
 >>> [s.id for s in r.sections]
-['summary', 'modules', 'worst', 'calibration', 'configuration', 'provenance']
+['alerts', 'summary', 'modules', 'worst', 'calibration', 'configuration', 'provenance']
 """
 
 from __future__ import annotations
