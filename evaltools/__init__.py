@@ -12,13 +12,13 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "judge", "judge_frame", "judge_records", "load_config", "score",
-           "score_frame", "score_records"]
+__all__ = ["ResponseScorer", "__version__", "judge", "judge_frame", "judge_records",
+           "load_config", "score", "score_frame", "score_records"]
 
 
 def __getattr__(name: str):
     # Lazy: importing evaltools must not load spaCy or pandas.
-    if name in ("score", "score_frame", "score_records"):
+    if name in ("score", "score_frame", "score_records", "ResponseScorer"):
         from evaltools.scoring import api
 
         return getattr(api, name)
@@ -33,7 +33,7 @@ def __getattr__(name: str):
 
         return judge_package
     if name in ("judge_frame", "judge_records"):
-        from evaltools.judge import api as judge_api
+        from evaltools.judge import stream as judge_stream
 
-        return getattr(judge_api, name)
+        return getattr(judge_stream, name)
     raise AttributeError(f"module 'evaltools' has no attribute {name!r}")

@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -179,9 +180,18 @@ def default_config_text() -> str:
     return resources.files("evaltools").joinpath("default_config.toml").read_text("utf-8")
 
 
+@functools.lru_cache(maxsize=1)
+def _default_config() -> Config:
+    return _overlay(Config(), tomllib.loads(default_config_text()), source="default_config.toml")
+
+
 def load_config(path: str | Path | None = None) -> Config:
-    """The default configuration, overlaid with the TOML file at ``path`` if given."""
-    cfg = _overlay(Config(), tomllib.loads(default_config_text()), source="default_config.toml")
+    """The default configuration, overlaid with the TOML file at ``path`` if given.
+
+    Without ``path`` this is :data:`DEFAULT_CONFIG`, read once per process
+    (configs are immutable, so sharing one is safe).
+    """
+    cfg = _default_config()
     if path is None:
         return cfg
     p = Path(path)
@@ -194,4 +204,5 @@ def load_config(path: str | Path | None = None) -> Config:
     return _overlay(cfg, data, source=str(p))
 
 
-DEFAULT = load_config()
+#: The shipped configuration (``load_config()``); functions taking ``config=None`` use it.
+DEFAULT_CONFIG: Config = load_config()

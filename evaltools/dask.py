@@ -40,7 +40,7 @@ from typing import Any
 
 from distributed import WorkerPlugin
 
-from evaltools.config import DEFAULT, Config
+from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import EvaltoolsError, InputError, OutputError
 from evaltools.io.parts import Part, Plan, read_part, write_parquet_part
 from evaltools.scoring.result import OUTPUT_FIELDS
@@ -105,7 +105,7 @@ class PreloadPipeline(WorkerPlugin):
     name = "evaltools-preload-pipeline"
 
     def __init__(self, config: Config | None = None):
-        self.config = config or DEFAULT
+        self.config = config or DEFAULT_CONFIG
 
     def setup(self, worker=None) -> None:
         load_pipeline(self.config)
@@ -114,29 +114,21 @@ class PreloadPipeline(WorkerPlugin):
 
 def _score_rows(numbered, *, config: Config, source: str, unit: str, skip_invalid: bool,
                 start: int, calibration=None) -> Iterator[dict[str, Any]]:
-    from evaltools.scoring.stream import output_record, score_stream
+    from evaltools.scoring.scorer import ResponseScorer
+    from evaltools.scoring.stream import output_record
 
-    stream = score_stream(numbered, config=config, nlp=load_pipeline(config), source=source,
-                          unit=unit, skip_invalid=skip_invalid, start=start)
+    stream = ResponseScorer(config).stream(numbered, source=source, unit=unit,
+                                           skip_invalid=skip_invalid, start=start)
     for _, rec, result in stream:
         yield output_record(rec, result, calibration)
 
 
 def _judge_rows(numbered, *, registry, source: str, unit: str,
                 skip_invalid: bool) -> Iterator[dict[str, Any]]:
-    from evaltools.io.records import Unreadable
-    from evaltools.judge.api import error_result, judge
+    from evaltools.judge.stream import judge_stream
 
-    for line, rec in numbered:
-        if isinstance(rec, Unreadable):
-            yield error_result(None, rec.message, line=line, registry=registry).to_dict()
-            continue
-        try:
-            result = judge(rec, source=source, line=line, unit=unit, registry=registry)
-        except InputError as exc:
-            if not skip_invalid:
-                raise
-            result = error_result(rec, exc.message, line=line, registry=registry)
+    for _, rec, result in judge_stream(numbered, registry=registry, source=source, unit=unit,
+                                       skip_invalid=skip_invalid):
         yield {**rec, **result.to_dict()}
 
 
@@ -197,7 +189,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
     """
     from evaltools.scoring.summary import SummaryBuilder
 
-    cfg = config or DEFAULT
+    cfg = config or DEFAULT_CONFIG
     try:
         rows = _score_rows(read_part(part, skip_invalid=skip_invalid), config=cfg,
                            source=part.source, unit=part.unit, skip_invalid=skip_invalid,
@@ -213,7 +205,7 @@ def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
                output_dir: str | None = None, kinds: dict[str, set[str]] | None = None,
                width: int = 5) -> dict[str, Any]:
     """Judge one part of the input files (a task); returns as :func:`score_part` does."""
-    from evaltools.judge.registry import DEFAULT as DEFAULT_REGISTRY
+    from evaltools.judge.registry import DEFAULT_REGISTRY
     from evaltools.judge.summary import JudgeSummary
 
     try:
@@ -331,13 +323,13 @@ def _score_partition(pdf, offsets, *, config: Config, skip_invalid: bool, column
                      partition_info=None):
     import pandas as pd
 
-    from evaltools.scoring.stream import score_stream
+    from evaltools.scoring.scorer import ResponseScorer
 
     first = offsets[partition_info["number"]] + 1 if partition_info else 1
     records = pdf.to_dict("records")
-    stream = score_stream(enumerate(records, start=first), config=config,
-                          nlp=load_pipeline(config), source="<DataFrame>", unit="record",
-                          skip_invalid=skip_invalid, start=first)
+    stream = ResponseScorer(config).stream(enumerate(records, start=first),
+                                           source="<DataFrame>", unit="record",
+                                           skip_invalid=skip_invalid, start=first)
     out = pd.DataFrame([r.to_dict() for _, _, r in stream], columns=list(OUTPUT_FIELDS),
                        index=pdf.index)
     out = out.astype(SCORE_DTYPES)
@@ -371,7 +363,7 @@ def score_frame(ddf, *, config: Config | None = None, skip_invalid: bool = False
     """
     import pandas as pd
 
-    cfg = config or DEFAULT
+    cfg = config or DEFAULT_CONFIG
     keep = [c for c in ddf.columns if c not in SCORE_DTYPES]
     meta = pd.DataFrame({**{c: pd.Series(dtype=ddf.dtypes[c]) for c in keep},
                          **{c: pd.Series(dtype=t) for c, t in SCORE_DTYPES.items()}})
@@ -391,7 +383,7 @@ def _judge_partition(pdf, offsets, *, registry, skip_invalid: bool, columns,
                      partition_info=None):
     import pandas as pd
 
-    from evaltools.judge.api import judge_records
+    from evaltools.judge.stream import judge_records
 
     first = offsets[partition_info["number"]] + 1 if partition_info else 1
     numbered = zip(range(first, first + len(pdf)), _records(pdf), strict=True)
@@ -422,7 +414,7 @@ def judge_frame(ddf, *, registry=None, skip_invalid: bool = False):
     """
     import pandas as pd
 
-    from evaltools.judge.registry import DEFAULT as DEFAULT_REGISTRY
+    from evaltools.judge.registry import DEFAULT_REGISTRY
 
     keep = [c for c in ddf.columns if c not in JUDGE_DTYPES]
     meta = pd.DataFrame({**{c: pd.Series(dtype=ddf.dtypes[c]) for c in keep},

@@ -53,9 +53,9 @@ def load_pipeline(config: Config | None = None):
     >>> "ner" in nlp.pipe_names, "parser" in nlp.pipe_names
     (False, True)
     """
-    from evaltools.config import DEFAULT
+    from evaltools.config import DEFAULT_CONFIG
 
-    cfg = config or DEFAULT
+    cfg = config or DEFAULT_CONFIG
     return _load(cfg.pipeline.name, tuple(cfg.pipeline.exclude))
 
 

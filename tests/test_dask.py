@@ -21,7 +21,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from evaltools.cli import main
-from evaltools.config import DEFAULT
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.dask import (
     SCORE_KINDS,
     judge_frame,
@@ -159,7 +159,7 @@ def test_score_frame_error_names_the_row_across_partitions(cluster):
 
 
 def test_judge_frame_equals_pandas_judge_frame_on_data(cluster):
-    from evaltools.judge.api import judge_frame as pandas_judge_frame
+    from evaltools.judge.stream import judge_frame as pandas_judge_frame
 
     pdf = pd.DataFrame([rec for _, rec in read_records(DATA / "judgments.jsonl")])
     for col in ("input", "output", "expected", "judge", "rules", "reasoning"):
@@ -288,7 +288,7 @@ def test_each_worker_loads_the_pipeline_once(cluster):
     from evaltools import text
 
     plan = plan_parts([DATA / "responses.jsonl"], records_per_part=5)
-    rows = [r for res in run_parts(cluster, plan, score_part, config=DEFAULT)
+    rows = [r for res in run_parts(cluster, plan, score_part, config=DEFAULT_CONFIG)
             for r in res["rows"]]
     assert len(rows) == 74
     loads = cluster.run(lambda: text._load.cache_info().misses)
@@ -300,7 +300,7 @@ def test_a_worker_killed_mid_run_is_survived(tmp_path):
     recs = generated(300)
     src = write_jsonl(tmp_path / "in.jsonl", recs)
     plan = plan_parts([src], records_per_part=10)
-    single = [r for res in run_parts(None, plan, score_part, config=DEFAULT)
+    single = [r for res in run_parts(None, plan, score_part, config=DEFAULT_CONFIG)
               for r in res["rows"]]
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as c, Client(c) as client:
@@ -318,7 +318,7 @@ def test_a_worker_killed_mid_run_is_survived(tmp_path):
 
         out = tmp_path / "parts"
         out.mkdir()
-        results = list(run_parts(client, plan, score_part, on_done=kill_one, config=DEFAULT,
+        results = list(run_parts(client, plan, score_part, on_done=kill_one, config=DEFAULT_CONFIG,
                                  output_dir=str(out), kinds=output_kinds(plan, SCORE_KINDS)))
         assert killed, "no worker was busy to kill"
     assert sum(r["count"] for r in results) == 300
@@ -398,4 +398,4 @@ def test_an_input_a_worker_cannot_reach_is_an_input_error(tmp_path):
     plan = plan_parts([src])
     src.unlink()  # as if the worker's host had no such path
     with pytest.raises(InputError, match=r"in.jsonl: cannot be read on worker host .* same path"):
-        list(run_parts(None, plan, score_part, config=DEFAULT))
+        list(run_parts(None, plan, score_part, config=DEFAULT_CONFIG))

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from evaltools.config import DEFAULT
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.stream import score_stream
 
@@ -41,7 +41,7 @@ def test_parsing_new_words_leaves_the_string_store_as_it_was(nlp):
     grown = len(nlp.vocab.strings)
     assert grown > before
 
-    cache = FeatureCache(nlp, DEFAULT)
+    cache = FeatureCache(nlp, DEFAULT_CONFIG)
     texts = _new_texts("in", 200)
     cache.prepare((role, t) for t in texts for role in FeatureCache.ROLES)
     assert cache.parsed == 200
@@ -49,7 +49,7 @@ def test_parsing_new_words_leaves_the_string_store_as_it_was(nlp):
 
 
 def test_cached_features_hold_no_spacy_objects_and_score_after_the_zone(nlp):
-    cache = FeatureCache(nlp, DEFAULT)
+    cache = FeatureCache(nlp, DEFAULT_CONFIG)
     texts = _new_texts("feat", 5)
     cache.prepare((role, t) for t in texts for role in FeatureCache.ROLES)
     for role in FeatureCache.ROLES:
@@ -57,6 +57,6 @@ def test_cached_features_hold_no_spacy_objects_and_score_after_the_zone(nlp):
             assert _spacy_objects(cache.get(role, t)) == []
     recs = [(i + 1, {"query": f"What does the Qzfeat{i}x kettle cost?", "context": t,
                      "response": t}) for i, t in enumerate(texts)]
-    results = [r for *_, r in score_stream(recs, config=DEFAULT, nlp=nlp, cache=cache)]
+    results = [r for *_, r in score_stream(recs, cache=cache)]
     assert [r.anchors_unsupported for r in results] == [0] * 5  # the response is the context
     assert all(r.anchors_total >= 2 for r in results)

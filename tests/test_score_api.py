@@ -117,16 +117,16 @@ def test_score_records_names_the_bad_record():
 
 
 def test_shared_context_is_parsed_once(nlp):
-    from evaltools.scoring.features import FeatureCache
-    from evaltools.scoring.stream import score_stream
+    from evaltools.scoring.scorer import ResponseScorer
 
-    cfg = load_config()
-    cache = FeatureCache(nlp, cfg)
+    scorer = ResponseScorer(load_config(), nlp)
     recs = [(i, {"query": "price?", "context": CONTEXT, "response": f"It costs ${i}."})
             for i in range(1, 6)]
-    out = list(score_stream(recs, config=cfg, nlp=nlp, cache=cache))
+    out = list(scorer.stream(recs))
     assert len(out) == 5
-    assert cache.parsed == 1 + 1 + 5  # one query, one context, five responses
+    assert scorer.cache.parsed == 1 + 1 + 5  # one query, one context, five responses
+    list(scorer.stream(recs))  # the cache is the scorer's: nothing is parsed again
+    assert scorer.cache.parsed == 7
 
 
 def test_score_frame_keeps_input_columns_and_index():

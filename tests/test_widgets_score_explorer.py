@@ -116,10 +116,10 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     ex = ScoreExplorer(query=Q, context=C, response=WRONG)
     h = ex.result.hallucination
     calls = []
-    import evaltools.scoring.api as api
-    monkeypatch.setattr(api, "score", lambda *a, **k: calls.append(1))
+    real = ex.scorer.score
+    monkeypatch.setattr(ex.scorer, "score", lambda *a, **k: calls.append(a) or real(*a, **k))
     ex.sliders["hallucination"].value = 1.0       # tolerate everything
-    assert calls == []
+    assert calls == []                            # the sliders only re-decide
     cfg = load_config().replace(hallucination={"fail_above": 1.0})
     unsupported = [(a.kind, a.text) for a in ex.result.anchors if a.counted and not a.supported]
     expected = decide(ex.result.relevance, ex.result.completeness, h, config=cfg,
@@ -131,6 +131,10 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     assert ex.sliders["hallucination"].value == 0.5
     assert ex.verdict.verdict == "FAIL"
     assert "configured thresholds" not in ex.verdict_html.value
+    assert calls == []
+    ex.response.value = WRONG + " Really."        # new text: the patched call is the one used
+    ex.score_now()
+    assert calls and calls[-1][2] == WRONG + " Really."
 
 
 def test_set_thresholds_and_warn_slider():

@@ -8,22 +8,27 @@ from typing import Any
 
 import numpy as np
 
+from evaltools.values import binary_label
+
 
 def _where(func: str, name: str) -> str:
     return f"The '{name}' parameter of {func}"
 
 
 def binary_labels(values: Any, *, name: str = "y_true", func: str = "calibration") -> np.ndarray:
-    """``values`` as an int array of 0/1 (bools and 0.0/1.0 accepted)."""
+    """``values`` as an int array of 0/1, read by :func:`evaltools.values.binary_label`
+    (bools, 0.0/1.0 and the texts "0", "1", "true", "false" accepted; nothing missing)."""
     arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=object)
     out = np.empty(len(arr), dtype=int)
     for i, v in enumerate(arr):
-        number = isinstance(v, (int, float, np.integer, np.floating)) and v in (0, 1)
-        if isinstance(v, (bool, np.bool_)) or number:
-            out[i] = int(v)
-        else:
+        try:
+            y = binary_label(v)
+        except ValueError:
+            y = None
+        if y is None:
             raise ValueError(f"{_where(func, name)} must hold binary labels 0/1. "
                              f"Got {v!r} at position {i} instead.")
+        out[i] = y
     return out
 
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.errors import InputError
+from evaltools.values import binary_label
 
 FORMAT = "evaltools-calibration"
 FORMAT_VERSION = 1
@@ -433,18 +434,6 @@ def cross_validated_probabilities(X, y, *, groups=None, folds: int = 5, seed: in
                              method="predict_proba")[:, 1]
 
 
-def _label_value(v: Any) -> int | None:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return None
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, (int, float)) and v in (0, 1):
-        return int(v)
-    if isinstance(v, str) and v.strip() in ("0", "1"):
-        return int(v.strip())
-    raise ValueError(f"a hallucination label must be 0 or 1. Got {v!r} instead.")
-
-
 def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.0,
                     folds: int = 5, seed: int = 0, groups: Iterable[Any] | None = None,
                     metadata: Mapping[str, Any] | None = None) -> FitResult:
@@ -496,7 +485,7 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         if label not in r:
             raise ValueError(f"fit_calibration: record {i + 1} has no label field '{label}'.")
         try:
-            y = _label_value(r[label])
+            y = binary_label(r[label])
         except ValueError as exc:
             raise ValueError(f"fit_calibration: record {i + 1}, field '{label}': {exc}") from None
         if y is None or not _scored(r):

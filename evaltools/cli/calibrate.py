@@ -62,13 +62,11 @@ def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
     from evaltools.cli.progress import progress
     from evaltools.io.results import SCORE_FIELDS
-    from evaltools.scoring.stream import score_stream
-    from evaltools.text import load_pipeline
+    from evaltools.scoring.scorer import ResponseScorer
 
     if all(f in records[0] for f in SCORE_FIELDS):
         return records
-    stream = score_stream(enumerate(records, start=1), config=config,
-                          nlp=load_pipeline(config), source=args.input.name)
+    stream = ResponseScorer(config).stream(enumerate(records, start=1), source=args.input.name)
     return [{**rec, **result.to_dict()} for _, rec, result in
             progress(stream, "scoring", total=len(records), disabled=args.no_progress)]
 

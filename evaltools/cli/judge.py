@@ -14,10 +14,9 @@ from pathlib import Path
 from evaltools.cli import scale
 from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
-from evaltools.errors import InputError
-from evaltools.io import Unreadable, count_records, read_records, row_unit, write_or_drain
-from evaltools.judge.api import error_result, judge
+from evaltools.io import count_records, read_records, row_unit, write_or_drain
 from evaltools.judge.registry import load_registry
+from evaltools.judge.stream import judge_stream
 from evaltools.judge.summary import JudgeSummary
 
 EXAMPLES = """\
@@ -90,19 +89,11 @@ def run(args: argparse.Namespace) -> int:
 
     def outputs():
         records = read_records(path, skip_invalid=args.skip_invalid)
-        for line, rec in progress(records, "judging", total=count_records(path),
-                                  disabled=args.no_progress):
-            if isinstance(rec, Unreadable):
-                out = error_result(None, rec.message, line=line,
-                                   registry=registry).to_dict()
-            else:
-                try:
-                    result = judge(rec, source=source, line=line, unit=unit, registry=registry)
-                except InputError as exc:
-                    if not args.skip_invalid:
-                        raise
-                    result = error_result(rec, exc.message, line=line, registry=registry)
-                out = {**rec, **result.to_dict()}
+        stream = judge_stream(records, registry=registry, source=source, unit=unit,
+                              skip_invalid=args.skip_invalid)
+        for _, rec, result in progress(stream, "judging", total=count_records(path),
+                                       disabled=args.no_progress):
+            out = {**rec, **result.to_dict()}
             summary.add(out)
             yield out
 

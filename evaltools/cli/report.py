@@ -22,6 +22,7 @@ examples:
   evaltools report scored.jsonl judged.csv -o report.html --title "Run 42"
   evaltools report --reference old.jsonl new.jsonl -o diff.html   # compare two runs
   evaltools report --max-rows 500 --worst 50 scored.parquet -o report.html
+  evaltools report --registry my_modules.toml --config strict.toml runs.jsonl -o report.html
 """
 
 
@@ -31,6 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", type=Path, default=Path("report.html"),
                    help="the HTML file to write (default: report.html)")
     p.add_argument("--config", type=Path, help="a TOML file overriding default thresholds")
+    p.add_argument("--registry", type=Path,
+                   help="a TOML file replacing the shipped module registry (as for judge)")
     p.add_argument("--title", default="evaltools report", help="the report's title")
     p.add_argument("--skip-invalid", action="store_true",
                    help="report invalid records as errors instead of stopping")
@@ -45,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from evaltools.cli.progress import progress
     from evaltools.config import load_config
+    from evaltools.judge.registry import load_registry
     from evaltools.report.build import build_report
     from evaltools.report.model import Limits
 
@@ -64,10 +68,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc), source="command line") from None
     config = load_config(args.config)
+    registry = load_registry(args.registry)
     from evaltools.io import count_records
 
     paths = {p.name: p for p in args.inputs}
-    report = build_report(args.inputs, config=config, limits=lim, title=args.title,
+    report = build_report(args.inputs, config=config, registry=registry, limits=lim,
+                          title=args.title,
                           skip_invalid=args.skip_invalid,
                           progress=lambda items, name: progress(
                               items, f"reading {name}",

@@ -11,7 +11,8 @@ from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.io import count_records, read_records, row_unit, write_or_drain
-from evaltools.scoring.stream import output_record, score_stream
+from evaltools.scoring.scorer import ResponseScorer
+from evaltools.scoring.stream import output_record
 from evaltools.scoring.summary import RunSummary, SummaryBuilder
 from evaltools.text import load_pipeline
 
@@ -84,11 +85,10 @@ def run(args: argparse.Namespace) -> int:
                   desc="scoring", plugin=PreloadPipeline(config), config=config,
                   calibration=calibration, skip_invalid=args.skip_invalid)
         return _print(args, summary)
-    nlp = load_pipeline(config)
     path = Path(args.input[0])
     records = read_records(path, skip_invalid=args.skip_invalid)
-    stream = score_stream(records, config=config, nlp=nlp, source=path.name,
-                          unit=row_unit(path), skip_invalid=args.skip_invalid)
+    stream = ResponseScorer(config).stream(records, source=path.name, unit=row_unit(path),
+                                           skip_invalid=args.skip_invalid)
 
     def outputs():
         for _, rec, result in progress(stream, "scoring", total=count_records(path),

@@ -7,33 +7,17 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from evaltools.errors import InputError
 from evaltools.io.records import read_records, row_unit
+from evaltools.values import binary_label
 
 # ------------------------------------------------------------------ labelled files
 
 LABEL_FIELDS = ("label_hallucinated", "label")
-
-
-def _binary(v: Any) -> int | None:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return None
-    if isinstance(v, str) and not v.strip():  # an empty CSV cell
-        return None
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, (int, float)) and v in (0, 1):
-        return int(v)
-    if isinstance(v, str) and v.strip() in ("0", "1", "0.0", "1.0"):
-        return int(float(v.strip()))
-    if isinstance(v, str) and v.strip().lower() in ("true", "false"):
-        return int(v.strip().lower() == "true")
-    raise ValueError(f"must be 0 or 1. Got {v!r} instead.")
 
 
 def read_labelled(path: str | Path, *, label: str | None = None,
@@ -86,14 +70,14 @@ def read_labelled(path: str | Path, *, label: str | None = None,
             value = None
         else:
             try:
-                value = _binary(rec[field])
+                value = binary_label(rec[field])
             except ValueError as exc:
                 raise InputError(f"field '{field}' {exc}", source=p.name, line=line,
                                  field=field, unit=unit) from None
         rec["label_hallucinated"] = value
         if "label_relevant" in rec:
             try:
-                rec["label_relevant"] = _binary(rec["label_relevant"])
+                rec["label_relevant"] = binary_label(rec["label_relevant"])
             except ValueError as exc:
                 raise InputError(f"field 'label_relevant' {exc}", source=p.name, line=line,
                                  field="label_relevant", unit=unit) from None

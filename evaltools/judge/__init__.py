@@ -36,7 +36,9 @@ class _CallableModule(types.ModuleType):
 sys.modules[__name__].__class__ = _CallableModule
 
 from evaltools.judge import registry  # noqa: E402  (after the class swap, on purpose)
-from evaltools.judge.api import judge, judge_frame, judge_records  # noqa: E402
+from evaltools.judge.api import judge  # noqa: E402
 from evaltools.judge.result import Finding, JudgeResult  # noqa: E402
+from evaltools.judge.stream import judge_frame, judge_records, judge_stream  # noqa: E402
 
-__all__ = ["Finding", "JudgeResult", "judge", "judge_frame", "judge_records", "registry"]
+__all__ = ["Finding", "JudgeResult", "judge", "judge_frame", "judge_records", "judge_stream",
+           "registry"]

@@ -1,4 +1,7 @@
-"""Judging records: ``judge``, ``judge_records``, ``judge_frame``.
+"""Judging one record: ``judge`` (and ``error_result`` for a record that breaks the contract).
+
+Many records: :mod:`evaltools.judge.stream` (``judge_stream``, ``judge_records``,
+``judge_frame``).
 
 A record (see ``data/README.md``) names its ``module`` and carries the
 module's ``output`` and ``expected`` value; optionally its ``input`` (for the
@@ -29,21 +32,21 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from evaltools.errors import InputError
 from evaltools.judge.audit import audit_judgment, read_judgment
 from evaltools.judge.correctness import Correctness, correctness, value_problem
 from evaltools.judge.reasoning import Reasoning, assess_reasoning, reasoning_problems
-from evaltools.judge.registry import DEFAULT, Module, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judge.result import JudgeResult
 from evaltools.judge.rules import RuleCompliance, assess_rules
 from evaltools.judge.verdict import Verdict, calculate_verdict
 
 REQUIRED = ("module", "output", "expected")
 
-__all__ = ["REQUIRED", "JudgeResult", "error_result", "judge", "judge_frame", "judge_records"]
+__all__ = ["REQUIRED", "JudgeResult", "error_result", "judge"]
 
 
 def _missing(v: Any) -> bool:
@@ -207,7 +210,7 @@ def judge(record: Mapping[str, Any], *, source: str = "<record>", line: int = 1,
     ...
     evaltools.errors.InputError: <record> line 1: field 'module': unknown module 'M99' ...
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     where = _Where(source, line, unit)
     rec = _validate(record, where, reg)
     return _judge_valid(rec, line, reg)
@@ -351,7 +354,7 @@ def error_result(record: Any, message: str, *, line: int = 1,
     >>> error_result({"id": "x", "module": "M04"}, "field 'output' is missing").to_dict()["error"]
     "field 'output' is missing"
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     rid = mid = mtype = None
     if isinstance(record, Mapping):
         rid = None if _missing(record.get("id")) else _plain(record.get("id"))
@@ -364,91 +367,3 @@ def error_result(record: Any, message: str, *, line: int = 1,
                        correctness=None, rule_compliance=None, reasoning_quality=None,
                        total_score=None, verdict=None, verdict_reason=None, summary="",
                        improvement_suggestions=(), issues=(), audit=None, error=message)
-
-
-def judge_records(records: Iterable[Any], *, source: str = "<records>", unit: str = "line",
-                  skip_invalid: bool = False,
-                  registry: Registry | None = None) -> Iterator[JudgeResult]:
-    """Judge records one at a time (a generator: any number of records, bounded memory).
-
-    Parameters
-    ----------
-    records : iterable
-        Record mappings (numbered 1, 2, ...), or ``(line, record)`` pairs as
-        :func:`evaltools.io.read_records` yields them.
-    source, unit : str
-        For error messages: the file name, and ``"line"`` or ``"row"``.
-    skip_invalid : bool
-        False: the first bad record raises :class:`~evaltools.errors.InputError`.
-        True: a bad record yields a result with ``error`` set, and judging goes on.
-    registry : Registry, optional
-
-    Yields
-    ------
-    JudgeResult
-
-    Examples
-    --------
-    >>> recs = [{"module": "M15", "output": "yes", "expected": True},
-    ...         {"module": "M15", "output": ["yes"], "expected": True}]
-    >>> [(r.id, r.verdict, r.error) for r in judge_records(recs, skip_invalid=True)]
-    [(1, 'FAIL', None), (2, None, "field 'output' must be a boolean (true/false, yes/no, 1/0), \
-got list (module M15 is boolean)")]
-    """
-    reg = registry or DEFAULT
-    for n, item in enumerate(records, start=1):
-        if (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], int)
-                and not isinstance(item[0], bool)):
-            line, rec = item
-        else:
-            line, rec = n, item
-        try:
-            yield judge(rec, source=source, line=line, unit=unit, registry=reg)
-        except InputError as exc:
-            if not skip_invalid:
-                raise
-            yield error_result(rec, exc.message, line=line, registry=reg)
-
-
-def judge_frame(df, *, skip_invalid: bool = False, registry: Registry | None = None):
-    """Judge every row of a DataFrame: its columns, then the result's flat columns.
-
-    The result columns are those of :meth:`JudgeResult.to_row`; where a name
-    is also an input column (``id``, ``module``), the result's value is kept.
-    Missing values (NaN) count as absent fields.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        One record a row (columns as in ``data/README.md``; list/object cells
-        may be Python objects or JSON text).
-    skip_invalid : bool
-        As in :func:`judge_records`; errors name the 1-based row.
-    registry : Registry, optional
-
-    Returns
-    -------
-    pandas.DataFrame
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"module": ["M12b", "M02"], "output": ["S", "COMPETITOR"],
-    ...                    "expected": ["S", "OWN"]})
-    >>> out = judge_frame(df)
-    >>> out[["module", "correctness_score", "match_level", "verdict"]].to_dict("records")
-    [{'module': 'M12b', 'correctness_score': 40, 'match_level': 'EXACT', 'verdict': 'FAIL'}, \
-{'module': 'M02', 'correctness_score': 20, 'match_level': 'PARTIAL', 'verdict': 'FAIL'}]
-    """
-    import pandas as pd
-
-    records = df.to_dict("records")
-    rows = [r.to_row() for r in judge_records(records, source="<DataFrame>", unit="row",
-                                              skip_invalid=skip_invalid, registry=registry)]
-    result = pd.DataFrame(rows, index=df.index,
-                          columns=list(rows[0]) if rows else list(_ROW_COLUMNS))
-    keep = [c for c in df.columns if c not in result.columns]
-    return pd.concat([df[keep], result], axis=1)
-
-
-_ROW_COLUMNS = tuple(error_result({}, "").to_row())

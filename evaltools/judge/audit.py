@@ -42,7 +42,7 @@ from typing import Any
 
 from evaltools.judge.correctness import Correctness
 from evaltools.judge.reasoning import Reasoning, known_keys, whole
-from evaltools.judge.registry import DEFAULT, Module, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judge.result import Finding
 from evaltools.judge.rules import RuleCompliance
 from evaltools.judge.verdict import Verdict, calculate_verdict
@@ -179,7 +179,7 @@ def read_judgment(raw: Any, module: Module, *,
     >>> [f.path for f in a.findings if f.code == "out_of_range"]
     ['evaluation.reasoning_quality.chain_of_thought', 'evaluation.reasoning_quality.score']
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     s = reg.settings
     obj, findings = parse_judgment(raw)
     if obj is None:
@@ -320,7 +320,7 @@ def audit_judgment(answers: JudgeAnswers, module: Module, *, correctness: Correc
     >>> [f.code for f in found if f.code != "missing_key"]
     ['correctness_mismatch', 'total_mismatch', 'verdict_differs']
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     s = reg.settings
     tol = s.audit.tolerance
     found = list(answers.findings)

@@ -35,7 +35,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from evaltools.judge.registry import DEFAULT, Module, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def parse_boolean(value: Any, *, registry: Registry | None = None) -> bool | Non
     >>> [parse_boolean(v) for v in (1.0, 0.0, 0.5)]
     [True, False, None]
     """
-    s = (registry or DEFAULT).settings.correctness
+    s = (registry or DEFAULT_REGISTRY).settings.correctness
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
@@ -166,7 +166,7 @@ def boolean_correctness(output: Any, expected: Any, module: Module, *,
     >>> c.issues[0]
     "output 'probably' is not a boolean (accepted: true/false, yes/no, 1/0); scored as no match"
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     s = reg.settings.correctness
     out_b = parse_boolean(output, registry=reg)
     exp_b = parse_boolean(expected, registry=reg)
@@ -215,7 +215,7 @@ def classification_correctness(output: str, expected: str, module: Module, *,
     >>> classification_correctness("S", "C", reg.module("M12b")).match_level
     'NONE'
     """
-    s = (registry or DEFAULT).settings.correctness
+    s = (registry or DEFAULT_REGISTRY).settings.correctness
     issues = []
     out_c = module.canonical_label(output) if isinstance(output, str) else None
     exp_c = module.canonical_label(expected) if isinstance(expected, str) else None
@@ -288,7 +288,7 @@ def credit_band(f1: float | Fraction, *, registry: Registry | None = None) -> st
     >>> credit_band(0.8), credit_band(0.79), credit_band(0.5), credit_band(0.0)
     ('full', 'partial', 'partial', 'low')
     """
-    s = (registry or DEFAULT).settings.correctness
+    s = (registry or DEFAULT_REGISTRY).settings.correctness
     f = Fraction(str(f1)) if isinstance(f1, float) else Fraction(f1)
     if f >= Fraction(str(s.full_credit_f1)):
         return "full"
@@ -317,7 +317,7 @@ def extraction_correctness(output: Sequence[Any], expected: Sequence[Any], modul
     >>> extraction_correctness([], [], m).score, extraction_correctness([], ["black"], m).score
     (40, 0)
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     s = reg.settings.correctness
     out_keys, out_issues = item_keys(output, module)
     exp_keys, exp_issues = item_keys(expected, module)

@@ -58,10 +58,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.judge.api import judge_records
 from evaltools.judge.audit import CODES, read_judgment
-from evaltools.judge.registry import DEFAULT, Module, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judge.result import JudgeResult
+from evaltools.judge.stream import judge_records
 
 __all__ = ["FINDING_KINDS", "ModuleAudit", "module_audit", "modules_overview"]
 
@@ -474,7 +474,7 @@ def module_audit(records: Any, module: str, *,
     >>> a.correctness_mix()["count"].to_dict()
     {'EXACT': 0, 'PARTIAL': 1, 'NONE': 0}
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     m = reg.module(module)
     recs = [r for r in _records(records)
             if isinstance(r.get("module"), str) and r["module"].strip() == m.id]
@@ -526,7 +526,7 @@ def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
     """
     import pandas as pd
 
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     recs = _records(records)
     rows = []
     for mid in (list(modules) if modules is not None else list(reg.ids)):

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from evaltools.judge.registry import DEFAULT, Module, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
 
 
 def _num(x: float) -> str:
@@ -40,7 +40,7 @@ def output_format(module: Module, *, registry: Registry | None = None) -> dict[s
     ...  ["rule_compliance"]["rules"]]
     ['Single Primary Use', 'From Product Data', 'User Perspective', 'Not Too Broad']
     """
-    s = (registry or DEFAULT).settings
+    s = (registry or DEFAULT_REGISTRY).settings
     return {
         "evaluation": {
             "correctness": {"score": 0, "output_value": "...", "expected_value": "...",
@@ -61,7 +61,7 @@ def output_format(module: Module, *, registry: Registry | None = None) -> dict[s
 
 def load_module(module_id: str, *, registry: Registry | None = None) -> Module:
     """The registry's module ``module_id`` (a KeyError naming the known ids otherwise)."""
-    return (registry or DEFAULT).module(module_id)
+    return (registry or DEFAULT_REGISTRY).module(module_id)
 
 
 def render_prompt(module: str | Module, record: Mapping[str, Any], *,
@@ -93,7 +93,7 @@ def render_prompt(module: str | Module, record: Mapping[str, Any], *,
     """
     import jinja2
 
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     mod = module if isinstance(module, Module) else reg.module(module)
     text = resources.files("evaltools.judge").joinpath("templates/judge_prompt.j2") \
         .read_text("utf-8")

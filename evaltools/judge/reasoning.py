@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from evaltools.judge.registry import DEFAULT, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Registry
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def known_keys(registry: Registry | None = None) -> dict[str, int]:
     (8, 2)
     """
     keys: dict[str, int] = {}
-    for sub in (registry or DEFAULT).settings.reasoning.subscores:
+    for sub in (registry or DEFAULT_REGISTRY).settings.reasoning.subscores:
         keys[sub.name] = sub.max
         keys.update(sub.items)
     return keys
@@ -111,7 +111,7 @@ def band_of(score: float, *, registry: Registry | None = None) -> str:
     >>> [band_of(s) for s in (20, 19, 15, 10, 9, 5, 4, 0)]
     ['excellent', 'good', 'good', 'adequate', 'weak', 'weak', 'none', 'none']
     """
-    bands = (registry or DEFAULT).settings.reasoning.bands
+    bands = (registry or DEFAULT_REGISTRY).settings.reasoning.bands
     for band in bands:
         if score >= band.start:
             return band.label
@@ -144,7 +144,7 @@ def assess_reasoning(values: Mapping[str, Any] | None, *, source: str | None = "
     ...                   "confidence_calibration": 4}).band
     'excellent'
     """
-    reg = registry or DEFAULT
+    reg = registry or DEFAULT_REGISTRY
     spec = reg.settings.reasoning
     values = dict(values or {})
     issues: list[str] = []

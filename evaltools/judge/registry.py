@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Mapping
@@ -364,6 +365,11 @@ def default_registry_text() -> str:
     return resources.files("evaltools.judge").joinpath("modules.toml").read_text("utf-8")
 
 
+@functools.lru_cache(maxsize=1)
+def _default_registry() -> Registry:
+    return parse_registry(default_registry_text(), source="modules.toml")
+
+
 def load_registry(path: str | Path | None = None) -> Registry:
     """The shipped registry, or the one in the TOML file at ``path`` (a whole replacement).
 
@@ -382,7 +388,7 @@ def load_registry(path: str | Path | None = None) -> Registry:
     'extraction'
     """
     if path is None:
-        return parse_registry(default_registry_text(), source="modules.toml")
+        return _default_registry()
     p = Path(path)
     try:
         text = p.read_text("utf-8")
@@ -391,5 +397,6 @@ def load_registry(path: str | Path | None = None) -> Registry:
     return parse_registry(text, source=str(p))
 
 
-DEFAULT: Registry = load_registry()
-MODULES: Mapping[str, Module] = DEFAULT.modules
+#: The shipped registry (``load_registry()``); functions taking ``registry=None`` use it.
+DEFAULT_REGISTRY: Registry = load_registry()
+MODULES: Mapping[str, Module] = DEFAULT_REGISTRY.modules

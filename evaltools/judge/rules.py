@@ -121,9 +121,9 @@ def assess_rules(module: Module, output: Any, expected: Any,
     >>> assess_rules(m, True, True, None).unassessed
     (1, 2, 3, 4)
     """
-    from evaltools.judge.registry import DEFAULT
+    from evaltools.judge.registry import DEFAULT_REGISTRY
 
-    points = (registry or DEFAULT).settings.rules.points_per_rule
+    points = (registry or DEFAULT_REGISTRY).settings.rules.points_per_rule
     given = list(given or [])
     results = []
     for i, rule in enumerate(module.rules):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evaltools.judge.registry import DEFAULT, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Registry
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def calculate_verdict(correctness: float, rule_compliance: float, reasoning: flo
     >>> calculate_verdict(20, 30, 19).verdict
     'FAIL'
     """
-    v = (registry or DEFAULT).settings.verdict
+    v = (registry or DEFAULT_REGISTRY).settings.verdict
     total = _num(correctness + rule_compliance + reasoning)
     if correctness == 0:
         return Verdict("FAIL", _num(min(total, v.cap_when_incorrect)), v.reason_incorrect)

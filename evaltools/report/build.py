@@ -274,19 +274,22 @@ class ReportBuilder:
     config : evaltools.config.Config, optional
         The configuration shown in the report and whose thresholds are drawn
         on the plots; the default configuration when None.
+    registry : evaltools.judge.registry.Registry, optional
+        The judge modules and thresholds (names, PASS line); the shipped
+        registry when None.
     limits : Limits, optional
         How much of a large input is shown.
     title : str
         The report's title.
     """
 
-    def __init__(self, *, config=None, limits: Limits | None = None,
+    def __init__(self, *, config=None, registry=None, limits: Limits | None = None,
                  title: str = "evaltools report"):
-        if config is None:
-            from evaltools.config import load_config
+        from evaltools.config import load_config
+        from evaltools.judge.registry import load_registry
 
-            config = load_config()
-        self.config = config
+        self.config = config if config is not None else load_config()
+        self.registry = registry if registry is not None else load_registry()
         self.limits = limits or Limits()
         self.title = title
         self.inputs: list[InputFile] = []
@@ -548,7 +551,8 @@ def _clip_section(section: Section, limit: int) -> Section:
     return dataclasses.replace(section, blocks=tuple(blocks))
 
 
-def build_report(paths: Sequence[str | Path], *, config=None, limits: Limits | None = None,
+def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
+                 limits: Limits | None = None,
                  title: str = "evaltools report", skip_invalid: bool = False,
                  progress: Callable[[Iterable[Any], str], Iterable[Any]] | None = None,
                  ) -> Report:
@@ -561,6 +565,8 @@ def build_report(paths: Sequence[str | Path], *, config=None, limits: Limits | N
         results already scored or judged (used as they are).
     config : evaltools.config.Config, optional
         Used to score raw records, and shown in the report.
+    registry : evaltools.judge.registry.Registry, optional
+        Used to judge raw records and to check judged ones (``--registry``).
     limits : Limits, optional
         What the report shows of a large input.
     title : str
@@ -577,13 +583,16 @@ def build_report(paths: Sequence[str | Path], *, config=None, limits: Limits | N
         A file or record breaks the data contract (unless ``skip_invalid``).
     """
     from evaltools.report.inputs import file_sha256, iter_items
+    from evaltools.scoring.scorer import ResponseScorer
 
-    builder = ReportBuilder(config=config, limits=limits, title=title)
+    builder = ReportBuilder(config=config, registry=registry, limits=limits, title=title)
+    scorer = ResponseScorer(builder.config)
     for path in paths:
         p = Path(path)
         kinds: Counter = Counter()
         n = 0
-        items = iter_items(p, config=builder.config, skip_invalid=skip_invalid)
+        items = iter_items(p, scorer=scorer, registry=builder.registry,
+                           skip_invalid=skip_invalid)
         for item in items if progress is None else progress(items, p.name):
             n += 1
             kinds[("recomputed " if item.recomputed else "") + item.kind] += 1

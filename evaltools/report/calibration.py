@@ -15,18 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from evaltools.report import figures
 from evaltools.report.model import Column, Figure, Section, Stat, Stats, Table, Text
+from evaltools.values import binary_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from evaltools.report.build import ReportBuilder
 
-# 0/1, True/False and 0.0/1.0 hash alike; CSV cells arrive as "0"/"1".
-_BINARY = {0: 0, 1: 1, "0": 0, "1": 1}
-
-
 def _binary(v: Any) -> int | None:
+    """:func:`evaltools.values.binary_label`, with None for a value that is not a label
+    (the section says which part it cannot show rather than stopping the report)."""
     try:
-        return _BINARY.get(v)
-    except TypeError:
+        return binary_label(v)
+    except ValueError:
         return None
 
 

@@ -37,7 +37,6 @@ import hashlib
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -137,13 +136,6 @@ def restore_cells(record: dict[str, Any], *, source: str, line: int,
     return out
 
 
-@lru_cache(maxsize=1)
-def _module_ids() -> tuple[str, ...]:
-    from evaltools.judge.registry import load_registry
-
-    return load_registry().ids
-
-
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -166,13 +158,17 @@ def check_scored(record: dict[str, Any], *, source: str, line: int, unit: str = 
                          source=source, line=line, field="anchors", unit=unit)
 
 
-def check_judged(record: dict[str, Any], *, source: str, line: int, unit: str = "line") -> None:
+def check_judged(record: dict[str, Any], *, source: str, line: int, unit: str = "line",
+                 registry=None) -> None:
     """Raise InputError when an already-judged record has a field of the wrong type.
 
-    ``module`` must name a module of the judge registry (M01..M16).
+    ``module`` must name a module of the judge registry (the shipped one when
+    ``registry`` is None).
     """
+    from evaltools.judge.registry import load_registry
+
     module = record.get("module")
-    known = _module_ids()
+    known = (registry if registry is not None else load_registry()).ids
     if module is not None and known and module not in known:
         raise InputError(f"field 'module' must be one of {', '.join(known)}, got {module!r}",
                          source=source, line=line, field="module", unit=unit)
@@ -186,8 +182,8 @@ def check_judged(record: dict[str, Any], *, source: str, line: int, unit: str = 
                          source=source, line=line, field="evaluation", unit=unit)
 
 
-def _error_record(record: dict[str, Any], ordinal: int, err: InputError, kind: str) -> dict:
-    out = {"id": record.get("id", ordinal), "error": err.message}
+def _error_record(record: dict[str, Any], ordinal: int, message: str, kind: str) -> dict:
+    out = {"id": record.get("id", ordinal), "error": message}
     if kind == "scored":
         out.update({"verdict": None, "relevance": None})
     else:
@@ -195,62 +191,62 @@ def _error_record(record: dict[str, Any], ordinal: int, err: InputError, kind: s
     return out
 
 
-def iter_items(path: str | Path, *, config=None, skip_invalid: bool = False,
-               nlp=None) -> Iterator[Item]:
+def iter_items(path: str | Path, *, scorer=None, registry=None,
+               skip_invalid: bool = False) -> Iterator[Item]:
     """Stream the report items of one file, scoring and judging raw records.
 
-    Raw scoring records go through :func:`evaltools.scoring.stream.score_stream` (the
-    same validation, chunking and messages as ``evaltools score``); raw
-    judging records through :func:`evaltools.judge` (as ``evaltools judge``).
+    Raw scoring records go through ``scorer.stream`` (the same validation,
+    chunking and messages as ``evaltools score``); raw judging records through
+    :func:`evaltools.judge.stream.judge_stream` (as ``evaltools judge``).
 
     Parameters
     ----------
     path : str or Path
         A .jsonl, .csv or .parquet file.
-    config : evaltools.config.Config, optional
-        Used to score raw scoring records.
+    scorer : evaltools.scoring.scorer.ResponseScorer, optional
+        Scores raw scoring records; the default scorer when None.
+    registry : evaltools.judge.registry.Registry, optional
+        Judges raw judging records and names the known modules; the shipped
+        registry when None.
     skip_invalid : bool
-        Keep invalid records as error results instead of stopping.
-    nlp : spaCy Language, optional
-        The pipeline for scoring; loaded on first need when None.
+        Keep invalid records (unreadable lines too) as error results instead
+        of stopping.
 
     Raises
     ------
     InputError
         The file or a record breaks the contract (unless ``skip_invalid``).
     """
+    from evaltools.io import Unreadable
+    from evaltools.judge.registry import load_registry
+    from evaltools.judge.stream import judge_stream
+    from evaltools.scoring.scorer import default_scorer
+
     p = Path(path)
     name = p.name
     unit = row_unit(p)
     as_text = file_format(p) != "jsonl"  # CSV and Parquet: nested values are JSON text
-    if config is None:
-        from evaltools.config import load_config
-
-        config = load_config()
+    scorer = scorer if scorer is not None else default_scorer()
+    registry = registry if registry is not None else load_registry()
     pending: list[tuple[int, dict[str, Any]]] = []
-    scorer: dict[str, Any] = {}
 
     def flush() -> Iterator[Item]:
         if not pending:
             return
-        from evaltools.scoring.stream import score_stream
-
-        if "cache" not in scorer:
-            from evaltools.scoring.features import FeatureCache
-            from evaltools.text import load_pipeline
-
-            scorer["cache"] = FeatureCache(nlp if nlp is not None else load_pipeline(config),
-                                           config)
         batch = list(pending)
         pending.clear()
-        for line, rec, res in score_stream(batch, config=config, nlp=None, source=name,
-                                           unit=unit, skip_invalid=skip_invalid,
-                                           cache=scorer["cache"]):
+        for line, rec, res in scorer.stream(batch, source=name, unit=unit,
+                                            skip_invalid=skip_invalid):
             yield Item("scored", name, line, {**rec, **res.to_dict()}, True)
 
     ordinal = 0
-    for line, rec in read_records(p):
+    for line, rec in read_records(p, skip_invalid=skip_invalid):
         ordinal += 1
+        if isinstance(rec, Unreadable):  # only under skip_invalid
+            yield from flush()
+            yield Item("scored", name, line, _error_record({}, ordinal, rec.message, "scored"),
+                       False)
+            continue
         kind = record_kind(rec)
         try:
             if kind is None:
@@ -260,7 +256,7 @@ def iter_items(path: str | Path, *, config=None, skip_invalid: bool = False,
                     source=name, line=line, unit=unit)
             if kind == "scoring":
                 pending.append((line, rec if "id" in rec else {"id": ordinal, **rec}))
-                if len(pending) >= config.batch.chunk_size:
+                if len(pending) >= scorer.config.batch.chunk_size:
                     yield from flush()
                 continue
             if as_text and kind in ("scored", "judged"):
@@ -269,24 +265,18 @@ def iter_items(path: str | Path, *, config=None, skip_invalid: bool = False,
                 check_scored(rec, source=name, line=line, unit=unit)
                 yield Item("scored", name, line, rec, False)
             elif kind == "judged":
-                check_judged(rec, source=name, line=line, unit=unit)
+                check_judged(rec, source=name, line=line, unit=unit, registry=registry)
                 yield Item("judged", name, line, rec, False)
             else:
                 yield from flush()
-                yield Item("judged", name, line, _judge(rec, name, line, unit, skip_invalid),
-                           True)
+                ((_, _, res),) = judge_stream([(line, rec)], registry=registry, source=name,
+                                              unit=unit, skip_invalid=skip_invalid)
+                yield Item("judged", name, line, {**rec, **res.to_dict()}, True)
         except InputError as err:
             if not skip_invalid:
                 raise
             yield from flush()
             out_kind = "judged" if kind in ("judging", "judged") else "scored"
-            yield Item(out_kind, name, line, _error_record(rec, ordinal, err, out_kind), False)
+            yield Item(out_kind, name, line, _error_record(rec, ordinal, err.message, out_kind),
+                       False)
     yield from flush()
-
-
-def _judge(rec: dict[str, Any], source: str, line: int, unit: str,
-           skip_invalid: bool) -> dict[str, Any]:
-    from evaltools import judge
-
-    res = judge(rec, source=source, line=line)
-    return {**rec, **res.to_dict()}

@@ -45,25 +45,6 @@ def _verdict_table(id: str, title: str, counts, order) -> Table:
                                        Column("share", "Share", "percent")], rows)
 
 
-def _registry():
-    try:
-        from evaltools.judge.registry import load_registry
-    except ImportError:  # pragma: no cover - the judge package is part of evaltools
-        return None
-    try:
-        return load_registry()
-    except Exception:  # pragma: no cover - a broken registry must not stop a report
-        return None
-
-
-def _pass_at() -> float:
-    reg = _registry()
-    try:
-        return float(reg.settings.verdict.pass_at)
-    except AttributeError:
-        return 70.0
-
-
 # ----------------------------------------------------------------------------- summary
 
 
@@ -113,10 +94,11 @@ def summary(b: ReportBuilder) -> Section:
         blocks.append(_verdict_table("judged-verdicts", "Judge verdicts", counts,
                                      ("PASS", "FAIL", "ERROR")))
         totals = [v for m in b.modules.values() for v in m.total]
+        pass_at = float(b.registry.settings.verdict.pass_at)
         blocks.append(Figure(
             "judge-total-distribution", "Judge total scores",
             figures.histograms_svg({"total_score": totals}, value_range=(0.0, 100.0),
-                                   thresholds={"total_score": [(_pass_at(), "PASS at")]}),
+                                   thresholds={"total_score": [(pass_at, "PASS at")]}),
             alt="Histogram of recomputed judge total scores (0-100) with the PASS threshold."))
         blocks.append(Table.from_rows("judge-total-stats", "Judge score statistics",
                                       _DESCRIBE_COLUMNS,
@@ -139,14 +121,10 @@ def modules(b: ReportBuilder) -> Section:
     if not b.n_judged:
         return Section("modules", "Per-module judge results",
                        (Text("No judging records in the inputs."),))
-    reg = _registry()
     lim = b.limits
 
     def module_info(mid: str):
-        try:
-            return reg.module(mid)
-        except Exception:
-            return None
+        return b.registry.modules.get(mid)  # None for a module the registry does not know
 
     order = sorted(b.modules, key=lambda m: (m[:3], m))
     rows = []
@@ -329,8 +307,8 @@ def configuration(b: ReportBuilder) -> Section:
          Column("value", "Value", "code")], rows,
         note="Used to score raw records in this run and to draw the thresholds; records "
              "already scored keep the verdicts they carry.")]
-    settings = getattr(_registry(), "settings", None)
-    if settings is not None and dataclasses.is_dataclass(settings):
+    settings = b.registry.settings
+    if dataclasses.is_dataclass(settings):
         jrows = []
         for group in dataclasses.fields(settings):
             part = getattr(settings, group.name)

@@ -1,15 +1,18 @@
-"""The Python API of response scoring: one record, an iterable of records, a DataFrame."""
+"""The Python API of response scoring: one record, an iterable of records, a DataFrame.
+
+Each function delegates to a :class:`~evaltools.scoring.scorer.ResponseScorer`:
+the cached default one when no ``config``, ``nlp`` or ``tfidf`` is given.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from evaltools.config import DEFAULT, Config
+from evaltools.config import Config
 from evaltools.scoring.relevance import CorpusTfidf
-from evaltools.scoring.result import OUTPUT_FIELDS, ScoreResult
-from evaltools.scoring.stream import score_stream
-from evaltools.text import load_pipeline
+from evaltools.scoring.result import ScoreResult
+from evaltools.scoring.scorer import ResponseScorer, default_scorer, scorer_for
 
 
 def score(query: str, context: str, response: str, *, config: Config | None = None,
@@ -36,15 +39,7 @@ def score(query: str, context: str, response: str, *, config: Config | None = No
     >>> r.verdict, r.anchors_unsupported, [a.text for a in r.unsupported()]
     ('FAIL', 1, ['$29.99'])
     """
-    for name, value in (("query", query), ("context", context), ("response", response)):
-        if not isinstance(value, str):
-            raise TypeError(f"The '{name}' parameter of score must be a str. "
-                            f"Got {type(value).__name__} instead.")
-    cfg = config or DEFAULT
-    rec = {"query": query, "context": context, "response": response, "id": id}
-    ((_, _, result),) = score_stream([(1, rec)], config=cfg, nlp=nlp or load_pipeline(cfg),
-                                     tfidf=tfidf)
-    return result
+    return scorer_for(config, nlp, tfidf).score(query, context, response, id=id)
 
 
 def score_records(records: Iterable[Mapping[str, Any]], *, config: Config | None = None,
@@ -63,12 +58,7 @@ def score_records(records: Iterable[Mapping[str, Any]], *, config: Config | None
     >>> [(r.id, r.verdict) for r in score_records(recs)]
     [('a', 'PASS'), ('b', 'FAIL')]
     """
-    cfg = config or DEFAULT
-    numbered = enumerate(records, start=1)
-    for _, _, result in score_stream(numbered, config=cfg, nlp=nlp or load_pipeline(cfg),
-                                     source="<records>", unit="record",
-                                     skip_invalid=skip_invalid, tfidf=tfidf):
-        yield result
+    yield from scorer_for(config, nlp, tfidf).score_records(records, skip_invalid=skip_invalid)
 
 
 def score_frame(df, *, config: Config | None = None, nlp=None,
@@ -86,12 +76,7 @@ def score_frame(df, *, config: Config | None = None, nlp=None,
     >>> score_frame(df)[["verdict", "hallucination"]].to_dict("records")
     [{'verdict': 'PASS', 'hallucination': 0.0}]
     """
-    import pandas as pd
+    return scorer_for(config, nlp, tfidf).score_frame(df, skip_invalid=skip_invalid)
 
-    records = df.to_dict("records")
-    rows = [r.to_dict() for r in score_records(records, config=config, nlp=nlp, tfidf=tfidf,
-                                               skip_invalid=skip_invalid)]
-    out = pd.DataFrame(rows, columns=list(OUTPUT_FIELDS), index=df.index)
-    keep = [c for c in df.columns if c not in out.columns or c == "id"]
-    merged = pd.concat([df[keep].drop(columns=["id"], errors="ignore"), out], axis=1)
-    return merged
+
+__all__ = ["ResponseScorer", "default_scorer", "score", "score_frame", "score_records"]

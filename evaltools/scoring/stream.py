@@ -60,10 +60,10 @@ def _chunks(it: Iterable, size: int, first: int = 32) -> Iterator[list]:
         n = min(2 * n, size)
 
 
-def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *, config: Config,
-                 nlp, source: str = "<records>", unit: str = "line",
-                 skip_invalid: bool = False, tfidf: CorpusTfidf | None = None,
-                 cache: FeatureCache | None = None, start: int = 1,
+def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
+                 cache: FeatureCache | None = None, config: Config | None = None,
+                 nlp=None, source: str = "<records>", unit: str = "line",
+                 skip_invalid: bool = False, tfidf: CorpusTfidf | None = None, start: int = 1,
                  ) -> Iterator[tuple[int, Mapping[str, Any], ScoreResult]]:
     """Yield ``(line, record, result)`` for ``(line, record)`` pairs, in order.
 
@@ -72,8 +72,21 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *, config: C
     A record without ``id`` gets its 1-based record number; ``start`` is the
     number of the first record when the stream is one part of a larger input
     (:mod:`evaltools.dask` scores partitions this way).
+
+    The config travels once: give a ``cache`` (features derived under its
+    config, which the scorers then read) or a ``config`` and ``nlp``, not
+    both. :class:`evaltools.scoring.scorer.ResponseScorer` passes its cache.
     """
-    cache = cache or FeatureCache(nlp, config)
+    if cache is None:
+        from evaltools.config import DEFAULT_CONFIG
+        from evaltools.text import load_pipeline
+
+        config = config if config is not None else DEFAULT_CONFIG
+        cache = FeatureCache(nlp if nlp is not None else load_pipeline(config), config)
+    elif config is not None or nlp is not None:
+        raise TypeError("score_stream takes a cache or a config and nlp, not both: the "
+                        "cache derives features under its own config")
+    config = cache.config
     ordinal = start - 1
     for chunk in _chunks(numbered, config.batch.chunk_size):
         checked = []

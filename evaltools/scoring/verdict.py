@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from evaltools.config import DEFAULT, Config
+from evaltools.config import DEFAULT_CONFIG, Config
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> v.verdict, v.reasons[-1]
     ('WARN', 'not supported by the context: number “24 hours”')
     """
-    cfg = config or DEFAULT
+    cfg = config or DEFAULT_CONFIG
     h_max = cfg.hallucination.fail_above
     r_min = cfg.relevance.fail_below
     c_min = cfg.completeness.warn_below

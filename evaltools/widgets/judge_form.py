@@ -41,7 +41,7 @@ from evaltools.highlight import NO_MATHS, escape
 from evaltools.judge.api import judge
 from evaltools.judge.checks import run_check
 from evaltools.judge.correctness import parse_boolean
-from evaltools.judge.registry import DEFAULT, Module, Registry
+from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
 
 __all__ = ["TEMPLATE_KEYS", "JudgeForm"]
 
@@ -134,7 +134,7 @@ class JudgeForm:
 
     def __init__(self, records: Any = None, *, module: str = "M01",
                  registry: Registry | None = None):
-        self.registry = registry or DEFAULT
+        self.registry = registry or DEFAULT_REGISTRY
         self.records = self._as_records(records)
         self.result = None
         self.auto: list[bool] = [False] * self.registry.settings.rules.count

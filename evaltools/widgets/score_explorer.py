@@ -32,8 +32,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from evaltools.config import DEFAULT, Config
+from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.highlight import NO_MATHS, case_html, escape, legend_html
+from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.verdict import Verdict, decide
 
 __all__ = ["SLIDERS", "ScoreExplorer"]
@@ -130,8 +131,8 @@ class ScoreExplorer:
     def __init__(self, frame: Any = None, *, query: str = "", context: str = "",
                  response: str = "", config: Config | None = None, nlp: Any = None,
                  live: bool = True):
-        self.config = config or DEFAULT
-        self._nlp = nlp
+        self.config = config or DEFAULT_CONFIG
+        self.scorer = ResponseScorer(self.config, nlp)
         self._cache: dict[tuple[str, str, str], Any] = {}
         self.frame = None if frame is None else frame.reset_index(drop=True)
         self.result = None
@@ -158,12 +159,7 @@ class ScoreExplorer:
         q, c, r = self.query.value, self.context.value, self.response.value
         key = (q, c, r)
         if key not in self._cache:
-            from evaltools.scoring.api import score
-            from evaltools.text import load_pipeline
-
-            if self._nlp is None:
-                self._nlp = load_pipeline(self.config)
-            self._cache[key] = score(q, c, r, config=self.config, nlp=self._nlp)
+            self._cache[key] = self.scorer.score(q, c, r)
         rid = self._current_id() if self._texts_match_record() else "edited"
         self.result = dataclasses.replace(self._cache[key], id=rid)
         self.redecide()
@@ -392,9 +388,7 @@ class ScoreExplorer:
 
         scored = frame
         if "verdict" not in frame:
-            from evaltools.scoring.api import score_frame
-
-            scored = score_frame(frame, config=self.config, nlp=self._nlp, skip_invalid=True)
+            scored = self.scorer.score_frame(frame, skip_invalid=True)
         agreement = spec_agreement(scored)
         if agreement is None:
             return ""

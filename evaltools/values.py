@@ -1,0 +1,65 @@
+"""What a cell means: missing values and binary labels, one definition each.
+
+Records arrive from JSON Lines, CSV cells, Parquet columns and DataFrames, so
+"not given" and "a 0/1 label" take several spellings. Every reader, scorer and
+section asks these two functions instead of keeping its own list.
+
+Examples
+--------
+>>> [is_missing(v) for v in (None, float("nan"), "", "  ", 0, "x")]
+[True, True, True, True, False, False]
+>>> [binary_label(v) for v in (True, 0, 1.0, "1", "0.0", "true", "False", None, "")]
+[1, 0, 1, 1, 0, 1, 0, None, None]
+>>> binary_label("maybe")
+Traceback (most recent call last):
+...
+ValueError: must be 0 or 1 (or true/false). Got 'maybe' instead.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+_TEXT_LABELS = {"0": 0, "1": 1, "0.0": 0, "1.0": 1, "false": 0, "true": 1}
+
+
+def is_missing(v: Any) -> bool:
+    """None, NaN, pandas' NA/NaT and empty or blank text (an empty CSV cell): not given."""
+    if v is None:
+        return True
+    if isinstance(v, float):
+        return math.isnan(v)
+    if isinstance(v, str):
+        return not v.strip()
+    if type(v).__name__ in ("NAType", "NaTType"):
+        return True
+    try:  # numpy floating scalars
+        return bool(v != v) if type(v).__module__ == "numpy" else False
+    except (TypeError, ValueError):
+        return False
+
+
+def binary_label(v: Any) -> int | None:
+    """A 0/1 label as an int, None when missing; ValueError for anything else.
+
+    Accepted: booleans (Python and numpy), the numbers 0 and 1 (ints or floats,
+    numpy too), and the texts ``0``, ``1``, ``0.0``, ``1.0``, ``true`` and
+    ``false`` in any case (CSV cells).
+    """
+    if is_missing(v):
+        return None
+    if isinstance(v, str):
+        key = v.strip().lower()
+        if key in _TEXT_LABELS:
+            return _TEXT_LABELS[key]
+    elif type(v).__name__ in ("bool", "bool_"):
+        return int(bool(v))
+    else:
+        try:
+            number = float(v)
+        except (TypeError, ValueError):
+            number = None
+        if number in (0.0, 1.0):
+            return int(number)
+    raise ValueError(f"must be 0 or 1 (or true/false). Got {v!r} instead.")

@@ -1,0 +1,133 @@
+"""Regression tests for the duplicated record logic that disagreed (issue: one home per concept).
+
+Each test reproduces a bug that existed while the same concept had several copies:
+report vs score on unreadable lines, "row" vs "line" for CSV, the config carried
+twice (cache and argument), the label "true", and a report without ``--registry``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evaltools.cli import main
+from evaltools.config import DEFAULT_CONFIG, load_config
+from evaltools.judge.registry import default_registry_text
+
+M15 = {"module": "M15", "output": "yes", "expected": True,
+       "rules": [True, True, True, True],
+       "reasoning": {"chain_of_thought": 8, "evidence_usage": 8, "confidence_calibration": 4}}
+GOOD = {"id": "a", "query": "How much is the Yeti Rambler?",
+        "context": "The Yeti Rambler costs $35.", "response": "It costs $35."}
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_report_skip_invalid_goes_on_over_an_unreadable_line(tmp_path, capsys):
+    src = tmp_path / "bad.jsonl"
+    src.write_text(json.dumps(GOOD) + "\n{not json\n" + json.dumps(M15) + "\n", "utf-8")
+    out = tmp_path / "r.html"
+    # score goes on...
+    rc, _, err = _run(capsys, "score", src, "--skip-invalid", "-q", "--no-progress")
+    assert rc == 0, err
+    # ...and so does report, keeping the line as an invalid record
+    rc, stdout, err = _run(capsys, "report", src, "-o", out, "--skip-invalid", "--no-progress")
+    assert rc == 0, err
+    assert "records: 3" in stdout
+    page = out.read_text("utf-8")
+    assert 'id="table-invalid-records"' in page
+    # without --skip-invalid both stop on it
+    rc, _, err = _run(capsys, "report", src, "-o", tmp_path / "s.html", "--no-progress")
+    assert rc == 2 and "bad.jsonl line 2" in err
+
+
+def test_report_and_judge_name_a_csv_row_alike(tmp_path, capsys):
+    src = tmp_path / "j.csv"
+    src.write_text("module,output,expected\nM99,yes,true\n", "utf-8")
+    rc, _, judge_err = _run(capsys, "judge", src, "--no-progress")
+    assert rc == 2
+    rc, _, report_err = _run(capsys, "report", src, "-o", tmp_path / "r.html", "--no-progress")
+    assert rc == 2
+    assert "j.csv row 1" in judge_err and "j.csv row 1" in report_err
+
+
+def test_number_context_config_travels_once():
+    from evaltools.scoring.features import FeatureCache
+    from evaltools.scoring.scorer import ResponseScorer
+    from evaltools.scoring.stream import score_stream
+    from evaltools.text import load_pipeline
+
+    on = load_config().replace(hallucination={"number_context": True})
+    rec = {"query": "When was it founded?", "context": "Founded in 2006 in Austin.",
+           "response": "It was founded in 2006."}
+    # The scorer owns its cache, built under its own config: no IndexError.
+    assert ResponseScorer(on).score(**rec).anchors_unsupported == 0
+    # A cache and a config given together are refused instead of disagreeing.
+    cache = FeatureCache(load_pipeline(), DEFAULT_CONFIG)
+    with pytest.raises(TypeError, match="not both"):
+        list(score_stream([(1, rec)], cache=cache, config=on))
+
+
+@pytest.mark.parametrize("text", ["true", "True", "1", "1.0"])
+def test_one_binary_label_parser(tmp_path, text):
+    from evaltools.calibration._checks import binary_labels
+    from evaltools.calibration.learned import fit_calibration
+    from evaltools.io.labelled import read_labelled
+    from evaltools.report.calibration import _binary
+    from evaltools.values import binary_label
+
+    assert binary_label(text) == 1 and binary_label("false") == 0
+    src = tmp_path / "l.csv"
+    src.write_text(f"query,context,response,label_hallucinated\nq,c,r,{text}\n", "utf-8")
+    assert read_labelled(src)[0]["label_hallucinated"] == 1
+    assert _binary(text) == 1  # the report's calibration section no longer drops it
+    assert binary_labels([text, "false"]).tolist() == [1, 0]
+    # fit_calibration reads the label (it then needs both classes and scores to fit)
+    with pytest.raises(ValueError) as info:
+        fit_calibration([{"label_hallucinated": text}], folds=2)
+    assert "must be 0 or 1" not in str(info.value)
+
+
+def _registry_with_m99(tmp_path: Path, pass_at: int = 70) -> Path:
+    text = default_registry_text().replace("pass_at = 70", f"pass_at = {pass_at}")
+    text += ('\n[modules.M99]\nname = "Custom Check"\ntype = "boolean"\n'
+             + "".join(f'\n[[modules.M99.rules]]\nname = "Rule {i}"\ndescription = "r{i}"\n'
+                       for i in range(1, 5)))
+    path = tmp_path / "modules.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_report_takes_the_judge_registry(tmp_path, capsys):
+    reg = _registry_with_m99(tmp_path, pass_at=90)
+    src = tmp_path / "j.jsonl"
+    src.write_text(json.dumps({**M15, "module": "M99"}) + "\n", "utf-8")
+    judged = tmp_path / "judged.jsonl"
+    rc, _, err = _run(capsys, "judge", src, "--registry", reg, "-o", judged, "-q")
+    assert rc == 0, err
+    for inp in (src, judged):  # raw and already judged
+        out = tmp_path / f"{inp.stem}.html"
+        rc, _, err = _run(capsys, "report", inp, "--registry", reg, "-o", out, "-q")
+        assert rc == 0, err
+        page = out.read_text("utf-8")
+        assert "M99" in page and "Custom Check" in page
+        assert "pass_at" in page and ">90<" in page  # the registry's PASS line, not 70
+    rc, _, err = _run(capsys, "report", src, "-o", tmp_path / "x.html", "-q")
+    assert rc == 2 and "M99" in err
+
+
+def test_report_takes_a_config(tmp_path, capsys):
+    cfg = tmp_path / "strict.toml"
+    cfg.write_text("[completeness]\nwarn_below = 0.77\n", "utf-8")
+    src = tmp_path / "s.jsonl"
+    src.write_text(json.dumps(GOOD) + "\n", "utf-8")
+    out = tmp_path / "r.html"
+    rc, _, err = _run(capsys, "report", src, "--config", cfg, "-o", out, "-q")
+    assert rc == 0, err
+    assert "0.77" in out.read_text("utf-8")
