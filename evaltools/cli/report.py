@@ -31,6 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="records: .jsonl, .csv or .parquet (raw, scored or judged)")
     p.add_argument("-o", "--output", type=Path, default=Path("report.html"),
                    help="the HTML file to write (default: report.html)")
+    p.add_argument("--reference", type=Path, action="append", metavar="OLD",
+                   help="compare: the reference run's file (repeatable); the INPUTs are the "
+                        "current run. The page shows score shifts with bootstrap intervals, "
+                        "verdict flips with their evidence and per-module judge deltas")
     p.add_argument("--config", type=Path, help="a TOML file overriding default thresholds")
     p.add_argument("--registry", type=Path,
                    help="a TOML file replacing the shipped module registry (as for judge)")
@@ -45,6 +49,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
 
+def _compare(args: argparse.Namespace, config) -> int:
+    from evaltools.cli.progress import progress
+    from evaltools.io import count_records
+    from evaltools.report.compare import compare_files
+
+    paths = {p.name: p for p in [*args.inputs, *args.reference]}
+    title = args.title if args.title != "evaltools report" else "evaltools comparison"
+    report = compare_files(args.reference, args.inputs, config=config, title=title,
+                           skip_invalid=args.skip_invalid,
+                           progress=lambda items, name: progress(
+                               items, f"reading {name}",
+                               total=count_records(paths[name]) if name in paths else None,
+                               disabled=args.no_progress))
+    report.to_file(args.output)
+    if not args.quiet:
+        flips = report.section("summary").blocks[0].items[3].value
+        print(f"evaltools report: {' '.join(map(str, args.reference))} -> "
+              f"{' '.join(map(str, args.inputs))}: {flips} verdict flips -> {args.output}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from evaltools.cli.progress import progress
     from evaltools.config import load_config
@@ -55,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output.suffix.lower() not in (".html", ".htm"):
         raise InputError("the report is HTML: give an output path ending in .html",
                          source=str(args.output))
-    for path in args.inputs:
+    for path in [*args.inputs, *(args.reference or ())]:
         if args.output.resolve() == path.resolve():
             raise InputError("the output path is also an input", source=str(path))
     limits = {}
@@ -70,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     registry = load_registry(args.registry)
     from evaltools.io import count_records
+
+    if args.reference:
+        return _compare(args, config)
 
     paths = {p.name: p for p in args.inputs}
     report = build_report(args.inputs, config=config, registry=registry, limits=lim,

@@ -1,0 +1,139 @@
+"""The comparison report of two runs (``evaltools report --reference OLD NEW``).
+
+Reads both runs (raw records are scored or judged as for any report), has
+:func:`evaltools.compare.compare_runs` compute the shifts, flips and module
+deltas, and lays them out as report sections. Nothing is computed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from evaltools.report.model import Alert, Column, InputFile, Report, Section, Stat, Stats, Text
+from evaltools.report.model import Table as _Table
+
+
+def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
+          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
+          ) -> tuple[list[dict[str, Any]], list[InputFile]]:
+    from evaltools.report.inputs import file_sha256, iter_items
+
+    records, inputs = [], []
+    for path in paths:
+        p = Path(path)
+        items = iter_items(p, config=config, skip_invalid=skip_invalid)
+        n = 0
+        for item in items if progress is None else progress(items, p.name):
+            records.append(item.record)
+            n += 1
+        digest, size = file_sha256(p)
+        inputs.append(InputFile(path=str(path), sha256=digest, size_bytes=size, records=n))
+    return records, inputs
+
+
+def _ci(low, high) -> str:
+    return "—" if low is None else f"[{low:+.3f}, {high:+.3f}]"
+
+
+def comparison_report(comparison, *, title: str = "evaltools comparison",
+                      inputs: Sequence[InputFile] = (), config=None,
+                      reference_name: str = "reference",
+                      current_name: str = "current") -> Report:
+    """A :class:`Report` showing a :class:`evaltools.compare.RunComparison`."""
+    from evaltools import __version__
+    from evaltools.config import load_config
+
+    c = comparison
+    config = config or load_config()
+    worse = [f for f in c.flips if f.worse]
+    moved = [s for s in c.shifts if s.significant]
+    deltas = [m for m in c.modules if m.significant]
+    alerts = []
+    if worse:
+        alerts.append(Alert(f"{len(worse)} verdict{'s' if len(worse) != 1 else ''} got worse "
+                            f"(e.g. PASS→FAIL) in {current_name}", "table-flips"))
+    if moved:
+        alerts.append(Alert("Scores that moved beyond chance (95% interval of the difference "
+                            "excludes 0): " + ", ".join(
+                                f"{s.score} {s.difference:+.3f}" for s in moved),
+                            "table-shifts"))
+    if deltas:
+        alerts.append(Alert("Modules whose mean total moved beyond chance: " + ", ".join(
+            f"{m.module} {m.difference:+.1f}" for m in deltas), "table-module-deltas"))
+    if not alerts:
+        alerts.append(Alert("No verdict got worse and no difference is beyond chance.",
+                            "summary", tone="ok"))
+    summary = [Stats((
+        Stat(f"Records in {reference_name}", c.n_reference),
+        Stat(f"Records in {current_name}", c.n_current),
+        Stat("Matched by id", c.n_matched),
+        Stat("Verdict flips", len(c.flips)),
+        Stat("Got worse", len(worse)),
+    )), _Table.from_rows(
+        "verdict-mix", "Verdicts",
+        [Column("verdict", "Verdict", "verdict"),
+         Column("reference", reference_name, "int"),
+         Column("current", current_name, "int")],
+        [(v, c.verdicts_reference.get(v, 0), c.verdicts_current.get(v, 0))
+         for v in ("PASS", "WARN", "FAIL", "ERROR")
+         if c.verdicts_reference.get(v) or c.verdicts_current.get(v)])]
+    shifts = [_Table.from_rows(
+        "shifts", "Score distributions: reference against current",
+        [Column("score", "Score", "code"), Column("ref", "Mean before", "float"),
+         Column("cur", "Mean now", "float"), Column("diff", "Difference", "float"),
+         Column("ci", "95% interval", "code"), Column("ks", "KS statistic", "float"),
+         Column("p", "KS p-value", "float"), Column("sig", "Beyond chance")],
+        [(s.score, s.mean_reference, s.mean_current, s.difference, _ci(s.low, s.high),
+          s.ks_statistic, s.ks_pvalue, "yes" if s.significant else "no") for s in c.shifts],
+        note="Difference = mean now − mean before; its 95% interval is a percentile "
+             "bootstrap (1,000 resamples, each run resampled apart). 'Beyond chance' when "
+             "the interval excludes 0.")]
+    flips = [_Table.from_rows(
+        "flips", "Verdict flips, with their evidence",
+        [Column("id", "Id", "code"), Column("before", "Before", "verdict"),
+         Column("after", "Now", "verdict"), Column("unsupported", "Unsupported now"),
+         Column("reasons", "Reasons now"), Column("was", "Reasons before")],
+        [(f.id, f.before, f.after, "; ".join(f.unsupported_after) or "—",
+          "; ".join(f.reasons_after), "; ".join(f.reasons_before)) for f in c.flips],
+        note="Records present in both runs (same id) whose verdict changed; worse first.")]
+    if not c.flips:
+        flips.append(Text("No record present in both runs changed its verdict."))
+    modules = [_Table.from_rows(
+        "module-deltas", "Per-module judge results",
+        [Column("module", "Module", "code"), Column("nr", "Records before", "int"),
+         Column("nc", "Records now", "int"), Column("ref", "Mean total before", "float"),
+         Column("cur", "Mean total now", "float"), Column("diff", "Difference", "float"),
+         Column("ci", "95% interval", "code"), Column("pr", "PASS rate before", "percent"),
+         Column("pc", "PASS rate now", "percent")],
+        [(m.module, m.n_reference, m.n_current, m.mean_total_reference,
+          m.mean_total_current, m.difference, _ci(m.low, m.high), m.pass_rate_reference,
+          m.pass_rate_current) for m in c.modules])] if c.modules else [
+        Text("Neither run has judged module outputs.")]
+    sections = (Section("alerts", "Needs attention", tuple(alerts)),
+                Section("summary", "Summary", tuple(summary)),
+                Section("shift", "Score shift", tuple(shifts)),
+                Section("flips", "Verdict flips", tuple(flips)),
+                Section("modules", "Judge modules", tuple(modules)))
+    return Report(title=title, sections=sections, version=__version__,
+                  config=config.to_dict(), inputs=tuple(inputs))
+
+
+def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path], *,
+                  config=None, title: str = "evaltools comparison", skip_invalid: bool = False,
+                  progress=None, n_resamples: int = 1000, seed: int = 0) -> Report:
+    """Read two runs' files and return their comparison report."""
+    from evaltools.compare import compare_runs
+    from evaltools.config import load_config
+
+    config = config or load_config()
+    ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
+                            progress=progress)
+    cur, cur_inputs = _read(current, config=config, skip_invalid=skip_invalid,
+                            progress=progress)
+    comparison = compare_runs(ref, cur, n_resamples=n_resamples, seed=seed)
+    return comparison_report(comparison, title=title, inputs=(*ref_inputs, *cur_inputs),
+                             config=config,
+                             reference_name=" + ".join(Path(p).name for p in reference),
+                             current_name=" + ".join(Path(p).name for p in current))
