@@ -19,11 +19,13 @@ def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
           progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
           ) -> tuple[list[dict[str, Any]], list[InputFile]]:
     from evaltools.report.inputs import file_sha256, iter_items
+    from evaltools.scoring.scorer import ResponseScorer
 
+    scorer = ResponseScorer(config)
     records, inputs = [], []
     for path in paths:
         p = Path(path)
-        items = iter_items(p, config=config, skip_invalid=skip_invalid)
+        items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid)
         n = 0
         for item in items if progress is None else progress(items, p.name):
             records.append(item.record)
