@@ -383,6 +383,7 @@ def test_workers_option_starts_a_local_cluster(tmp_path, capsys):
     assert (tmp_path / "many.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
     src = write_jsonl(tmp_path / "in.jsonl", generated(2))
     code, _, err = cli(capsys, "score", src, "--scheduler", "tcp://127.0.0.1:9")

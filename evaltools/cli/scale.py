@@ -84,7 +84,7 @@ def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> It
     cluster = None
     try:
         if args.scheduler:
-            client = Client(args.scheduler, timeout="5s")
+            client = Client(args.scheduler, timeout="30s")
             n = len(client.scheduler_info().get("workers", {}))
             say(f"dask: using the cluster at {args.scheduler} ({n} workers)")
         else:
