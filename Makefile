@@ -1,5 +1,5 @@
 # The README's two commands: `make demo` and `make test`.
-.PHONY: setup setup-test demo test lint bench
+.PHONY: setup setup-test demo test test-fast lint bench
 
 PY := .venv/bin/python
 BIN := .venv/bin
@@ -17,6 +17,11 @@ demo: setup
 test: setup-test
 	$(BIN)/ruff check .
 	$(BIN)/pytest tests evaltools --nbval notebooks
+
+# Local work: everything but the slow and browser tests (no notebooks); `make test` is the full suite.
+test-fast: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q -m "not slow and not browser" tests evaltools
 
 lint:
 	$(BIN)/ruff check .

@@ -27,13 +27,12 @@ def __getattr__(name: str):
 
         return load_config
     if name == "judge":
-        # The subpackage, callable as evaltools.judge.api.judge (a module attribute
-        # named like a subpackage is replaced by it on import, so return the package).
-        import evaltools.judge as judge_package
+        # The function; the package is evaltools.judging (no name shared with a subpackage).
+        from evaltools.judging.api import judge
 
-        return judge_package
+        return judge
     if name in ("judge_frame", "judge_records"):
-        from evaltools.judge import stream as judge_stream
+        from evaltools.judging import stream as judge_stream
 
         return getattr(judge_stream, name)
     raise AttributeError(f"module 'evaltools' has no attribute {name!r}")

@@ -10,7 +10,7 @@ a partitioned dataset.
 
 Every partition is scored by the streaming engine
 (:func:`evaltools.scoring.stream.score_stream`) and judged by
-:func:`evaltools.judge.api.judge_records`, numbered from the partition's first
+:func:`evaltools.judging.api.judge_records`, numbered from the partition's first
 record, so the results are those of a single-process run record for record:
 the same floats, anchors, ``id`` defaults and error messages, in input order.
 
@@ -125,7 +125,7 @@ def _score_rows(numbered, *, config: Config, source: str, unit: str, skip_invali
 
 def _judge_rows(numbered, *, registry, source: str, unit: str,
                 skip_invalid: bool) -> Iterator[dict[str, Any]]:
-    from evaltools.judge.stream import judge_stream
+    from evaltools.judging.stream import judge_stream
 
     for _, rec, result in judge_stream(numbered, registry=registry, source=source, unit=unit,
                                        skip_invalid=skip_invalid):
@@ -205,8 +205,8 @@ def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
                output_dir: str | None = None, kinds: dict[str, set[str]] | None = None,
                width: int = 5) -> dict[str, Any]:
     """Judge one part of the input files (a task); returns as :func:`score_part` does."""
-    from evaltools.judge.registry import DEFAULT_REGISTRY
-    from evaltools.judge.summary import JudgeSummary
+    from evaltools.judging.registry import DEFAULT_REGISTRY
+    from evaltools.judging.summary import JudgeSummary
 
     try:
         rows = _judge_rows(read_part(part, skip_invalid=skip_invalid),
@@ -314,9 +314,9 @@ def _offsets(lengths) -> list[int]:
 
 
 def _records(pdf) -> list[dict[str, Any]]:
-    from evaltools.judge.api import _plain
+    from evaltools.values import plain_value
 
-    return [{k: _plain(v) for k, v in rec.items()} for rec in pdf.to_dict("records")]
+    return [{k: plain_value(v) for k, v in rec.items()} for rec in pdf.to_dict("records")]
 
 
 def _score_partition(pdf, offsets, *, config: Config, skip_invalid: bool, columns,
@@ -383,7 +383,7 @@ def _judge_partition(pdf, offsets, *, registry, skip_invalid: bool, columns,
                      partition_info=None):
     import pandas as pd
 
-    from evaltools.judge.stream import judge_records
+    from evaltools.judging.stream import judge_records
 
     first = offsets[partition_info["number"]] + 1 if partition_info else 1
     numbered = zip(range(first, first + len(pdf)), _records(pdf), strict=True)
@@ -399,7 +399,7 @@ def judge_frame(ddf, *, registry=None, skip_invalid: bool = False):
 
     The result columns are those of ``JudgeResult.to_row`` with the dtypes of
     :data:`JUDGE_DTYPES`; rows are numbered across partitions, so the result
-    equals :func:`evaltools.judge.api.judge_frame` on the whole frame.
+    equals :func:`evaltools.judging.api.judge_frame` on the whole frame.
 
     Parameters
     ----------
@@ -414,7 +414,7 @@ def judge_frame(ddf, *, registry=None, skip_invalid: bool = False):
     """
     import pandas as pd
 
-    from evaltools.judge.registry import DEFAULT_REGISTRY
+    from evaltools.judging.registry import DEFAULT_REGISTRY
 
     keep = [c for c in ddf.columns if c not in JUDGE_DTYPES]
     meta = pd.DataFrame({**{c: pd.Series(dtype=ddf.dtypes[c]) for c in keep},

@@ -225,7 +225,8 @@ def highlight_evidence_html(context: str, anchors: Iterable[Any], *,
 
 _CASE_CSS = ("border:1px solid #ccc;border-radius:6px;padding:8px 12px;margin:8px 0;"
              "font-family:inherit;")
-_VERDICT_CSS = {"PASS": "#28a745", "WARN": "#b8860b", "FAIL": "#dc3545"}
+#: The one verdict colour palette (HTML, widgets and plots).
+VERDICT_COLOURS = {"PASS": "#28a745", "WARN": "#b8860b", "FAIL": "#dc3545"}
 
 
 def _fmt(v: Any) -> str:
@@ -275,7 +276,7 @@ def case_html(record: Mapping[str, Any], *,
     esc = escape
     anchors = record.get("anchors") or []
     verdict = record.get("verdict")
-    colour = _VERDICT_CSS.get(verdict, "#555")
+    colour = VERDICT_COLOURS.get(verdict, "#555")
     shown = [f"{esc(k)} <b>{esc(_fmt(record[k]))}</b>" for k in scores if k in record]
     human = [f"{esc(k)} <b>{esc(_fmt(record[k]))}</b>" for k in labels
              if k in record and record[k] is not None]

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from evaltools.highlight import VERDICT_COLOURS
+
 #: Which side of each score's threshold flags a record, and the spec rules drawn.
 _SPEC_LINES = {
     "relevance": (("relevance", "fail_below"),),
@@ -38,7 +40,6 @@ _SPEC_LINES = {
     "hallucination": (("hallucination", "fail_above"), ("hallucination", "high_risk_above")),
 }
 _LABEL_COLOURS = {0: "#2c7fb8", 1: "#d95f0e", None: "#7f7f7f"}
-_VERDICT_COLOURS = {"PASS": "#28a745", "WARN": "#e0a800", "FAIL": "#dc3545"}
 
 
 def _plt():
@@ -351,7 +352,7 @@ def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_
     for i, (name, s) in enumerate(series):
         counts = [int((s == v).sum()) for v in labels]
         bars = ax.bar(x + i * width - 0.4 + width / 2, counts, width,
-                      color=[_VERDICT_COLOURS.get(v, "#7f7f7f") for v in labels],
+                      color=[VERDICT_COLOURS.get(v, "#7f7f7f") for v in labels],
                       alpha=1.0 if i == 0 else 0.45, edgecolor="black", linewidth=0.5,
                       label=name, hatch=None if i == 0 else "//")
         ax.bar_label(bars, fontsize=9)
@@ -364,7 +365,7 @@ def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_
 
 
 def plot_module_audit(audit):
-    """One figure for a :class:`evaltools.judge.module_audit.ModuleAudit`:
+    """One figure for a :class:`evaltools.judging.module_audit.ModuleAudit`:
     correctness mix (or F1 histogram), rule violations judge vs evaltools,
     reasoning sub-scores. Returns a matplotlib Figure."""
     import matplotlib.pyplot as plt

@@ -19,6 +19,7 @@ ValueError: must be 0 or 1 (or true/false). Got 'maybe' instead.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 _TEXT_LABELS = {"0": 0, "1": 1, "0.0": 0, "1.0": 1, "false": 0, "true": 1}
@@ -63,3 +64,41 @@ def binary_label(v: Any) -> int | None:
         if number in (0.0, 1.0):
             return int(number)
     raise ValueError(f"must be 0 or 1 (or true/false). Got {v!r} instead.")
+
+
+def plain_value(v: Any) -> Any:
+    """numpy arrays and scalars (from DataFrames and Parquet) as plain Python values;
+    tuples become lists, mappings dicts.
+
+    >>> import numpy as np
+    >>> plain_value({"a": np.array([1, 2]), "b": (np.float64(0.5),)})
+    {'a': [1, 2], 'b': [0.5]}
+    """
+    if hasattr(v, "tolist") and not isinstance(v, (str, bytes)):
+        return plain_value(v.tolist())
+    if isinstance(v, Mapping):
+        return {k: plain_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [plain_value(x) for x in v]
+    return v
+
+
+def as_records(data: Any) -> list[dict[str, Any]]:
+    """Records as a list of dicts, from a DataFrame (missing cells as None) or an iterable.
+
+    The one records-or-DataFrame coercion: functions that take either call it.
+
+    >>> import pandas as pd
+    >>> as_records(pd.DataFrame({"a": [1.0, None]}))
+    [{'a': 1.0}, {'a': None}]
+    >>> as_records(({"a": 1},))
+    [{'a': 1}]
+    """
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):
+        return [{k: (None if _scalar_missing(v) else v) for k, v in row.items()}
+                for row in data.to_dict("records")]
+    return [dict(r) for r in data]
+
+
+def _scalar_missing(v: Any) -> bool:
+    return not isinstance(v, str) and is_missing(v)

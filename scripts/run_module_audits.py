@@ -4,7 +4,7 @@
 Writes ``reports/audits/03_module_audit_<MODULE>.ipynb`` for every module of
 the judge registry (or those named with ``--modules``) and, when nbconvert is
 installed, the same as ``.html`` beside it; then ``summary.csv``, one row per
-module (:func:`evaltools.judge.module_audit.modules_overview`), also printed.
+module (:func:`evaltools.judging.module_audit.modules_overview`), also printed.
 Each notebook runs with the ``notebooks/`` folder as its working directory, so
 its relative paths hold.
 
@@ -82,7 +82,7 @@ def _write_overview(args: argparse.Namespace, out_dir: Path) -> None:
     """All modules at a glance: ``summary.csv`` beside the notebooks, and on stdout."""
     import pandas as pd
 
-    from evaltools.judge.module_audit import modules_overview
+    from evaltools.judging.module_audit import modules_overview
 
     data = NOTEBOOK.parent / (args.data or "../data/judgments.jsonl")
     overview = modules_overview(data, modules=args.modules)
@@ -93,7 +93,7 @@ def _write_overview(args: argparse.Namespace, out_dir: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))  # this checkout's evaltools, installed or not
-    from evaltools.judge.registry import load_registry
+    from evaltools.judging.registry import load_registry
 
     ids = list(load_registry().ids)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -159,7 +159,7 @@ def test_score_frame_error_names_the_row_across_partitions(cluster):
 
 
 def test_judge_frame_equals_pandas_judge_frame_on_data(cluster):
-    from evaltools.judge.stream import judge_frame as pandas_judge_frame
+    from evaltools.judging.stream import judge_frame as pandas_judge_frame
 
     pdf = pd.DataFrame([rec for _, rec in read_records(DATA / "judgments.jsonl")])
     for col in ("input", "output", "expected", "judge", "rules", "reasoning"):

@@ -9,23 +9,26 @@ import pytest
 
 import evaltools
 from evaltools.errors import InputError
-from evaltools.judge import JudgeResult, judge, judge_frame, judge_records
-from evaltools.judge.prompt import render_prompt
-from evaltools.judge.registry import load_registry
+from evaltools.judging import JudgeResult, judge, judge_frame, judge_records
+from evaltools.judging.registry import load_registry
+from evaltools.prompt import render_prompt
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "judgments.jsonl"
 FULL = {"chain_of_thought": 8, "evidence_usage": 8, "confidence_calibration": 4}
 
 
-def test_evaltools_judge_is_callable_and_is_the_package():
+def test_evaltools_judge_is_the_function_and_judging_the_package():
+    import types
+
+    import evaltools.judging as pkg  # importing the package does not replace the function
+
     r = evaltools.judge({"module": "M04", "output": "Yes", "expected": True})
     assert isinstance(r, JudgeResult)
-    assert evaltools.judge.registry.MODULES["M12b"].labels == ("R", "S", "C", "N")
-    assert evaltools.judge.judge is judge
+    assert evaltools.judging.registry.MODULES["M12b"].labels == ("R", "S", "C", "N")
+    assert evaltools.judging.judge is judge is evaltools.judge
     assert evaltools.judge_records is judge_records and evaltools.judge_frame is judge_frame
-    import evaltools.judge as pkg
-
-    assert pkg is evaltools.judge and callable(pkg)
+    assert isinstance(evaltools.judge, types.FunctionType)
+    assert type(pkg) is types.ModuleType and not callable(pkg)  # no module-class swap
 
 
 def test_template_json_format_plus_evaltools_keys():

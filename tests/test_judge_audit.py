@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from evaltools.judge import judge
-from evaltools.judge.audit import CODES, parse_judgment
+from evaltools.judging import judge
+from evaltools.judging.audit import CODES, parse_judgment
 
 
 def consistent_judgment():

@@ -165,7 +165,7 @@ def test_skip_invalid_records_errors_and_judges_the_rest(tmp_path, capsys):
 
 
 def test_custom_registry(tmp_path, capsys):
-    from evaltools.judge.registry import default_registry_text
+    from evaltools.judging.registry import default_registry_text
 
     reg = tmp_path / "reg.toml"
     reg.write_text(default_registry_text().replace("pass_at = 70", "pass_at = 90"), "utf-8")

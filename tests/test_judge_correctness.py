@@ -2,7 +2,7 @@
 
 import pytest
 
-from evaltools.judge.correctness import (
+from evaltools.judging.correctness import (
     boolean_correctness,
     classification_correctness,
     credit_band,
@@ -10,7 +10,7 @@ from evaltools.judge.correctness import (
     parse_boolean,
     value_problem,
 )
-from evaltools.judge.registry import default_registry_text, load_registry, parse_registry
+from evaltools.judging.registry import default_registry_text, load_registry, parse_registry
 
 REG = load_registry()
 M = REG.module

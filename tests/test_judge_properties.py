@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaltools.errors import InputError
-from evaltools.judge import judge
-from evaltools.judge.audit import CODES
-from evaltools.judge.registry import load_registry
+from evaltools.judging import judge
+from evaltools.judging.audit import CODES
+from evaltools.judging.registry import load_registry
 
 REG = load_registry()
 MODULES = list(REG.modules)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from evaltools.judge import judge
-from evaltools.judge.reasoning import assess_reasoning, band_of, reasoning_problems
-from evaltools.judge.registry import default_registry_text, parse_registry
-from evaltools.judge.verdict import Verdict, calculate_verdict
+from evaltools.judging import judge
+from evaltools.judging.reasoning import assess_reasoning, band_of, reasoning_problems
+from evaltools.judging.registry import default_registry_text, parse_registry
+from evaltools.judging.verdict import JudgeVerdict, calculate_verdict
 
 
 def test_three_sub_scores_add_up():
@@ -76,15 +76,15 @@ def test_scoring_guide_bands(score, band):
 
 
 @pytest.mark.parametrize("c,r,q,expected", [
-    (40, 20, 10, Verdict("PASS", 70, "Meets threshold")),     # exactly 70
-    (40, 20, 9, Verdict("FAIL", 69, "Below threshold")),      # 69
-    (40, 40, 20, Verdict("PASS", 100, "Meets threshold")),
-    (0, 40, 20, Verdict("FAIL", 60, "Incorrect output")),     # correctness 0
-    (0, 0, 0, Verdict("FAIL", 0, "Incorrect output")),
-    (20, 40, 10, Verdict("PASS", 70, "Meets threshold")),     # PARTIAL can pass
-    (20, 30, 19, Verdict("FAIL", 69, "Below threshold")),
-    (26.67, 30, 13, Verdict("FAIL", 69.67, "Below threshold")),
-    (26.67, 30, 14, Verdict("PASS", 70.67, "Meets threshold")),
+    (40, 20, 10, JudgeVerdict("PASS", 70, "Meets threshold")),     # exactly 70
+    (40, 20, 9, JudgeVerdict("FAIL", 69, "Below threshold")),      # 69
+    (40, 40, 20, JudgeVerdict("PASS", 100, "Meets threshold")),
+    (0, 40, 20, JudgeVerdict("FAIL", 60, "Incorrect output")),     # correctness 0
+    (0, 0, 0, JudgeVerdict("FAIL", 0, "Incorrect output")),
+    (20, 40, 10, JudgeVerdict("PASS", 70, "Meets threshold")),     # PARTIAL can pass
+    (20, 30, 19, JudgeVerdict("FAIL", 69, "Below threshold")),
+    (26.67, 30, 13, JudgeVerdict("FAIL", 69.67, "Below threshold")),
+    (26.67, 30, 14, JudgeVerdict("PASS", 70.67, "Meets threshold")),
 ])
 def test_calculate_verdict(c, r, q, expected):
     assert calculate_verdict(c, r, q) == expected
@@ -95,8 +95,10 @@ def test_the_cap_applies_when_correctness_is_zero():
     # lower cap shows the cap itself at work.
     reg = parse_registry(default_registry_text().replace("cap_when_incorrect = 60",
                                                          "cap_when_incorrect = 50"))
-    assert calculate_verdict(0, 40, 20, registry=reg) == Verdict("FAIL", 50, "Incorrect output")
-    assert calculate_verdict(0, 30, 10, registry=reg) == Verdict("FAIL", 40, "Incorrect output")
+    assert calculate_verdict(0, 40, 20, registry=reg) == \
+        JudgeVerdict("FAIL", 50, "Incorrect output")
+    assert calculate_verdict(0, 30, 10, registry=reg) == \
+        JudgeVerdict("FAIL", 40, "Incorrect output")
     assert calculate_verdict(10, 40, 20, registry=reg).total == 70
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from evaltools.errors import ConfigError
-from evaltools.judge.registry import default_registry_text, load_registry, parse_registry
+from evaltools.judging.registry import default_registry_text, load_registry, parse_registry
 
 SPEC_TYPES = {
     "M01": "extraction", "M01a": "extraction", "M01b": "extraction",
@@ -89,7 +89,7 @@ rules = [
 '''
     reg = parse_registry(text)
     assert reg.module("M17").type == "boolean"
-    from evaltools.judge import judge
+    from evaltools.judging import judge
 
     r = judge({"module": "M17", "output": "yes", "expected": True, "rules": [True] * 4},
               registry=reg)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from evaltools.judge.checks import CHECKS, run_check
-from evaltools.judge.registry import load_registry
-from evaltools.judge.rules import assess_rules
+from evaltools.judging.checks import CHECKS, run_check
+from evaltools.judging.registry import load_registry
+from evaltools.judging.rules import assess_rules
 
 REG = load_registry()
 M = REG.module

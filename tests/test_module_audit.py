@@ -12,9 +12,14 @@ import pandas as pd
 import pytest
 
 import evaltools
-from evaltools.judge.audit import CODES
-from evaltools.judge.module_audit import FINDING_KINDS, _check_kinds, module_audit, modules_overview
-from evaltools.judge.registry import load_registry
+from evaltools.judging.audit import CODES
+from evaltools.judging.module_audit import (
+    FINDING_KINDS,
+    _check_kinds,
+    module_audit,
+    modules_overview,
+)
+from evaltools.judging.registry import load_registry
 from evaltools.plots import plot_module_audit
 
 matplotlib.use("Agg")

@@ -14,7 +14,7 @@ import pytest
 
 from evaltools.cli import main
 from evaltools.config import DEFAULT_CONFIG, load_config
-from evaltools.judge.registry import default_registry_text
+from evaltools.judging.registry import default_registry_text
 
 M15 = {"module": "M15", "output": "yes", "expected": True,
        "rules": [True, True, True, True],

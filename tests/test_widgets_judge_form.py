@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import evaltools
-from evaltools.judge.registry import load_registry
+from evaltools.judging.registry import load_registry
 from evaltools.widgets import JudgeForm
 from evaltools.widgets.judge_form import TEMPLATE_KEYS, parse_items
 

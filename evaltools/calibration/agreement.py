@@ -23,8 +23,7 @@ import numpy as np
 from sklearn.metrics import accuracy_score, cohen_kappa_score, confusion_matrix
 
 from evaltools.calibration._checks import json_value
-
-VERDICTS = ("PASS", "WARN", "FAIL")
+from evaltools.scoring.result import VERDICTS
 
 
 @dataclass(frozen=True)

@@ -120,13 +120,8 @@ def _scored(d: Mapping[str, Any]) -> bool:
 
 
 def _rows(records) -> list[dict[str, Any]]:
-    try:
-        import pandas as pd
-
-        if isinstance(records, pd.DataFrame):
-            return records.to_dict(orient="records")
-    except ImportError:  # pragma: no cover
-        pass
+    if hasattr(records, "columns") and hasattr(records, "to_dict"):  # a DataFrame
+        return records.to_dict(orient="records")
     return [r.to_dict() if hasattr(r, "to_dict") and not isinstance(r, Mapping) else dict(r)
             for r in records]
 

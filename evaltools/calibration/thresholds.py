@@ -48,6 +48,7 @@ from evaltools.calibration._checks import (
     same_length,
     scores,
 )
+from evaltools.values import is_missing
 
 DIRECTIONS = ("above", "below")
 CRITERIA = ("youden", "f1", "cost")
@@ -382,8 +383,6 @@ class SpecCheck:
                            "rule": self.rule, "metrics": self.metrics.to_dict()})
 
 
-def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and np.isnan(v))
 
 
 def _labelled(frame, rule: _SpecRule) -> tuple[np.ndarray, np.ndarray] | None:
@@ -391,7 +390,7 @@ def _labelled(frame, rule: _SpecRule) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     ys, ss = [], []
     for lab, sc in zip(frame[rule.label].tolist(), frame[rule.score].tolist(), strict=True):
-        if _missing(lab) or _missing(sc):
+        if is_missing(lab) or is_missing(sc):
             continue
         ys.append(1 if lab in rule.positive else 0)
         ss.append(float(sc))

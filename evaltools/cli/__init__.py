@@ -69,12 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     for name, help_text in SUBCOMMANDS.items():
-        try:
-            module = importlib.import_module(f"evaltools.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"evaltools.cli.{name}":
-                continue
-            raise
+        module = importlib.import_module(f"evaltools.cli.{name}")  # each is part of evaltools
         p = sub.add_parser(name, help=help_text, description=help_text,
                            epilog=getattr(module, "EXAMPLES", None))
         module.add_arguments(p)

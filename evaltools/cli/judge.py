@@ -15,9 +15,9 @@ from evaltools.cli import scale
 from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.io import count_records, read_records, row_unit, write_or_drain
-from evaltools.judge.registry import load_registry
-from evaltools.judge.stream import judge_stream
-from evaltools.judge.summary import JudgeSummary
+from evaltools.judging.registry import load_registry
+from evaltools.judging.stream import judge_stream
+from evaltools.judging.summary import JudgeSummary
 
 EXAMPLES = """\
 examples:

@@ -73,7 +73,7 @@ def _compare(args: argparse.Namespace, config) -> int:
 def run(args: argparse.Namespace) -> int:
     from evaltools.cli.progress import progress
     from evaltools.config import load_config
-    from evaltools.judge.registry import load_registry
+    from evaltools.judging.registry import load_registry
     from evaltools.report.build import build_report
     from evaltools.report.model import Limits
 

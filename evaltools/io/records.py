@@ -454,9 +454,3 @@ def _jsonl_to_parquet(stage: Path, out: Path, batch_size: int = 4096) -> None:
         if batch or pw is not None:
             pw.write_table(pa.Table.from_pylist(batch, schema=schema))
 
-
-def read_frame(path: str | Path):
-    """A whole record file as a pandas DataFrame (for notebooks; small files)."""
-    import pandas as pd
-
-    return pd.DataFrame([rec for _, rec in read_records(path)])

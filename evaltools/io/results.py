@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 
+from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS
+from evaltools.scoring.result import SCORE_FIELDS as SCORE_FIELDS_ALL
+
 SCORE_FIELDS = ("claims_score", "ngram_overlap", "anchors_total", "anchors", "hallucination")
-_NUMERIC_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
-                   "hallucination", "claims_score", "drift_penalty", "ngram_overlap",
-                   "anchors_total", "anchors_unsupported", "hallucination_probability")
-_LIST_FIELDS = ("anchors", "keywords", "missing_keywords", "reasons")
+_NUMERIC_FIELDS = (*SCORE_FIELDS_ALL, *COUNT_FIELDS, "hallucination_probability")
 
 
 def score_labelled(records, *, config=None, nlp=None):
@@ -51,7 +51,7 @@ def score_labelled(records, *, config=None, nlp=None):
         for col in _NUMERIC_FIELDS:
             if col in frame.columns and frame[col].map(lambda v: isinstance(v, str)).any():
                 frame[col] = pd.to_numeric(frame[col].replace("", None), errors="coerce")
-        for col in _LIST_FIELDS:
+        for col in LIST_FIELDS:
             if col in frame.columns:
                 frame[col] = frame[col].map(
                     lambda v: (json.loads(v) if v.strip() else []) if isinstance(v, str) else v)

@@ -23,7 +23,7 @@ CALIBRATION_POINTER = ("Thresholds fitted to labels: notebooks/02_calibration.ip
 
 
 def alerts(b) -> list[Alert]:
-    """The alerts of a :class:`~evaltools.report.build.ReportBuilder`'s records."""
+    """The alerts of a :class:`~evaltools.report.stats.ReportStats`'s records."""
     from evaltools.calibration.agreement import spec_agreement
 
     cfg = b.config.alerts

@@ -11,14 +11,14 @@ saying why, never by an error.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from evaltools.report import figures
 from evaltools.report.model import Column, Figure, Section, Stat, Stats, Table, Text
+from evaltools.report.stats import ReportStats
+from evaltools.scoring.result import VERDICTS
 from evaltools.values import binary_label
 
-if TYPE_CHECKING:  # pragma: no cover
-    from evaltools.report.build import ReportBuilder
 
 def _binary(v: Any) -> int | None:
     """:func:`evaltools.values.binary_label`, with None for a value that is not a label
@@ -83,7 +83,7 @@ def agreement_blocks(id: str, title: str, human, predicted, labels, *,
     return blocks
 
 
-def section(b: ReportBuilder) -> Section:
+def section(b: ReportStats) -> Section:
     """The calibration section over the labelled records the builder kept."""
     lab = b.labelled
     n_lab = len(lab["id"])
@@ -105,7 +105,7 @@ def section(b: ReportBuilder) -> Section:
                          "irrelevant (label_relevant = 0).")
 
 
-def _scoring_blocks(b: ReportBuilder) -> list:
+def _scoring_blocks(b: ReportStats) -> list:
     import pandas as pd
 
     from evaltools import calibration as cal
@@ -186,7 +186,7 @@ def _scoring_blocks(b: ReportBuilder) -> list:
         blocks.append(Table.from_rows(
             "thresholds", "Thresholds: the spec's and recommended ones" if search
             else "Thresholds: the spec's", cols, rows, note=note))
-    verdict_labels = ("PASS", "WARN", "FAIL")
+    verdict_labels = VERDICTS
     if any(v in verdict_labels for v in lab["label_verdict"]):
         blocks.extend(agreement_blocks("verdict-confusion", "Verdicts vs human verdicts",
                                        lab["label_verdict"], lab["verdict"], verdict_labels,

@@ -42,11 +42,10 @@ from typing import Any
 
 from evaltools.errors import InputError
 from evaltools.io import file_format, read_records, row_unit
+from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
+from evaltools.scoring.result import SCORE_FIELDS as _SCORE_FIELDS
 
 SCORING_FIELDS = ("query", "context", "response")
-VERDICTS = ("PASS", "WARN", "FAIL")
-_SCORE_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
-                 "hallucination", "claims_score", "drift_penalty", "ngram_overlap")
 
 
 @dataclass(frozen=True)
@@ -86,9 +85,9 @@ def file_sha256(path: str | Path, *, chunk: int = 1 << 20) -> tuple[str, int]:
 
 #: Result fields that CSV and Parquet files hold as text (numbers) or JSON text (lists,
 #: objects): ``evaltools score`` / ``judge`` write them so, the report reads them back.
-NUMBER_FIELDS = (*_SCORE_FIELDS, "anchors_total", "anchors_unsupported",
+NUMBER_FIELDS = (*_SCORE_FIELDS, *COUNT_FIELDS,
                  "hallucination_probability", "total_score", "judge_total_score")
-JSON_FIELDS = ("anchors", "keywords", "missing_keywords", "reasons", "evaluation", "issues",
+JSON_FIELDS = (*LIST_FIELDS, "evaluation", "issues",
                "audit", "improvement_suggestions", "judge")
 #: Result fields whose empty cell means null.
 TEXT_FIELDS = ("error", "verdict", "judge_verdict", "verdict_reason", "module_type", "summary",
@@ -165,7 +164,7 @@ def check_judged(record: dict[str, Any], *, source: str, line: int, unit: str = 
     ``module`` must name a module of the judge registry (the shipped one when
     ``registry`` is None).
     """
-    from evaltools.judge.registry import load_registry
+    from evaltools.judging.registry import load_registry
 
     module = record.get("module")
     known = (registry if registry is not None else load_registry()).ids
@@ -197,7 +196,7 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
 
     Raw scoring records go through ``scorer.stream`` (the same validation,
     chunking and messages as ``evaltools score``); raw judging records through
-    :func:`evaltools.judge.stream.judge_stream` (as ``evaltools judge``).
+    :func:`evaltools.judging.stream.judge_stream` (as ``evaltools judge``).
 
     Parameters
     ----------
@@ -205,7 +204,7 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
         A .jsonl, .csv or .parquet file.
     scorer : evaltools.scoring.scorer.ResponseScorer, optional
         Scores raw scoring records; the default scorer when None.
-    registry : evaltools.judge.registry.Registry, optional
+    registry : evaltools.judging.registry.Registry, optional
         Judges raw judging records and names the known modules; the shipped
         registry when None.
     skip_invalid : bool
@@ -218,8 +217,8 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
         The file or a record breaks the contract (unless ``skip_invalid``).
     """
     from evaltools.io import Unreadable
-    from evaltools.judge.registry import load_registry
-    from evaltools.judge.stream import judge_stream
+    from evaltools.judging.registry import load_registry
+    from evaltools.judging.stream import judge_stream
     from evaltools.scoring.scorer import default_scorer
 
     p = Path(path)

@@ -1,4 +1,4 @@
-"""The report's sections, each built from a :class:`~evaltools.report.build.ReportBuilder`.
+"""The report's sections, each built from a :class:`~evaltools.report.stats.ReportStats`.
 
 One function per section; each returns a :class:`~evaltools.report.model.Section`
 of tables, figures, stats and cases. They summarise what the builder
@@ -10,14 +10,10 @@ from __future__ import annotations
 import dataclasses
 import platform
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from evaltools.report import figures
-from evaltools.report.build import EXTRA_SCORES, SCORE_NAMES, describe
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
-
-if TYPE_CHECKING:  # pragma: no cover
-    from evaltools.report.build import ReportBuilder
+from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, describe
 
 _DESCRIBE_COLUMNS = (
     Column("score", "Score", "code"), Column("n", "Records", "int"),
@@ -48,7 +44,7 @@ def _verdict_table(id: str, title: str, counts, order) -> Table:
 # ----------------------------------------------------------------------------- summary
 
 
-def summary(b: ReportBuilder) -> Section:
+def summary(b: ReportStats) -> Section:
     """Record counts, verdict mix and score distributions."""
     n_err = b.scored_errors + sum(m.errors for m in b.modules.values())
     blocks: list = [Stats((
@@ -116,7 +112,7 @@ def summary(b: ReportBuilder) -> Section:
 # ----------------------------------------------------------------------------- modules
 
 
-def modules(b: ReportBuilder) -> Section:
+def modules(b: ReportStats) -> Section:
     """Per-module judge results: correctness, rules, reasoning, LLM-judge inconsistencies."""
     if not b.n_judged:
         return Section("modules", "Per-module judge results",
@@ -205,10 +201,7 @@ def modules(b: ReportBuilder) -> Section:
           *(describe(b.modules[mid].reasoning)[k] for k in ("mean", "min", "max")))
          for mid in order]))
     kinds = sorted(b.issue_kinds.items(), key=lambda kv: (-kv[1], kv[0]))
-    try:
-        from evaltools.judge.module_audit import FINDING_KINDS
-    except ImportError:  # pragma: no cover - part of evaltools
-        FINDING_KINDS = {}
+    from evaltools.judging.module_audit import FINDING_KINDS
     blocks.append(Table.from_rows(
         "issue-kinds", "LLM-judge inconsistencies, by kind",
         [Column("module", "Module", "code"), Column("kind", "Finding", "code"),
@@ -238,7 +231,7 @@ def modules(b: ReportBuilder) -> Section:
     return Section("modules", "Per-module judge results", tuple(blocks))
 
 
-def _llm_agreement(b: ReportBuilder) -> list:
+def _llm_agreement(b: ReportStats) -> list:
     from evaltools.report.calibration import agreement_blocks
 
     return agreement_blocks("llm-verdict-confusion", "LLM judge verdicts vs recomputed",
@@ -249,7 +242,7 @@ def _llm_agreement(b: ReportBuilder) -> list:
 # ----------------------------------------------------------------------------- worst cases
 
 
-def worst(b: ReportBuilder) -> Section:
+def worst(b: ReportStats) -> Section:
     """The worst scored responses, with anchors highlighted and their evidence."""
     valid = b.n_scored - b.scored_errors
     if not valid:
@@ -285,7 +278,7 @@ def worst(b: ReportBuilder) -> Section:
 # ----------------------------------------------------------------------------- calibration
 
 
-def calibration(b: ReportBuilder) -> Section:
+def calibration(b: ReportStats) -> Section:
     """Agreement with human labels, when the records carry any."""
     from evaltools.report import calibration as cal
 
@@ -295,7 +288,7 @@ def calibration(b: ReportBuilder) -> Section:
 # ----------------------------------------------------------------------------- provenance
 
 
-def configuration(b: ReportBuilder) -> Section:
+def configuration(b: ReportStats) -> Section:
     """The configuration used: every threshold and weight."""
     rows = []
     for section, values in b.config.to_dict().items():
@@ -336,7 +329,7 @@ def _setting(value):
     return str(value)
 
 
-def provenance(b: ReportBuilder) -> Section:
+def provenance(b: ReportStats) -> Section:
     """Versions and the input files' hashes."""
     from evaltools import __version__
 

@@ -5,6 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+#: The verdicts of a scored response, best first.
+VERDICTS = ("PASS", "WARN", "FAIL")
+#: The numeric score fields of a result (each in [0, 1]).
+SCORE_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
+                "hallucination", "claims_score", "drift_penalty", "ngram_overlap")
+#: The integer count fields of a result.
+COUNT_FIELDS = ("anchors_total", "anchors_unsupported")
+#: The list fields of a result.
+LIST_FIELDS = ("anchors", "keywords", "missing_keywords", "reasons")
+#: Every field of ``ScoreResult.to_dict()``, in order.
 OUTPUT_FIELDS = (
     "id", "relevance", "relevance_cosine", "relevance_jaccard", "completeness", "keywords",
     "missing_keywords", "hallucination", "claims_score", "drift_penalty", "ngram_overlap",

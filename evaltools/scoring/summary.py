@@ -1,12 +1,21 @@
-"""A run's summary: verdict mix, mean scores, and agreement with human labels if present."""
+"""A run's score statistics: verdict mix, score means and ranges, anchors by kind, and
+agreement with human labels if present, accumulated one record at a time.
+
+:class:`ScoreStats` is mergeable (``a + b``, or ``a.merge(b)`` in place), so
+partitions, files and notebook frames are counted the same way; the CLI
+summary, the report's anchor table and the exploration notebook all read it.
+"""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-VERDICTS = ("PASS", "WARN", "FAIL")
+from evaltools.scoring.result import VERDICTS
+from evaltools.values import as_records
+
 SCORE_FIELDS = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap")
 
 
@@ -41,12 +50,12 @@ class RunSummary:
                 "verdict_agreement": self.verdict_agreement}
 
 
-class SummaryBuilder:
-    """Accumulates output records one at a time (constant memory).
+class ScoreStats:
+    """Accumulates scored records one at a time (constant memory); ``+`` merges two.
 
     Examples
     --------
-    >>> b = SummaryBuilder()
+    >>> b = ScoreStats()
     >>> b.add({"verdict": "PASS", "relevance": 0.5, "completeness": 1.0, "hallucination": 0.0,
     ...        "claims_score": 0.0, "ngram_overlap": 1.0, "anchors": [], "label_verdict": "PASS"})
     >>> s = b.build()
@@ -63,6 +72,23 @@ class SummaryBuilder:
         self._labelled = 0
         self._agree = 0
         self._pairs: Counter[tuple[str, str]] = Counter()
+        self._min: dict[str, float] = {}
+        self._max: dict[str, float] = {}
+
+    @classmethod
+    def of(cls, records) -> ScoreStats:
+        """The statistics of scored records: dicts, or a DataFrame from ``score_frame``.
+
+        >>> s = ScoreStats.of([{"verdict": "FAIL", "relevance": 0.2, "completeness": 0.5,
+        ...     "hallucination": 1.0, "claims_score": 1.0, "ngram_overlap": 0.1,
+        ...     "anchors": [{"kind": "price", "supported": False}]}])
+        >>> s.verdict_table().to_dict("index")["FAIL"]
+        {'records': 1, 'share': 1.0}
+        """
+        stats = cls()
+        for rec in as_records(records):
+            stats.add(rec)
+        return stats
 
     def add(self, out: dict[str, Any]) -> None:
         self._n += 1
@@ -71,7 +97,10 @@ class SummaryBuilder:
             return
         self._verdicts[out["verdict"]] += 1
         for f in SCORE_FIELDS:
-            self._sums[f] += out[f]
+            v = out[f]
+            self._sums[f] += v
+            self._min[f] = min(self._min.get(f, v), v)
+            self._max[f] = max(self._max.get(f, v), v)
         for a in out.get("anchors", ()):
             if not a.get("counted", True):
                 continue
@@ -84,7 +113,7 @@ class SummaryBuilder:
             self._agree += label.upper() == out["verdict"]
             self._pairs[(label.upper(), out["verdict"])] += 1
 
-    def merge(self, other: SummaryBuilder) -> None:
+    def merge(self, other: ScoreStats) -> None:
         """Add the records ``other`` accumulated (one builder a partition, merged at the end)."""
         self._n += other._n
         self._errors += other._errors
@@ -96,6 +125,58 @@ class SummaryBuilder:
             t_u[1] += u
         self._labelled += other._labelled
         self._agree += other._agree
+        self._pairs.update(other._pairs)
+        for f, v in other._min.items():
+            self._min[f] = min(self._min.get(f, v), v)
+        for f, v in other._max.items():
+            self._max[f] = max(self._max.get(f, v), v)
+
+    def __add__(self, other: ScoreStats) -> ScoreStats:
+        """The statistics of both runs together (neither operand changes).
+
+        >>> a, b = ScoreStats(), ScoreStats()
+        >>> a.add({"verdict": "PASS", "relevance": 1.0, "completeness": 1.0,
+        ...        "hallucination": 0.0, "claims_score": 0.0, "ngram_overlap": 1.0})
+        >>> b.add({"error": "field 'query' is missing"})
+        >>> (a + b).build().records, a.build().records
+        (2, 1)
+        """
+        if not isinstance(other, ScoreStats):
+            return NotImplemented
+        out = copy.deepcopy(self)
+        out.merge(other)
+        return out
+
+    # -- tables (pandas) -----------------------------------------------------------
+
+    def verdict_table(self):
+        """Records and share per verdict (PASS, WARN, FAIL), over the valid records."""
+        import pandas as pd
+
+        scored = self._n - self._errors
+        rows = {v: {"records": self._verdicts[v],
+                    "share": round(self._verdicts[v] / scored, 3) if scored else None}
+                for v in VERDICTS}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("verdict")
+
+    def score_table(self):
+        """Mean, minimum and maximum of each score over the valid records."""
+        import pandas as pd
+
+        scored = self._n - self._errors
+        rows = {f: {"mean": round(self._sums[f] / scored, 3) if scored else None,
+                    "min": self._min.get(f), "max": self._max.get(f)} for f in SCORE_FIELDS}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("score")
+
+    def anchor_table(self):
+        """Counted anchors per kind: supported, unsupported and total, with a total row."""
+        import pandas as pd
+
+        rows = {k: {"supported": t - u, "unsupported": u, "total": t}
+                for k, (t, u) in sorted(self._kinds.items())}
+        rows["total"] = {c: sum(r[c] for r in rows.values())
+                         for c in ("supported", "unsupported", "total")}
+        return pd.DataFrame.from_dict(rows, orient="index").rename_axis("kind")
 
     def build(self) -> RunSummary:
         scored = self._n - self._errors
@@ -108,3 +189,7 @@ class SummaryBuilder:
             labelled_verdicts=self._labelled, verdict_agreement=self._agree,
             by_kind={k: (t, u) for k, (t, u) in sorted(self._kinds.items())},
             verdict_pairs=dict(self._pairs))
+
+
+#: The former name of :class:`ScoreStats` (the CLI's and Dask's summaries).
+SummaryBuilder = ScoreStats

@@ -21,7 +21,7 @@ from evaltools.config import DEFAULT_CONFIG, Config
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ScoreVerdict:
     verdict: str
     reasons: tuple[str, ...]
 
@@ -50,7 +50,7 @@ def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5
 
 def decide(relevance: float, completeness: float, hallucination: float, *,
            config: Config | None = None,
-           unsupported: Iterable[tuple[str, str]] = ()) -> Verdict:
+           unsupported: Iterable[tuple[str, str]] = ()) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -85,7 +85,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     named = unsupported_reason(unsupported)
     extra = (named,) if named else ()
     if not crossed:
-        return Verdict("PASS", (
+        return ScoreVerdict("PASS", (
             f"hallucination {hallucination:.2f} <= {h_max:g}, relevance {relevance:.2f} >= "
             f"{r_min:g}, completeness {completeness:.2f} >= {c_min:g}", *extra))
-    return Verdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))
+    return ScoreVerdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))

@@ -37,18 +37,17 @@ from typing import Any
 import ipywidgets as W
 
 from evaltools.errors import InputError
-from evaltools.highlight import NO_MATHS, escape
-from evaltools.judge.api import judge
-from evaltools.judge.checks import run_check
-from evaltools.judge.correctness import parse_boolean
-from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, escape
+from evaltools.judging.api import judge
+from evaltools.judging.checks import run_check
+from evaltools.judging.correctness import parse_boolean
+from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 
 __all__ = ["TEMPLATE_KEYS", "JudgeForm"]
 
 TEMPLATE_KEYS = ("evaluation", "total_score", "verdict", "summary", "improvement_suggestions")
 """The keys of the template's JSON result, shown in the form's JSON box."""
 
-_VERDICT_COLOURS = {"PASS": "#28a745", "FAIL": "#dc3545"}
 
 # A plain HTML button (no kernel round trip) that copies the JSON box of its own form.
 _COPY_JS = ("var t=this.closest('.evaltools-judge-form')"
@@ -465,7 +464,7 @@ class JudgeForm:
             corr += f" · P {c.precision:.2f} R {c.recall:.2f} F1 {c.f1:.2f} ({c.credit_band})"
         corr += f"<br><span style='font-size:90%'>{escape(c.details)}</span>"
         self.correctness_html.value = corr
-        colour = _VERDICT_COLOURS.get(r.verdict, "#555")
+        colour = VERDICT_COLOURS.get(r.verdict, "#555")
         self.score_html.value = (
             f"rules {rc.score}/{s.rules.max_points} · reasoning {q.score}/"
             f"{s.reasoning.max_points} · <b>total {r.total_score}</b> → "

@@ -33,9 +33,10 @@ from typing import Any
 import ipywidgets as W
 
 from evaltools.config import DEFAULT_CONFIG, Config
-from evaltools.highlight import NO_MATHS, case_html, escape, legend_html
+from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, case_html, escape, legend_html
+from evaltools.scoring.result import COUNT_FIELDS, SCORE_FIELDS
 from evaltools.scoring.scorer import ResponseScorer
-from evaltools.scoring.verdict import Verdict, decide
+from evaltools.scoring.verdict import ScoreVerdict, decide
 
 __all__ = ["SLIDERS", "ScoreExplorer"]
 
@@ -47,10 +48,7 @@ SLIDERS: dict[str, tuple[str, str, str]] = {
 }
 """The verdict thresholds the sliders set, as named in the config."""
 
-_SCORES = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
-           "hallucination", "claims_score", "drift_penalty", "ngram_overlap",
-           "anchors_total", "anchors_unsupported")
-_VERDICT_COLOURS = {"PASS": "#28a745", "WARN": "#b8860b", "FAIL": "#dc3545"}
+_SCORES = (*SCORE_FIELDS, *COUNT_FIELDS)
 
 
 def _unsupported(res) -> list[tuple[str, str]]:
@@ -124,7 +122,7 @@ class ScoreExplorer:
     verdict_html, scores_html, reasons_html, highlight, anchors_html : ipywidgets.HTML
     result : ScoreResult
         The scores of the texts shown (verdict under the config's thresholds).
-    verdict : Verdict
+    verdict : ScoreVerdict
         The verdict under the slider thresholds.
     """
 
@@ -136,7 +134,7 @@ class ScoreExplorer:
         self._cache: dict[tuple[str, str, str], Any] = {}
         self.frame = None if frame is None else frame.reset_index(drop=True)
         self.result = None
-        self.verdict: Verdict | None = None
+        self.verdict: ScoreVerdict | None = None
         self._loading = False
         self._build(live)
         if self.frame is not None and len(self.frame):
@@ -323,7 +321,7 @@ class ScoreExplorer:
 
     def _render(self) -> None:
         res, v = self.result, self.verdict
-        colour = _VERDICT_COLOURS.get(v.verdict, "#555")
+        colour = VERDICT_COLOURS.get(v.verdict, "#555")
         base = res.verdict
         moved = ("" if base == v.verdict else
                  f" <span style='color:#555'>(at the configured thresholds: {base})</span>")

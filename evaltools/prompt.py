@@ -1,5 +1,9 @@
 """The filled judge prompt: the template's three sections for one module and one record.
 
+Presentation (a text rendered with jinja2 for an LLM to read), so it lives beside
+:mod:`evaltools.plots` and :mod:`evaltools.report`, not in :mod:`evaltools.judging`,
+which never imports it.
+
 The text lives in ``templates/judge_prompt.j2``; the module's type, labels
 and rules come from ``modules.toml`` and every number from its ``[judge]``
 section, so a prompt always matches what evaltools recomputes.
@@ -21,7 +25,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 
 
 def _num(x: float) -> str:
@@ -95,7 +99,7 @@ def render_prompt(module: str | Module, record: Mapping[str, Any], *,
 
     reg = registry or DEFAULT_REGISTRY
     mod = module if isinstance(module, Module) else reg.module(module)
-    text = resources.files("evaltools.judge").joinpath("templates/judge_prompt.j2") \
+    text = resources.files("evaltools").joinpath("templates/judge_prompt.j2") \
         .read_text("utf-8")
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
                              keep_trailing_newline=True, trim_blocks=False)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from evaltools.judge.registry import DEFAULT_REGISTRY, Registry
+from evaltools.judging.registry import DEFAULT_REGISTRY, Registry
 
 
 @dataclass(frozen=True)

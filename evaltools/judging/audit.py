@@ -11,7 +11,7 @@ Two steps:
    arithmetic, against the verdict rule, and against evaltools' own
    recomputation from ``output`` and ``expected``.
 
-Each finding is a :class:`~evaltools.judge.result.Finding` with one of these
+Each finding is a :class:`~evaltools.judging.result.Finding` with one of these
 codes (documented in ``docs/judge.md``):
 
 ``unparseable``, ``not_an_object``, ``missing_key``, ``wrong_type``,
@@ -23,7 +23,7 @@ codes (documented in ``docs/judge.md``):
 
 Examples
 --------
->>> from evaltools.judge.registry import load_registry
+>>> from evaltools.judging.registry import load_registry
 >>> m = load_registry().module("M15")
 >>> a = read_judgment('{"evaluation": {}, "total_score": 85}', m)
 >>> sorted({f.code for f in a.findings})
@@ -40,12 +40,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evaltools.judge.correctness import Correctness
-from evaltools.judge.reasoning import Reasoning, known_keys, whole
-from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
-from evaltools.judge.result import Finding
-from evaltools.judge.rules import RuleCompliance
-from evaltools.judge.verdict import Verdict, calculate_verdict
+from evaltools.judging.correctness import Correctness
+from evaltools.judging.reasoning import Reasoning, known_keys, whole
+from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.judging.result import Finding
+from evaltools.judging.rules import RuleCompliance
+from evaltools.judging.verdict import JudgeVerdict, calculate_verdict
 
 CODES = (
     "unparseable", "not_an_object", "missing_key", "wrong_type", "out_of_range",
@@ -169,7 +169,7 @@ def read_judgment(raw: Any, module: Module, *,
 
     Examples
     --------
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> m = load_registry().module("M04")
     >>> j = {"evaluation": {"reasoning_quality": {"score": 21, "chain_of_thought": 9,
     ...      "evidence_usage": 8, "confidence_calibration": 4}}}
@@ -275,7 +275,7 @@ def _num_at(obj: Any, *keys: str) -> float | None:
 
 
 def audit_judgment(answers: JudgeAnswers, module: Module, *, correctness: Correctness,
-                   rule_compliance: RuleCompliance, reasoning: Reasoning, verdict: Verdict,
+                   rule_compliance: RuleCompliance, reasoning: Reasoning, verdict: JudgeVerdict,
                    rules_from_judge: bool, registry: Registry | None = None
                    ) -> tuple[Finding, ...]:
     """Every inconsistency of the judge's JSON, given evaltools' recomputed sections.
@@ -300,10 +300,10 @@ def audit_judgment(answers: JudgeAnswers, module: Module, *, correctness: Correc
     --------
     Usually called by :func:`evaltools.judge`; by hand:
 
-    >>> from evaltools.judge.correctness import correctness
-    >>> from evaltools.judge.reasoning import assess_reasoning
-    >>> from evaltools.judge.registry import load_registry
-    >>> from evaltools.judge.rules import assess_rules
+    >>> from evaltools.judging.correctness import correctness
+    >>> from evaltools.judging.reasoning import assess_reasoning
+    >>> from evaltools.judging.registry import load_registry
+    >>> from evaltools.judging.rules import assess_rules
     >>> m = load_registry().module("M13")
     >>> j = {"evaluation": {"correctness": {"score": 40},
     ...                     "rule_compliance": {"score": 40},
@@ -418,7 +418,7 @@ def audit_judgment(answers: JudgeAnswers, module: Module, *, correctness: Correc
     jq = _num_at(obj, "evaluation", "reasoning_quality", "score")
     jt = _num_at(obj, "total_score")
     jv = obj.get("verdict")
-    own: Verdict | None = None
+    own: JudgeVerdict | None = None
     if jc is not None and jr is not None and jq is not None:
         own = calculate_verdict(jc, jr, jq, registry=reg)
         if jt is not None and abs(jt - own.total) > tol:

@@ -23,9 +23,9 @@ from typing import Any
 
 from evaltools.errors import InputError
 from evaltools.io.records import Unreadable
-from evaltools.judge.api import error_result, judge
-from evaltools.judge.registry import DEFAULT_REGISTRY, Registry
-from evaltools.judge.result import JudgeResult
+from evaltools.judging.api import error_result, judge
+from evaltools.judging.registry import DEFAULT_REGISTRY, Registry
+from evaltools.judging.result import JudgeResult
 
 
 def judge_stream(numbered: Iterable[tuple[int, Any]], *, registry: Registry | None = None,

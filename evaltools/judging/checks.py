@@ -1,6 +1,6 @@
 """Automatic rule checks: what can be decided from a record's ``output``,
 ``expected`` and ``input`` alone, by name (``CHECKS``), each with the module
-types it applies to. ``modules.toml`` names a rule's check; :mod:`evaltools.judge.rules`
+types it applies to. ``modules.toml`` names a rule's check; :mod:`evaltools.judging.rules`
 decides the rules with them.
 
 Every check returns a :class:`Check` whose ``compliant`` is True, False, or
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evaltools.judge.registry import Module
+    from evaltools.judging.registry import Module
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,7 @@ def run_check(module: Module, index: int, output: Any, expected: Any,
               inp: Mapping[str, Any] | None) -> Check | None:
     """The automatic check of rule ``index`` (0-based), or None when the rule has none.
 
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> m = load_registry().module("M06")
     >>> run_check(m, 3, ["Water Bottle", "water  bottle"], [], None)
     Check(compliant=False, evidence="repeated: 'water bottle'")

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from evaltools.errors import ConfigError
-from evaltools.judge.checks import CHECKS
+from evaltools.judging.checks import CHECKS
 
 MODULE_TYPES = ("boolean", "classification", "extraction")
 NORMALISATIONS = ("casefold", "exact")
@@ -362,7 +362,7 @@ def parse_registry(text: str, *, source: str = "modules.toml") -> Registry:
 
 def default_registry_text() -> str:
     """The text of the shipped ``modules.toml``."""
-    return resources.files("evaltools.judge").joinpath("modules.toml").read_text("utf-8")
+    return resources.files("evaltools.judging").joinpath("modules.toml").read_text("utf-8")
 
 
 @functools.lru_cache(maxsize=1)

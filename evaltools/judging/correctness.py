@@ -16,7 +16,7 @@ frozen :class:`Correctness`:
 
 Examples
 --------
->>> from evaltools.judge.registry import load_registry
+>>> from evaltools.judging.registry import load_registry
 >>> reg = load_registry()
 >>> boolean_correctness("Yes.", True, reg.module("M15")).score
 40
@@ -35,7 +35,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.values import plain_value
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,8 @@ class Correctness:
         """The template's ``evaluation.correctness`` object (plus type-specific keys)."""
         d: dict[str, Any] = {
             "score": self.score,
-            "output_value": _plain(self.output_value),
-            "expected_value": _plain(self.expected_value),
+            "output_value": plain_value(self.output_value),
+            "expected_value": plain_value(self.expected_value),
             "match": self.match,
             "match_level": self.match_level,
             "details": self.details,
@@ -89,14 +90,6 @@ def _frozen(v: Any) -> Any:
         return MappingProxyType({k: _frozen(x) for k, x in v.items()})
     if isinstance(v, (list, tuple)):
         return tuple(_frozen(x) for x in v)
-    return v
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, Mapping):
-        return {k: _plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
     return v
 
 
@@ -156,7 +149,7 @@ def boolean_correctness(output: Any, expected: Any, module: Module, *,
 
     Examples
     --------
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> m = load_registry().module("M13")
     >>> boolean_correctness("no", False, m).score, boolean_correctness(1, "false", m).score
     (40, 0)
@@ -207,7 +200,7 @@ def classification_correctness(output: str, expected: str, module: Module, *,
 
     Examples
     --------
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> reg = load_registry()
     >>> [classification_correctness(o, "OWN", reg.module("M02")).score
     ...  for o in ("own", "COMPETITOR", "NONE", "BRAND")]
@@ -255,7 +248,7 @@ def item_keys(items: Sequence[Any], module: Module) -> tuple[list[Any], list[str
     whose rank is its 1-based position. Items that normalise to empty text are
     dropped, with an issue.
 
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> reg = load_registry()
     >>> item_keys(["Wide  Mouth", " ", "wide mouth"], reg.module("M07"))
     (['wide mouth', 'wide mouth'], ['item 2 is empty; ignored'])
@@ -309,7 +302,7 @@ def extraction_correctness(output: Sequence[Any], expected: Sequence[Any], modul
 
     Examples
     --------
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> m = load_registry().module("M07")
     >>> c = extraction_correctness(["32 oz", "black", "straw lid"], ["32 oz", "black"], m)
     >>> c.precision, c.recall, c.f1, c.score, c.credit_band, c.extra
@@ -362,7 +355,7 @@ def value_problem(value: Any, module: Module) -> str | None:
     string; extraction modules a list of strings (M08 also ``{attribute,
     rank}`` objects with a string and a whole number).
 
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> reg = load_registry()
     >>> value_problem(["a"], reg.module("M04"))
     'must be a boolean (true/false, yes/no, 1/0), got list'
@@ -400,7 +393,7 @@ def correctness(output: Any, expected: Any, module: Module, *,
                 registry: Registry | None = None) -> Correctness:
     """The correctness calculator for ``module``'s type.
 
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> correctness("true", True, load_registry().module("M04")).score
     40
     """

@@ -13,22 +13,22 @@ Scores are summed after each section is rounded (extraction correctness to
 Examples
 --------
 >>> calculate_verdict(40, 20, 10)
-Verdict(verdict='PASS', total=70, reason='Meets threshold')
+JudgeVerdict(verdict='PASS', total=70, reason='Meets threshold')
 >>> calculate_verdict(40, 20, 9)
-Verdict(verdict='FAIL', total=69, reason='Below threshold')
+JudgeVerdict(verdict='FAIL', total=69, reason='Below threshold')
 >>> calculate_verdict(0, 40, 20)
-Verdict(verdict='FAIL', total=60, reason='Incorrect output')
+JudgeVerdict(verdict='FAIL', total=60, reason='Incorrect output')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evaltools.judge.registry import DEFAULT_REGISTRY, Registry
+from evaltools.judging.registry import DEFAULT_REGISTRY, Registry
 
 
 @dataclass(frozen=True)
-class Verdict:
+class JudgeVerdict:
     """PASS or FAIL, the (possibly capped) total, and the rule that decided."""
 
     verdict: str
@@ -42,7 +42,7 @@ def _num(x: float) -> int | float:
 
 
 def calculate_verdict(correctness: float, rule_compliance: float, reasoning: float, *,
-                      registry: Registry | None = None) -> Verdict:
+                      registry: Registry | None = None) -> JudgeVerdict:
     """PASS/FAIL from the three section scores, exactly as the template's pseudo-code.
 
     Parameters
@@ -54,19 +54,19 @@ def calculate_verdict(correctness: float, rule_compliance: float, reasoning: flo
 
     Returns
     -------
-    Verdict
+    JudgeVerdict
 
     Examples
     --------
     >>> calculate_verdict(26.67, 30, 15)
-    Verdict(verdict='PASS', total=71.67, reason='Meets threshold')
+    JudgeVerdict(verdict='PASS', total=71.67, reason='Meets threshold')
     >>> calculate_verdict(20, 30, 19).verdict
     'FAIL'
     """
     v = (registry or DEFAULT_REGISTRY).settings.verdict
     total = _num(correctness + rule_compliance + reasoning)
     if correctness == 0:
-        return Verdict("FAIL", _num(min(total, v.cap_when_incorrect)), v.reason_incorrect)
+        return JudgeVerdict("FAIL", _num(min(total, v.cap_when_incorrect)), v.reason_incorrect)
     if total >= v.pass_at:
-        return Verdict("PASS", total, v.reason_pass)
-    return Verdict("FAIL", total, v.reason_below)
+        return JudgeVerdict("PASS", total, v.reason_pass)
+    return JudgeVerdict("FAIL", total, v.reason_below)

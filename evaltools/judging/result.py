@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from evaltools.judge.correctness import Correctness
-from evaltools.judge.reasoning import Reasoning
-from evaltools.judge.rules import RuleCompliance
+from evaltools.judging.correctness import Correctness
+from evaltools.judging.reasoning import Reasoning
+from evaltools.judging.rules import RuleCompliance
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class JudgeResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types, in the template's format plus evaltools' keys.
 
-        >>> from evaltools.judge import judge
+        >>> from evaltools.judging import judge
         >>> d = judge({"id": "x", "module": "M16", "output": True, "expected": True}).to_dict()
         >>> d["evaluation"]["correctness"]["score"], d["total_score"], d["verdict"]
         (40, 40, 'FAIL')
@@ -100,7 +100,7 @@ class JudgeResult:
         verdict, verdict_reason, issues, audit_findings`` (count, None without a
         judge), ``audit_codes, judge_total_score, judge_verdict, error``.
 
-        >>> from evaltools.judge import judge
+        >>> from evaltools.judging import judge
         >>> row = judge({"module": "M09", "output": ["gym"], "expected": ["gym", "hiking"],
         ...              "rules": [True, True, False, None]}).to_row()
         >>> row["f1"], row["correctness_score"], row["rule_1"], row["rule_4"], row["verdict"]

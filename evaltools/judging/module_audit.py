@@ -2,7 +2,7 @@
 
 :func:`module_audit` judges every record of one module with
 :func:`evaltools.judge` (evaltools' own recomputation) and reads each LLM
-judge's JSON with :func:`evaltools.judge.audit.read_judgment`, then
+judge's JSON with :func:`evaltools.judging.audit.read_judgment`, then
 summarises them as tables for ``notebooks/03_module_audit.ipynb``:
 
 - :meth:`ModuleAudit.correctness_mix` — EXACT/PARTIAL/NONE (YES/NO for
@@ -58,10 +58,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.judge.audit import CODES, read_judgment
-from evaltools.judge.registry import DEFAULT_REGISTRY, Module, Registry
-from evaltools.judge.result import JudgeResult
-from evaltools.judge.stream import judge_records
+from evaltools.judging.audit import CODES, read_judgment
+from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.judging.result import JudgeResult
+from evaltools.judging.stream import judge_records
+from evaltools.values import is_missing
 
 __all__ = ["FINDING_KINDS", "ModuleAudit", "module_audit", "modules_overview"]
 
@@ -76,7 +77,7 @@ FINDING_KINDS: dict[str, str] = {
     "rule_check_disagrees": "rules",
     "verdict_differs": "verdict vs evaltools",
 }
-"""What each audit finding code is about (codes: :data:`evaltools.judge.audit.CODES`).
+"""What each audit finding code is about (codes: :data:`evaltools.judging.audit.CODES`).
 
 ``arithmetic``: the judge's own sums or rule scores do not add up;
 ``verdict``: the judge's verdict contradicts its own figures (or is not
@@ -90,9 +91,6 @@ _LEVELS = {"boolean": ("YES", "NO"), "classification": ("EXACT", "PARTIAL", "NON
            "extraction": ("EXACT", "PARTIAL", "NONE")}
 
 
-def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v)) or (
-        isinstance(v, str) and not v.strip())
 
 
 def _records(records: Any) -> list[dict[str, Any]]:
@@ -101,7 +99,7 @@ def _records(records: Any) -> list[dict[str, Any]]:
 
         return [rec for _, rec in read_records(records)]
     if hasattr(records, "to_dict") and hasattr(records, "columns"):
-        return [{k: v for k, v in r.items() if not _missing(v) or k == "expected"}
+        return [{k: v for k, v in r.items() if not is_missing(v) or k == "expected"}
                 for r in records.to_dict("records")]
     return [dict(r) for r in records]
 
@@ -336,7 +334,7 @@ class ModuleAudit:
     def judge_findings(self):
         """Each finding code met in this module: kind, records affected, findings, an example.
 
-        Rows in :data:`evaltools.judge.audit.CODES` order; codes never met left out.
+        Rows in :data:`evaltools.judging.audit.CODES` order; codes never met left out.
         """
         import pandas as pd
 
@@ -483,7 +481,7 @@ def module_audit(records: Any, module: str, *,
     n = reg.settings.rules.count
     for rec in recs:
         raw = rec.get("judge")
-        if _missing(raw) if not isinstance(raw, Mapping) else False:
+        if is_missing(raw) if not isinstance(raw, Mapping) else False:
             judge_rules.append(None)
             continue
         answers = read_judgment(raw, m, registry=reg)

@@ -19,7 +19,7 @@ competitor brand, not a generic term).
 
 Examples
 --------
->>> from evaltools.judge.registry import load_registry
+>>> from evaltools.judging.registry import load_registry
 >>> m = load_registry().module("M01")
 >>> out = ["Hydro Flask", "hydroflask", "Hydro Flsk", "HydroFlask"]
 >>> rc = assess_rules(m, out, out, {"brand": "Hydro Flask"}, given=[True, True, None, False])
@@ -35,10 +35,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from evaltools.judge.checks import Check, run_check
+from evaltools.judging.checks import Check, run_check
 
 if TYPE_CHECKING:
-    from evaltools.judge.registry import Module, Registry
+    from evaltools.judging.registry import Module, Registry
 
 __all__ = ["Check", "RuleCompliance", "RuleResult", "assess_rules", "run_check"]
 
@@ -114,14 +114,14 @@ def assess_rules(module: Module, output: Any, expected: Any,
 
     Examples
     --------
-    >>> from evaltools.judge.registry import load_registry
+    >>> from evaltools.judging.registry import load_registry
     >>> m = load_registry().module("M15")
     >>> assess_rules(m, True, True, None, given=[True, True, False, None]).score
     20
     >>> assess_rules(m, True, True, None).unassessed
     (1, 2, 3, 4)
     """
-    from evaltools.judge.registry import DEFAULT_REGISTRY
+    from evaltools.judging.registry import DEFAULT_REGISTRY
 
     points = (registry or DEFAULT_REGISTRY).settings.rules.points_per_rule
     given = list(given or [])

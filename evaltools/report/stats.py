@@ -1,0 +1,505 @@
+"""The report's accumulated data: :class:`ReportStats`, filled record by record.
+
+The stats stream: they keep counts, one float per record and score, and
+bounded top-k heaps of the worst records, never the records themselves, so a
+report over any number of records costs memory in proportion to the record
+count times a few floats, and its size is bounded by
+:class:`~evaltools.report.model.Limits`.
+
+No score is computed here. Verdicts, scores, anchors, issues come from the
+records (scored and judged by :mod:`evaltools.scoring` and
+:mod:`evaltools.judging`). The sections (:mod:`evaltools.report.sections`,
+:mod:`evaltools.report.calibration`) read a ``ReportStats``; the builder
+(:mod:`evaltools.report.build`) owns one and turns it into a report, so the
+import graph runs build -> sections -> stats, never back.
+
+Examples
+--------
+>>> s = ReportStats()
+>>> s.add_scored({"id": "a", "relevance": 0.8, "completeness": 1.0, "hallucination": 0.0,
+...               "verdict": "PASS", "reasons": ["all thresholds met"], "anchors": []})
+>>> s.n_scored, s.scored_verdicts["PASS"]
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import math
+from array import array
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from evaltools.report.model import (
+    InputFile,
+    Limits,
+)
+
+SCORE_NAMES = ("relevance", "completeness", "hallucination")
+EXTRA_SCORES = ("relevance_cosine", "relevance_jaccard", "claims_score", "drift_penalty",
+                 "ngram_overlap")
+_VRANK = {"FAIL": 3, "WARN": 2, "PASS": 1}
+#: Human labels a scored record may carry (data contract).
+LABEL_FIELDS = ("label_hallucinated", "label_relevant", "label_verdict")
+#: What the builder keeps of each labelled record, for calibration.
+LABELLED_COLUMNS = ("id", *SCORE_NAMES, "verdict", "reasons", "hallucination_probability",
+                    *LABEL_FIELDS)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def clip(value: Any, limit: int) -> str:
+    """``value`` as text, cut to ``limit`` characters with an ellipsis.
+
+    Examples
+    --------
+    >>> clip("abcdef", 4)
+    'abc…'
+    >>> clip(["a", "b"], 20)
+    '["a", "b"]'
+    >>> clip(None, 5)
+    ''
+    """
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
+                                                           default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _num(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def describe(values: Sequence[float]) -> dict[str, float | int | None]:
+    """Count, mean, standard deviation, min, 10th/50th/90th percentiles, max.
+
+    A statistic that is not finite (values near the float limit) is ``None``.
+
+    Examples
+    --------
+    >>> d = describe([0.0, 0.5, 1.0])
+    >>> d["n"], d["mean"], d["median"], d["max"]
+    (3, 0.5, 0.5, 1.0)
+    >>> describe([])["mean"] is None
+    True
+    >>> describe([1e308, -1e308])["std"] is None
+    True
+    """
+    import numpy as np
+
+    a = np.asarray(values, dtype=float)
+    if a.size == 0:
+        return {"n": 0, "mean": None, "std": None, "min": None, "p10": None,
+                "median": None, "p90": None, "max": None}
+    with np.errstate(over="ignore", invalid="ignore"):  # values near 1e308 in a bad file
+        stats = {"mean": a.mean(), "std": a.std(), "min": a.min(), "max": a.max()}
+        stats.update(zip(("p10", "median", "p90"), np.percentile(a, [10, 50, 90]), strict=True))
+    return {"n": int(a.size)} | {k: _num(float(stats[k])) for k in
+                                 ("mean", "std", "min", "p10", "median", "p90", "max")}
+
+
+def _get(d: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(d, Mapping):
+            return None
+        d = d.get(key)
+    return d
+
+
+def _issue_text(issue: Any) -> str:
+    if isinstance(issue, str):
+        return issue
+    if isinstance(issue, Mapping):
+        for key in ("message", "text", "detail", "issue"):
+            if isinstance(issue.get(key), str):
+                return issue[key]
+    return json.dumps(issue, ensure_ascii=False, default=str)
+
+
+def _issue_kind(issue: Any) -> str:
+    if isinstance(issue, Mapping):
+        for key in ("kind", "code", "type"):
+            if isinstance(issue.get(key), str):
+                return issue[key]
+    text = _issue_text(issue)
+    head = text.split(":", 1)[0].strip()
+    return head if 0 < len(head) <= 60 else clip(text, 60)
+
+
+def _verdict(v: Any) -> str | None:
+    """A verdict as text (cut short), or None when the field holds no text."""
+    return clip(v, 20) if isinstance(v, str) and v else None
+
+
+def _as_list(v: Any) -> list[Any]:
+    """A list field: lists and tuples as they are, one text as a list of it, else empty."""
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    if isinstance(v, str) and v:
+        return [v]
+    return []
+
+
+def _offset(v: Any) -> int | None:
+    """A character offset, or None for anything that is not a non-negative int."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+
+def _pieces_covered(spans: list[tuple[int, int]]) -> int:
+    """How many (piece, span) pairs a highlighter marks: text cut at every boundary."""
+    cuts = sorted({p for span in spans for p in span})
+    total = 0
+    for s, e in spans:
+        total += max(sum(1 for c in cuts if s < c < e) + 1, 1)
+    return total
+
+
+def _within_overlap_budget(anchors: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """The anchors, minus the latest ones while nested spans mark too many pieces.
+
+    A highlighter marks each piece of text with every anchor covering it, so
+    ``n`` nested anchors cost about ``n**2`` marks. Anchors are kept in order
+    while the (piece, anchor) pairs stay within ``2 * budget`` in both the
+    response and the context: at most ``budget`` anchors, each marking a
+    couple of pieces, bounds the size of a case whatever the overlap.
+
+    Examples
+    --------
+    >>> nested = [{"start": k, "end": 100 - k} for k in range(10)]
+    >>> len(_within_overlap_budget(nested, 10))
+    4
+    >>> flat = [{"start": 10 * k, "end": 10 * k + 5} for k in range(10)]
+    >>> len(_within_overlap_budget(flat, 10))
+    10
+    """
+    kept: list[dict[str, Any]] = []
+    # Unsupported anchors first (they explain a verdict), then in text order.
+    order = sorted(range(len(anchors)), key=lambda i: (bool(anchors[i].get("supported")), i))
+    for a in (anchors[i] for i in order):
+        trial = [*kept, a]
+        ok = True
+        for sk, ek in (("start", "end"), ("evidence_start", "evidence_end")):
+            spans = [(x[sk], x[ek]) for x in trial
+                     if isinstance(x.get(sk), int) and isinstance(x.get(ek), int)]
+            if _pieces_covered(spans) > 2 * budget:
+                ok = False
+        if ok:
+            kept.append(a)
+    position = {id(a): i for i, a in enumerate(anchors)}
+    return sorted(kept, key=lambda a: position[id(a)])
+
+
+class _TopK:
+    """The k largest items by key; ties keep the earliest added (deterministic)."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self._heap: list[tuple[Any, int, Any]] = []
+        self._seq = itertools.count()
+        self.seen = 0
+
+    def would_keep(self, key: Any) -> bool:
+        return len(self._heap) < self.k or key > self._heap[0][0]
+
+    def push(self, key: Any, make_payload) -> None:
+        self.seen += 1
+        if not self.would_keep(key):
+            return
+        item = (key, -next(self._seq), make_payload())
+        if len(self._heap) < self.k:
+            heapq.heappush(self._heap, item)
+        else:
+            heapq.heapreplace(self._heap, item)
+
+    def items(self) -> list[Any]:
+        return [p for _, _, p in sorted(self._heap, reverse=True)]
+
+
+@dataclass
+class _ModuleAcc:
+    n: int = 0
+    errors: int = 0
+    verdicts: Counter = field(default_factory=Counter)
+    correctness: array = field(default_factory=lambda: array("d"))
+    rules: array = field(default_factory=lambda: array("d"))
+    reasoning: array = field(default_factory=lambda: array("d"))
+    total: array = field(default_factory=lambda: array("d"))
+    chain: array = field(default_factory=lambda: array("d"))
+    evidence: array = field(default_factory=lambda: array("d"))
+    confidence: array = field(default_factory=lambda: array("d"))
+    rule_names: dict[int, str] = field(default_factory=dict)
+    rule_violations: Counter = field(default_factory=Counter)
+    rule_assessed: Counter = field(default_factory=Counter)
+    with_issues: int = 0
+    match_levels: Counter = field(default_factory=Counter)
+    f1: array = field(default_factory=lambda: array("d"))
+    llm_judged: int = 0
+    llm_inconsistent: int = 0
+    llm_disagree: int = 0
+    module_type: str | None = None
+
+
+# ----------------------------------------------------------------------------- builder
+
+
+class ReportStats:
+    """What a report shows, accumulated record by record (counts, scores, bounded top-k).
+
+    The report sections read these fields; :class:`evaltools.report.build.ReportBuilder`
+    adds :meth:`~evaltools.report.build.ReportBuilder.build`.
+
+    Parameters
+    ----------
+    config : evaltools.config.Config, optional
+        The configuration shown in the report and whose thresholds are drawn
+        on the plots; the default configuration when None.
+    registry : evaltools.judging.registry.Registry, optional
+        The judge modules and thresholds (names, PASS line); the shipped
+        registry when None.
+    limits : Limits, optional
+        How much of a large input is shown.
+    title : str
+        The report's title.
+    """
+
+    def __init__(self, *, config=None, registry=None, limits: Limits | None = None,
+                 title: str = "evaltools report"):
+        from evaltools.config import load_config
+        from evaltools.judging.registry import load_registry
+
+        self.config = config if config is not None else load_config()
+        self.registry = registry if registry is not None else load_registry()
+        self.limits = limits or Limits()
+        self.title = title
+        self.inputs: list[InputFile] = []
+        # scoring
+        self.n_scored = 0
+        self.n_recomputed = 0
+        self.scored_errors = 0
+        self.scored_verdicts: Counter = Counter()
+        self.scores: dict[str, array] = {n: array("d") for n in SCORE_NAMES + EXTRA_SCORES}
+        self.anchor_kinds: Counter = Counter()
+        self.anchor_unsupported: Counter = Counter()
+        self.anchor_not_counted: Counter = Counter()
+        keep = max(self.limits.worst_cases, self.limits.table_rows)
+        self.worst = _TopK(keep)
+        self.errors = _TopK(self.limits.table_rows)
+        self.labelled: dict[str, list[Any]] = {k: [] for k in LABELLED_COLUMNS}
+        # judging
+        self.n_judged = 0
+        self.modules: dict[str, _ModuleAcc] = defaultdict(_ModuleAcc)
+        self.judge_failing = _TopK(self.limits.table_rows)
+        self.judge_issues = _TopK(self.limits.table_rows)
+        self.issue_kinds: Counter = Counter()
+        self.judge_labels: list[tuple[Any, Any]] = []
+        self.llm_verdicts: list[tuple[Any, Any]] = []
+
+    # -- adding ---------------------------------------------------------------------
+
+    def add_input(self, info: InputFile) -> None:
+        """Record one input file's provenance."""
+        self.inputs.append(info)
+
+    def add_scored(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
+                   recomputed: bool = False) -> None:
+        """Add one scored record (input fields plus the scorer's output fields)."""
+        self.n_scored += 1
+        self.n_recomputed += bool(recomputed)
+        lim = self.limits
+        rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
+        if rec.get("error"):
+            self.scored_errors += 1
+            self.scored_verdicts["ERROR"] += 1
+            self.errors.push(-self.scored_errors, lambda: (
+                rid, source, line, clip(rec.get("error"), lim.cell_chars)))
+            return
+        verdict = _verdict(rec.get("verdict"))
+        self.scored_verdicts[verdict or "ERROR"] += 1
+        for name, arr in self.scores.items():
+            v = _num(rec.get(name))
+            if v is not None:
+                arr.append(v)
+        anchors = rec.get("anchors") or []
+        for a in anchors if isinstance(anchors, list) else ():
+            if not isinstance(a, Mapping):
+                continue
+            kind = clip(str(a.get("kind") or "anchor"), 20)
+            if a.get("counted", True) is False:  # restated from the query: not in A_total
+                self.anchor_not_counted[kind] += 1
+                continue
+            self.anchor_kinds[kind] += 1
+            if not a.get("supported"):
+                self.anchor_unsupported[kind] += 1
+        if any(rec.get(k) is not None for k in LABEL_FIELDS):
+            for k in LABELLED_COLUMNS:
+                v = rec.get(k)
+                if k == "id":
+                    v = rid
+                elif k == "reasons":
+                    v = clip("; ".join(map(str, _as_list(v))), lim.cell_chars)
+                elif k in ("verdict", "label_verdict"):
+                    v = _verdict(v)
+                elif k not in LABEL_FIELDS:
+                    v = _num(v)
+                elif not isinstance(v, (int, float, str)):
+                    v = None
+                self.labelled[k].append(v)
+        rel, comp, hall = (_num(rec.get(n)) for n in ("relevance", "completeness",
+                                                      "hallucination"))
+        key = (_VRANK.get(verdict, 0), hall or 0.0, -(rel if rel is not None else 1.0),
+               -(comp if comp is not None else 1.0))
+        self.worst.push(key, lambda: self._case_payload(rec, rid, source, line))
+
+    def _case_payload(self, rec: Mapping[str, Any], rid: str, source: str,
+                      line: int) -> dict[str, Any]:
+        lim = self.limits
+        response = rec.get("response") if isinstance(rec.get("response"), str) else ""
+        context = rec.get("context") if isinstance(rec.get("context"), str) else ""
+        query = rec.get("query") if isinstance(rec.get("query"), str) else ""
+        r_keep, c_keep = response[: lim.text_chars], context[: lim.text_chars]
+        anchors = []
+        dropped = 0
+        for a in _as_list(rec.get("anchors")):
+            if not isinstance(a, Mapping):
+                continue
+            a = dict(a)
+            s, e = _offset(a.get("start")), _offset(a.get("end"))
+            if not (s is not None and e is not None and s <= e <= len(r_keep)):
+                if s is not None and s < len(response):
+                    dropped += 1  # inside the part of the response that was cut
+                    continue
+                a["start"] = a["end"] = None
+            es, ee = _offset(a.get("evidence_start")), _offset(a.get("evidence_end"))
+            if not (es is not None and ee is not None and es <= ee <= len(c_keep)):
+                a["evidence_start"] = a["evidence_end"] = None
+            for k in ("text", "evidence", "note"):
+                if a.get(k) is not None:
+                    a[k] = clip(a[k], lim.anchor_chars)
+            anchors.append(a)
+        kept = _within_overlap_budget(anchors[: lim.anchors_per_case], lim.anchors_per_case)
+        extra = len(anchors) - len(kept)
+        anchors = kept
+        fields = tuple((n, _num(rec.get(n))) for n in (*SCORE_NAMES, "claims_score",
+                                                        "drift_penalty", "ngram_overlap"))
+        n_unsup, n_total = (_num(rec.get(k)) for k in ("anchors_unsupported", "anchors_total"))
+        fields += (("anchors", f"{n_unsup or 0:g} unsupported of {n_total or 0:g}"),)
+        missing = _as_list(rec.get("missing_keywords"))
+        if missing:
+            fields += (("missing keywords", clip(", ".join(map(str, missing)), lim.cell_chars)),)
+        reasons = _as_list(rec.get("reasons"))
+        return {
+            "id": rid, "source": source, "line": line, "verdict": _verdict(rec.get("verdict")),
+            "reasons": tuple(clip(r, lim.cell_chars) for r in reasons),
+            "fields": fields, "query": clip(query, lim.text_chars),
+            "response": r_keep, "context": c_keep, "anchors": tuple(anchors),
+            "response_cut": len(response) - len(r_keep), "context_cut": len(context) - len(c_keep),
+            "anchors_cut": extra + dropped,
+            "relevance": _num(rec.get("relevance")), "completeness": _num(rec.get("completeness")),
+            "hallucination": _num(rec.get("hallucination")),
+        }
+
+    def add_judged(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
+                   recomputed: bool = False) -> None:
+        """Add one judged record (the template's JSON plus id, module, issues, error)."""
+        self.n_judged += 1
+        lim = self.limits
+        module = clip(str(rec.get("module") or "?"), 60)
+        acc = self.modules[module]
+        acc.n += 1
+        acc.module_type = acc.module_type or _verdict(rec.get("module_type"))
+        rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
+        if rec.get("error"):
+            acc.errors += 1
+            acc.verdicts["ERROR"] += 1
+            self.errors.push(-(self.scored_errors + sum(m.errors for m in self.modules.values())),
+                             lambda: (rid, source, line,
+                                      clip(rec.get("error"), lim.cell_chars)))
+            return
+        verdict = _verdict(rec.get("verdict"))
+        acc.verdicts[verdict or "ERROR"] += 1
+        ev = rec.get("evaluation") or {}
+        parts = {"correctness": _num(_get(ev, "correctness", "score")),
+                 "rules": _num(_get(ev, "rule_compliance", "score")),
+                 "reasoning": _num(_get(ev, "reasoning_quality", "score")),
+                 "total": _num(rec.get("total_score"))}
+        for name, v in parts.items():
+            if v is not None:
+                getattr(acc, name).append(v)
+        level = _get(ev, "correctness", "match_level")
+        if level is None and isinstance(_get(ev, "correctness", "match"), bool):
+            level = "YES" if _get(ev, "correctness", "match") else "NO"
+        if level is not None:
+            acc.match_levels[clip(str(level), 20)] += 1
+        f1 = _num(_get(ev, "correctness", "f1"))
+        if f1 is not None:
+            acc.f1.append(f1)
+        for name, key in (("chain", "chain_of_thought"), ("evidence", "evidence_usage"),
+                          ("confidence", "confidence_calibration")):
+            v = _num(_get(ev, "reasoning_quality", key))
+            if v is not None:
+                getattr(acc, name).append(v)
+        rules = _get(ev, "rule_compliance", "rules") or []
+        for i, rule in enumerate(rules if isinstance(rules, list) else []):
+            if not isinstance(rule, Mapping):
+                continue
+            if rule.get("name"):
+                acc.rule_names.setdefault(i, clip(str(rule["name"]), lim.cell_chars))
+            compliant = rule.get("compliant")
+            if compliant is None:
+                continue
+            acc.rule_assessed[i] += 1
+            if not compliant:
+                acc.rule_violations[i] += 1
+        issues = _as_list(rec.get("issues"))
+        if issues:
+            acc.with_issues += 1
+            self.judge_issues.push((len(issues), -self.n_judged), lambda: (
+                rid, module, verdict, parts["total"],
+                "; ".join(_issue_text(i) for i in issues)))
+        # The LLM judge's own figures, as the judge audit left them.
+        audit = rec.get("audit")
+        llm = rec.get("judge")
+        llm_verdict = _verdict(rec.get("judge_verdict"))
+        if llm_verdict is None and isinstance(llm, Mapping):
+            llm_verdict = _verdict(llm.get("verdict"))
+        if isinstance(audit, list) or llm_verdict is not None:
+            acc.llm_judged += 1
+            if isinstance(audit, list) and audit:
+                acc.llm_inconsistent += 1
+                for finding in audit:
+                    self.issue_kinds[(module, _issue_kind(finding))] += 1
+            if llm_verdict is not None:
+                acc.llm_disagree += llm_verdict != verdict
+                self.llm_verdicts.append((llm_verdict, verdict))
+        if _verdict(rec.get("label_verdict")) is not None and verdict is not None:
+            self.judge_labels.append((_verdict(rec.get("label_verdict")), verdict))
+        if verdict == "FAIL":
+            total = parts["total"] if parts["total"] is not None else 0.0
+            self.judge_failing.push((-total, -self.n_judged), lambda: (
+                rid, module, parts["total"], parts["correctness"], parts["rules"],
+                parts["reasoning"], clip(_get(ev, "correctness", "output_value")
+                                         if _get(ev, "correctness", "output_value") is not None
+                                         else rec.get("output"), lim.cell_chars),
+                clip(_get(ev, "correctness", "expected_value")
+                     if _get(ev, "correctness", "expected_value") is not None
+                     else rec.get("expected"), lim.cell_chars),
+                clip(rec.get("summary"), lim.cell_chars)))
+
+    def add_items(self, items: Iterable[Any]) -> None:
+        """Add :class:`evaltools.report.inputs.Item` objects."""
+        for it in items:
+            if it.kind == "scored":
+                self.add_scored(it.record, source=it.source, line=it.line,
+                                recomputed=it.recomputed)
+            else:
+                self.add_judged(it.record, source=it.source, line=it.line,
+                                recomputed=it.recomputed)
