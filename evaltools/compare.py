@@ -8,7 +8,7 @@ statistic); the verdict flips of records present in both runs (matched by
 both runs); and per judge module, the change of the mean total score (with a
 bootstrap interval) and of the PASS rate. A difference is called significant
 when its 95% interval excludes 0. Presentation (``evaltools report
---reference``, :meth:`evaltools.report.model.Report.compare`) only shows it.
+--reference``, :func:`evaltools.report.compare_report`) only shows it.
 
 Examples
 --------

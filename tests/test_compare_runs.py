@@ -71,9 +71,9 @@ def test_cli_compare_two_runs(tmp_path, capsys):
     assert "number “&#36;999”" in page or "number “$999”" in page
     assert "95% interval" in page and "verdict flips" in capsys.readouterr().out
 
-    from evaltools.report.model import Report
+    from evaltools.report import compare_report
 
-    again = Report.compare(old, new)
+    again = compare_report(old, new)
     assert [s.id for s in again.sections] == ["alerts", "summary", "shift", "flips", "modules"]
     flips = again.section("flips").tables()[0]
     assert flips.rows[0][0] == rows[0]["id"]

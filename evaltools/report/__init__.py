@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 from evaltools.report.build import ReportBuilder, build_report, report_from_records
+from evaltools.report.compare import compare_report
 from evaltools.report.html import render_html, write_html
 from evaltools.report.model import (
     Case,
@@ -33,5 +34,6 @@ from evaltools.report.model import (
 )
 
 __all__ = ["Case", "Column", "Figure", "InputFile", "Limits", "Report", "ReportBuilder",
-           "Section", "Stat", "Stats", "Table", "Text", "build_report", "render_html",
+           "Section", "Stat", "Stats", "Table", "Text", "build_report", "compare_report",
+           "render_html",
            "report_from_records", "write_html"]

@@ -139,3 +139,15 @@ def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path]
                              config=config,
                              reference_name=" + ".join(Path(p).name for p in reference),
                              current_name=" + ".join(Path(p).name for p in current))
+
+
+def compare_report(reference, current, **kwargs) -> Report:
+    """The comparison report of two runs: ``compare_report("old.jsonl", "new.jsonl")``.
+
+    ``reference`` and ``current`` are files (a path, or a list of paths) of
+    raw, scored or judged records; keyword arguments go to :func:`compare_files`.
+    """
+    def paths(x):
+        return [x] if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__") else list(x)
+
+    return compare_files(paths(reference), paths(current), **kwargs)

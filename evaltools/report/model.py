@@ -296,20 +296,6 @@ class Report:
     inputs: tuple[InputFile, ...]
     limits: Limits = field(default_factory=Limits)
 
-    @staticmethod
-    def compare(reference, current, **kwargs) -> Report:
-        """The comparison report of two runs: ``Report.compare(["old.jsonl"], ["new.jsonl"])``.
-
-        ``reference`` and ``current`` are files (paths, or lists of paths) of
-        raw, scored or judged records; see :mod:`evaltools.report.compare`.
-        """
-        from evaltools.report.compare import compare_files
-
-        def paths(x):
-            return [x] if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__") else list(x)
-
-        return compare_files(paths(reference), paths(current), **kwargs)
-
     def section(self, id: str) -> Section:
         """The section with this id (KeyError if none)."""
         for s in self.sections:
