@@ -25,7 +25,6 @@ Default file: ``data/responses.jsonl``. For the HaluEval sample:
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
@@ -37,6 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from evaltools.calibration import auc_ci, load_calibration  # noqa: E402
+from evaltools.calibration.baselines import lexical_baselines, words  # noqa: E402
 from evaltools.calibration.learned import (  # noqa: E402
     cross_validated_probabilities,
     features_frame,
@@ -45,20 +45,10 @@ from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import group_keys, read_labelled  # noqa: E402
 from evaltools.io.results import score_labelled  # noqa: E402
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall((text or "").lower())
-
 
 def absent_share(response: str, context: str) -> float:
     """Share of the response's word tokens that never occur in the context."""
-    r = words(response)
-    if not r:
-        return 0.0
-    c = set(words(context))
-    return sum(w not in c for w in r) / len(r)
+    return lexical_baselines(response, context)["unigrams_absent"]
 
 
 def main(argv: list[str] | None = None) -> int:

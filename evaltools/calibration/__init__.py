@@ -12,7 +12,9 @@ returns small frozen results with ``to_dict()``.
   confusion matrix, Cohen's kappa, the worst disagreements.
 - :mod:`~evaltools.calibration.probability` — Brier score and reliability bins.
 - :mod:`~evaltools.calibration.bootstrap` — percentile bootstrap intervals for
-  AUC and kappa.
+  AUC and kappa (optionally resampling whole groups).
+- :mod:`~evaltools.calibration.baselines` — word-overlap baselines (length,
+  shares of words, content words and bigrams absent from the context).
 - :mod:`~evaltools.calibration.learned` — the learned hallucination
   probability (logistic regression stored as JSON of named coefficients).
 
@@ -47,6 +49,7 @@ _EXPORTS = {
     "LearnedCalibration": "learned", "FitResult": "learned", "FEATURES": "learned",
     "fit_calibration": "learned", "load_calibration": "learned", "features_frame": "learned",
     "cross_validated_probabilities": "learned",
+    "BASELINES": "baselines", "lexical_baselines": "baselines", "baselines_frame": "baselines",
 }
 
 __all__ = sorted(_EXPORTS)

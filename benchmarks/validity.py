@@ -1,0 +1,343 @@
+"""Validity harness: do evaltools' hallucination signals agree with human labels better
+than counting words?
+
+    python benchmarks/validity.py FILE... [--config TOML] [--calibration JSON]
+        [--markdown] [--json OUT] [--save-scored DIR] [--resamples 1000] [--folds 5]
+
+Each FILE holds labelled records (``query, context, response, label``; optional
+``task`` and ``group``; ``benchmarks/devsets.py`` builds the development sets).
+Records are scored with :func:`evaltools.score_frame` (a file that already holds
+the score fields, e.g. written by ``--save-scored``, is not scored again). For
+every task and for all records pooled it prints:
+
+- AUROC, with a 95 % bootstrap interval, of every evaltools signal
+  (``hallucination``, ``claims_score``, ``1 - ngram_overlap``,
+  ``hallucination_probability`` from the shipped or given calibration, the same
+  model refitted out-of-fold on these records, ``1 - support`` when the scorer
+  gives ``support``) and of the four word-overlap baselines of
+  :mod:`evaltools.calibration.baselines`, all computed on the same records; the
+  bootstrap resamples whole groups (``group``) where the records have them;
+- Brier score and expected calibration error of the probability;
+- precision, recall and F1 of the verdict (positive: ``FAIL``, or ``WARN``
+  decided by a hallucination rule) and of the probability at a threshold chosen
+  (maximum F1) on the other folds of a grouped K-fold split.
+
+A signal whose calibration was fitted on one of the input files (same sha256)
+is marked in-sample and is not picked as "best evaltools signal".
+``--markdown`` prints the README's summary table and the full tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from evaltools.calibration import auc_ci, load_calibration  # noqa: E402
+from evaltools.calibration.baselines import BASELINES, baselines_frame  # noqa: E402
+from evaltools.calibration.learned import (  # noqa: E402
+    cross_validated_probabilities,
+    features_frame,
+)
+from evaltools.calibration.probability import reliability  # noqa: E402
+from evaltools.calibration.thresholds import recommend_threshold  # noqa: E402
+from evaltools.config import load_config  # noqa: E402
+from evaltools.io.labelled import read_labelled  # noqa: E402
+from evaltools.io.results import score_labelled  # noqa: E402
+
+OVERALL = "all"
+BASELINE_NAMES = {"length": "length", "unigrams_absent": "unigrams absent",
+                  "content_absent": "content words absent", "bigrams_absent": "bigrams absent"}
+PROBABILITY = "hallucination_probability"
+PROBABILITY_CV = "hallucination_probability (CV)"
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def verdict_positive(verdicts, reasons) -> np.ndarray:
+    """Response-level verdict flag: FAIL, or a WARN whose deciding reason is about
+    hallucination (names ``hallucination``, ``support`` or ``unsupported``)."""
+    out = []
+    for v, rs in zip(verdicts, reasons, strict=True):
+        first = (rs[0] if isinstance(rs, (list, tuple)) and rs else str(rs or "")).lower()
+        out.append(v == "FAIL" or (v == "WARN" and any(
+            k in first for k in ("hallucination", "support"))))
+    return np.asarray(out, dtype=bool)
+
+
+def prf(y: np.ndarray, flag: np.ndarray) -> dict:
+    tp = int((flag & (y == 1)).sum())
+    fp = int((flag & (y == 0)).sum())
+    fn = int((~flag & (y == 1)).sum())
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": p, "recall": r, "f1": f, "flagged": int(flag.sum())}
+
+
+def grouped_folds(y: np.ndarray, groups: np.ndarray, folds: int, seed: int):
+    """Stratified grouped K-fold test indices (fewer folds when there are few groups)."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    k = min(folds, len(np.unique(groups)), int(y.sum()), int((1 - y).sum()))
+    if k < 2:
+        return None
+    split = StratifiedGroupKFold(n_splits=k, shuffle=True, random_state=seed)
+    return [test for _, test in split.split(np.zeros(len(y)), y, groups)]
+
+
+def threshold_on_other_folds(y: np.ndarray, p: np.ndarray, groups: np.ndarray, folds: int,
+                             seed: int) -> dict | None:
+    """Flags from a threshold chosen (max F1) on the other folds, pooled over folds."""
+    tests = grouped_folds(y, groups, folds, seed)
+    if tests is None:
+        return None
+    flag = np.zeros(len(y), dtype=bool)
+    chosen = []
+    for test in tests:
+        train = np.setdiff1d(np.arange(len(y)), test)
+        if len(np.unique(y[train])) < 2:
+            return None
+        t = recommend_threshold(y[train], p[train], criterion="f1").threshold
+        chosen.append(t)
+        flag[test] = p[test] >= t
+    return {**prf(y, flag), "thresholds": [round(float(t), 4) for t in chosen]}
+
+
+@dataclass
+class Partition:
+    name: str
+    n: int
+    positives: int
+    groups: int
+    auroc: dict = field(default_factory=dict)
+    calibration: dict = field(default_factory=dict)
+    verdict: dict = field(default_factory=dict)
+    probability_threshold: dict | None = None
+    notes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def load_inputs(paths: list[Path], config, save_scored: Path | None):
+    import pandas as pd
+
+    frames = []
+    for path in paths:
+        records = read_labelled(path, label=None)
+        t0 = time.perf_counter()
+        df = score_labelled(records, config=config)
+        if save_scored is not None:
+            save_scored.mkdir(parents=True, exist_ok=True)
+            df.to_json(save_scored / f"{path.stem}.jsonl", orient="records", lines=True,
+                       force_ascii=False)
+        if "task" not in df.columns:
+            df["task"] = path.stem
+        df["task"] = df["task"].fillna(path.stem).astype(str)
+        ids = df["id"].astype(str) if "id" in df.columns else pd.Series(range(len(df))).astype(str)
+        own = f"{path.stem}:" + ids
+        df["group"] = (df["group"].astype(str).where(df["group"].notna(), own)
+                       if "group" in df.columns else own)
+        df["_file"] = path.name
+        df["_sha256"] = file_sha256(path)
+        print(f"scored {path.name}: {len(df)} records in {time.perf_counter() - t0:.1f} s",
+              file=sys.stderr)
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    if "error" in df.columns:
+        bad = df["error"].notna()
+        if bad.any():
+            print(f"left out {int(bad.sum())} records the scorer refused", file=sys.stderr)
+        df = df[~bad].reset_index(drop=True)
+    return df
+
+
+def signals(df, calibration, folds: int, seed: int) -> tuple[dict, set]:
+    """name -> values (higher = more likely unfaithful); and the in-sample signal names."""
+    out = {
+        "hallucination": df["hallucination"].astype(float).to_numpy(),
+        "claims_score": df["claims_score"].astype(float).to_numpy(),
+        "1 - ngram_overlap": 1.0 - df["ngram_overlap"].astype(float).to_numpy(),
+    }
+    if "support" in df.columns and df["support"].notna().all():
+        out["1 - support"] = 1.0 - df["support"].astype(float).to_numpy()
+    out[PROBABILITY] = np.asarray(calibration.probabilities(df), dtype=float)
+    y = df["label_hallucinated"].astype(int).to_numpy()
+    try:
+        out[PROBABILITY_CV] = cross_validated_probabilities(
+            features_frame(df)[list(calibration.feature_names)], y,
+            groups=df["group"].to_numpy(),
+            folds=folds, seed=seed)
+    except ValueError as exc:  # too few records or groups to refit
+        print(f"no out-of-fold probability: {exc}", file=sys.stderr)
+    fitted = calibration.metadata.get("fitted_on", {})
+    fitted_sha = set(fitted.get("sha256s", [])) | {fitted.get("sha256")}
+    in_sample = {PROBABILITY} if set(df["_sha256"]) & fitted_sha else set()
+    return out, in_sample
+
+
+def evaluate(df, sig: dict, base, in_sample: set, *, resamples: int, folds: int,
+             seed: int) -> list[Partition]:
+    parts = []
+    tasks = sorted(df["task"].unique())
+    for name in [*tasks, OVERALL] if len(tasks) > 1 else tasks:
+        mask = np.ones(len(df), bool) if name == OVERALL else (df["task"] == name).to_numpy()
+        y = df.loc[mask, "label_hallucinated"].astype(int).to_numpy()
+        groups = df.loc[mask, "group"].to_numpy()
+        part = Partition(name, int(mask.sum()), int(y.sum()), len(set(groups)))
+        parts.append(part)
+        if y.min() == y.max():
+            part.notes.append("one class only: no AUROC")
+            continue
+        grouped = len(set(groups)) < len(groups)
+        values = {**sig, **{BASELINE_NAMES[b]: base[b].to_numpy(float) for b in BASELINES}}
+        for sname, v in values.items():
+            ci = auc_ci(y, v[mask], n_resamples=resamples, seed=seed,
+                        groups=groups if grouped else None)
+            part.auroc[sname] = {"estimate": ci.estimate, "low": ci.low, "high": ci.high,
+                                 "kind": "baseline" if sname in BASELINE_NAMES.values()
+                                 else "evaltools", "in_sample": sname in in_sample}
+        for pname in (PROBABILITY, PROBABILITY_CV):
+            if pname in sig:
+                rel = reliability(y, sig[pname][mask], n_bins=10)
+                part.calibration[pname] = {"brier": rel.brier, "ece": rel.ece,
+                                           "in_sample": pname in in_sample}
+        part.verdict = prf(y, verdict_positive(df.loc[mask, "verdict"],
+                                               df.loc[mask, "reasons"]))
+        part.probability_threshold = threshold_on_other_folds(
+            y, sig[PROBABILITY][mask], groups, folds, seed)
+    return parts
+
+
+def best(part: Partition, kind: str) -> tuple[str, dict] | None:
+    cands = [(k, v) for k, v in part.auroc.items() if v["kind"] == kind and not v["in_sample"]]
+    return max(cands, key=lambda kv: kv[1]["estimate"]) if cands else None
+
+
+def fmt(v: dict | None) -> str:
+    return "–" if v is None else f"{v['estimate']:.3f} [{v['low']:.3f}, {v['high']:.3f}]"
+
+
+def summary_markdown(parts: list[Partition]) -> str:
+    head = ["task", "records (unfaithful)", "best evaltools signal", "`hallucination`",
+            *[BASELINE_NAMES[b] for b in BASELINES], "winner"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for p in parts:
+        if not p.auroc:
+            continue
+        be, bb = best(p, "evaltools"), best(p, "baseline")
+        if be[1]["estimate"] > bb[1]["estimate"]:
+            win = f"evaltools (+{be[1]['estimate'] - bb[1]['estimate']:.3f})"
+        else:
+            win = f"**baseline: {bb[0]}** (+{bb[1]['estimate'] - be[1]['estimate']:.3f})"
+        row = [p.name, f"{p.n} ({p.positives})", f"`{be[0]}` {fmt(be[1])}",
+               fmt(p.auroc.get("hallucination")),
+               *[fmt(p.auroc.get(BASELINE_NAMES[b])) for b in BASELINES], win]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def full_markdown(parts: list[Partition]) -> str:
+    out = []
+    for p in parts:
+        out.append(f"#### {p.name}: {p.n} records, {p.positives} unfaithful, {p.groups} groups\n")
+        if not p.auroc:
+            out.append("; ".join(p.notes) + "\n")
+            continue
+        out.append("| signal | kind | AUROC [95% CI] |\n|---|---|---|")
+        for k, v in sorted(p.auroc.items(), key=lambda kv: -kv[1]["estimate"]):
+            kind = v["kind"] + (" (in-sample)" if v["in_sample"] else "")
+            out.append(f"| {k} | {kind} | {fmt(v)} |")
+        out.append("")
+        out.append("| probability | Brier | ECE |\n|---|---|---|")
+        for k, v in p.calibration.items():
+            out.append(f"| {k}{' (in-sample)' if v['in_sample'] else ''} | {v['brier']:.3f} "
+                       f"| {v['ece']:.3f} |")
+        out.append("")
+        out.append("| flag | precision | recall | F1 | flagged |\n|---|---|---|---|---|")
+        rows = [("verdict (FAIL, or WARN for hallucination)", p.verdict)]
+        if p.probability_threshold:
+            rows.append(("probability ≥ threshold from other folds", p.probability_threshold))
+        for k, v in rows:
+            out.append(f"| {k} | {v['precision']:.3f} | {v['recall']:.3f} | {v['f1']:.3f} "
+                       f"| {v['flagged']} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def text_report(parts: list[Partition]) -> str:
+    out = []
+    for p in parts:
+        out.append(f"== {p.name}: {p.n} records, {p.positives} unfaithful, {p.groups} groups")
+        for note in p.notes:
+            out.append(f"   {note}")
+        for k, v in sorted(p.auroc.items(), key=lambda kv: -kv[1]["estimate"]):
+            tag = " (in-sample)" if v["in_sample"] else ""
+            out.append(f"   {k + tag:<44} {v['kind']:<9} AUROC {fmt(v)}")
+        for k, v in p.calibration.items():
+            out.append(f"   {k:<44} Brier {v['brier']:.3f}  ECE {v['ece']:.3f}")
+        if p.verdict:
+            v = p.verdict
+            out.append(f"   verdict flags   P {v['precision']:.3f} R {v['recall']:.3f} "
+                       f"F1 {v['f1']:.3f} ({v['flagged']} flagged)")
+        if p.probability_threshold:
+            v = p.probability_threshold
+            out.append(f"   probability ≥ t (t from other folds)   P {v['precision']:.3f} "
+                       f"R {v['recall']:.3f} F1 {v['f1']:.3f} ({v['flagged']} flagged)")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", type=Path, nargs="+", help="labelled .jsonl/.csv/.parquet files")
+    ap.add_argument("--config", type=Path, help="a TOML configuration (default: the shipped one)")
+    ap.add_argument("--calibration", type=Path,
+                    help="a calibration JSON (default: the shipped one)")
+    ap.add_argument("--markdown", action="store_true", help="print markdown tables")
+    ap.add_argument("--json", type=Path, help="also write every figure to this JSON file")
+    ap.add_argument("--save-scored", type=Path, metavar="DIR",
+                    help="write each file's scored records to DIR/<name>.jsonl")
+    ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+
+    config = load_config(args.config)
+    calibration = load_calibration(args.calibration)
+    df = load_inputs(args.files, config, args.save_scored)
+    sig, in_sample = signals(df, calibration, args.folds, args.seed)
+    base = baselines_frame(df["response"], df["context"])
+    parts = evaluate(df, sig, base, in_sample, resamples=args.resamples, folds=args.folds,
+                     seed=args.seed)
+    if args.markdown:
+        print(summary_markdown(parts))
+        print()
+        print(full_markdown(parts))
+    else:
+        print(text_report(parts))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "files": [{"name": p.name, "sha256": file_sha256(p)} for p in args.files],
+            "config": str(args.config) if args.config else None,
+            "calibration": calibration.metadata.get("fitted_on"),
+            "resamples": args.resamples, "folds": args.folds, "seed": args.seed,
+            "partitions": [p.to_dict() for p in parts]}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

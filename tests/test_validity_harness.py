@@ -1,0 +1,123 @@
+"""The validity harness (benchmarks/validity.py) on a small hand-labelled fixture.
+
+Structure and ranges only: figures from 22 records are noise.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evaltools.calibration.baselines import BASELINES, lexical_baselines
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "tests" / "fixtures" / "validity_small.jsonl"
+
+
+def _harness():
+    spec = importlib.util.spec_from_file_location("validity_harness",
+                                                  ROOT / "benchmarks" / "validity.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def harness():
+    return _harness()
+
+
+@pytest.fixture(scope="module")
+def scored_dir(harness, tmp_path_factory):
+    return tmp_path_factory.mktemp("scored")
+
+
+@pytest.fixture(scope="module")
+def run(harness, scored_dir):
+    out = scored_dir.parent / "v.json"
+    harness.main([str(FIXTURE), "--resamples", "50", "--folds", "3", "--json", str(out),
+                  "--save-scored", str(scored_dir)])
+    return json.loads(out.read_text())
+
+
+def test_partitions_are_each_task_then_all(run):
+    names = [p["name"] for p in run["partitions"]]
+    assert names == ["qa", "summary", "all"]
+    n = {p["name"]: (p["n"], p["positives"]) for p in run["partitions"]}
+    assert n == {"qa": (12, 5), "summary": (10, 4), "all": (22, 9)}
+
+
+def test_every_signal_and_baseline_has_an_auroc_in_range(run):
+    for part in run["partitions"]:
+        auroc = part["auroc"]
+        for name in ("hallucination", "claims_score", "1 - ngram_overlap",
+                     "hallucination_probability", "length", "unigrams absent",
+                     "content words absent", "bigrams absent"):
+            ci = auroc[name]
+            # a percentile interval need not hold the estimate: ranges only
+            assert 0.0 <= ci["low"] <= ci["high"] <= 1.0, (part["name"], name)
+            assert 0.0 <= ci["estimate"] <= 1.0
+        kinds = {v["kind"] for v in auroc.values()}
+        assert kinds == {"evaltools", "baseline"}
+
+
+def test_probability_quality_and_flags_in_range(run):
+    for part in run["partitions"]:
+        for v in part["calibration"].values():
+            assert 0.0 <= v["brier"] <= 1.0 and 0.0 <= v["ece"] <= 1.0
+        for flags in (part["verdict"], part["probability_threshold"]):
+            assert 0 <= flags["flagged"] <= part["n"]
+            for k in ("precision", "recall", "f1"):
+                assert 0.0 <= flags[k] <= 1.0
+
+
+def test_markdown_summary_names_a_winner_per_task(harness, run, scored_dir, capsys):
+    # the scored file written by the first run is read as it is, not scored again
+    scored = scored_dir / "validity_small.jsonl"
+    harness.main([str(scored), "--resamples", "50", "--folds", "3", "--markdown"])
+    out = capsys.readouterr().out
+    table = [line for line in out.splitlines() if line.startswith("| ")]
+    assert table[0].startswith("| task | records (unfaithful) | best evaltools signal")
+    rows = {line.split(" | ")[0][2:]: line for line in table[1:4]}
+    assert set(rows) == {"qa", "summary", "all"}
+    assert all("evaltools (+" in r or "baseline:" in r for r in rows.values())
+
+
+def test_verdict_positive_definition(harness):
+    flags = harness.verdict_positive(
+        ["FAIL", "WARN", "WARN", "PASS", "FAIL"],
+        [["relevance 0.05 < 0.1 (irrelevant)"],
+         ["completeness 0.40 < 0.6 (potentially incomplete)"],
+         ["hallucination 0.40 > 0.3"],
+         ["all fine"], ["hallucination 0.90 > 0.5 (safety first)"]])
+    assert flags.tolist() == [True, False, True, False, True]
+
+
+def test_threshold_from_other_folds_never_sees_its_fold(harness):
+    # Two groups per class; the threshold of each fold comes from the others.
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1] * 3)
+    p = np.array([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9] * 3)
+    groups = np.array([f"g{i}" for i in range(12) for _ in range(2)])
+    res = harness.threshold_on_other_folds(y, p, groups, 3, 0)
+    assert res["f1"] == 1.0 and all(0.4 < t <= 0.6 for t in res["thresholds"])
+
+
+@pytest.mark.parametrize("response,context,expected", [
+    ("", "anything", {"length": 0, "unigrams_absent": 0.0, "content_absent": 0.0,
+                      "bigrams_absent": 0.0}),
+    ("The the the", "x", {"length": 3, "unigrams_absent": 1.0, "content_absent": 0.0,
+                          "bigrams_absent": 1.0}),
+    ("Café e-mail", "CAFÉ E-MAIL", {"length": 3, "unigrams_absent": 0.0,
+                                    "content_absent": 0.0, "bigrams_absent": 0.0}),
+])
+def test_lexical_baselines_by_hand(response, context, expected):
+    got = lexical_baselines(response, context)
+    assert list(got) == list(BASELINES)
+    assert all(math.isclose(got[k], v) for k, v in expected.items())
