@@ -42,6 +42,10 @@ class RelevanceConfig:
     weight_cosine: float = 0.5
     weight_jaccard: float = 0.5
     fail_below: float = 0.1
+    reference: str = "query"
+    instruction_verbs: tuple[str, ...] = ()
+    answer_type: bool = False
+    answer_type_max_words: int = 12
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,9 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
         changes[section] = dataclasses.replace(current, **updates)
     cfg = dataclasses.replace(base, **changes)
     rel = cfg.relevance
+    if rel.reference not in ("query", "auto"):
+        raise ConfigError(f"{source}: [relevance] reference must be \"query\" or \"auto\". "
+                          f"Got {rel.reference!r} instead.")
     if abs(rel.weight_cosine + rel.weight_jaccard - 1.0) > 1e-9:
         raise ConfigError(
             f"{source}: [relevance] weight_cosine + weight_jaccard must be 1. "

@@ -19,6 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.reader import read_context
+from evaltools.scoring.relevance import asked_type, is_instruction
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
 
 
@@ -27,6 +28,8 @@ class QueryFeatures:
     tokens: tuple[str, ...]
     keywords: tuple[str, ...]
     mentions: tuple[Mention, ...] = ()
+    instruction: bool = False  # an instruction, not a question (relevance.reference = "auto")
+    asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class ResponseFeatures:
     claims: tuple[Claim, ...]
     # per mention, the content lemmas near it (config hallucination.number_context); else ()
     near: tuple[frozenset[str], ...] = ()
+    proper_nouns: int = 0  # for the answer-type check (relevance.answer_type)
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class ContextFeatures:
     ngrams_by_n: dict[int, frozenset[int]]  # hashes of the word n-grams (small to cache)
     near: tuple[frozenset[str], ...] = ()  # as for the response
     lemmas: frozenset[str] = frozenset()  # every content lemma (with number_context only)
+    tokens: tuple[str, ...] = ()  # content lemmas in order (relevance.reference = "auto")
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -78,10 +83,18 @@ def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]
     return tuple(out)
 
 
+def _name_like(tok) -> bool:
+    """A proper noun, or a capitalised word that is not a stop word ("Yeti." alone is
+    often tagged as a common noun)."""
+    return tok.pos_ == "PROPN" or (tok.is_alpha and tok.is_title and not tok.is_stop)
+
+
 def query_features(doc, config: Config) -> QueryFeatures:
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, config.completeness.keyword_pos)),
-                         tuple(find_mentions(doc.text)))
+                         tuple(find_mentions(doc.text)),
+                         is_instruction(doc, config.relevance.instruction_verbs),
+                         asked_type(doc.text))
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
@@ -91,7 +104,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     near = (mention_neighbours(doc, mentions, hall.number_context_window)
             if hall is not None and hall.number_context else ())
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
-                            tuple(extract_claims(doc, skip_spans=spans)), near)
+                            tuple(extract_claims(doc, skip_spans=spans)), near,
+                            sum(_name_like(t) for t in doc))
 
 
 def context_features(doc, config: Config) -> ContextFeatures:
@@ -99,11 +113,12 @@ def context_features(doc, config: Config) -> ContextFeatures:
     by_n = {n: frozenset(map(hash, ngrams(ws, n))) for n in range(1, config.drift.ngram + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
+    tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
     if not hall.number_context:
-        return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n)
+        return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n, tokens=tokens)
     return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n,
                            mention_neighbours(doc, mentions, hall.number_context_window),
-                           frozenset(content_lemmas(doc)))
+                           frozenset(content_lemmas(doc)), tokens)
 
 
 def _memory_zone(nlp):

@@ -3,6 +3,23 @@
 ``S_rel = w_cos * S_cosine + w_jac * S_jaccard`` with both weights 0.5 by
 default. Tokens are content lemmas (:func:`evaltools.text.content_lemmas`).
 
+Two options (``[relevance]`` in the configuration; both off by default, the
+spec's behaviour):
+
+- ``reference = "auto"``: when the query is an *instruction* ("Summarize the
+  following article", "Describe this business": its first word, after an
+  optional "please", is one of ``instruction_verbs`` or a base-form verb at
+  the root of a query that does not end in "?") or is empty, relevance is
+  measured between the context and the response, by the same formula. A
+  faithful summary shares few words with "Summarize this article" but many
+  with the article. ``reference = "query"`` is the spec.
+- ``answer_type = true``: a short response (at most ``answer_type_max_words``
+  words) of the type the question asks for is not failed for relevance: a
+  number to "how much/how many/how long...", a date or time to "when/what
+  year", a name (a proper noun) to "who/where", yes or no to a yes/no question
+  (one opening with an auxiliary verb: "Is", "Does", "Can"...). "$37.99"
+  shares no word with "How much does the Yeti cost?", yet answers it.
+
 By default the TF-IDF weights are fitted on the two texts alone (scikit-learn's
 smoothed idf, ``ln((1 + n) / (1 + df)) + 1`` with n = 2, then l2
 normalisation), so one record's score never depends on the rest of a batch.
@@ -11,7 +28,8 @@ normalisation), so one record's score never depends on the rest of a batch.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -168,3 +186,133 @@ def relevance_score(query_tokens: Sequence[str], response_tokens: Sequence[str],
         cos = tfidf_cosine(query_tokens, response_tokens)
     jac = jaccard(query_tokens, response_tokens)
     return RelevanceScore(weight_cosine * cos + weight_jaccard * jac, cos, jac)
+
+
+# ------------------------------------------------------------------ options
+
+_LEAD = ("please", "kindly")
+_AUX = frozenset([
+    "am", "is", "are", "was", "were", "be", "do", "does", "did", "can", "could", "will", "would",
+    "shall", "should", "may", "might", "must", "has", "have", "had", "isn't", "aren't", "wasn't",
+    "weren't", "doesn't", "don't", "didn't", "can't", "couldn't", "won't", "wouldn't",
+    "shouldn't", "hasn't", "haven't"])
+_YES_NO = frozenset({"yes", "no", "yeah", "yep", "nope"})
+#: (pattern on the lower-cased query, the answer type it asks for), first match wins
+_ASKS = (
+    (re.compile(r"\bhow (much|many|long|old|far|big|tall|heavy|fast|large|wide|high|often|"
+                r"deep|small|short|low)\b|\b(cost|costs|price|capacity|weigh|weight|percentage|"
+                r"size)\b"), "number"),
+    (re.compile(r"\bwhen\b|\b(what|which) (year|date|day|month|time)\b|\bwhat time\b"), "date"),
+    (re.compile(r"\b(who|whom|whose|where)\b"), "name"),
+)
+
+
+def is_instruction(doc, verbs: Iterable[str]) -> bool:
+    """Whether a parsed query is an instruction rather than a question.
+
+    True when its first word (after "please" or "kindly") is one of ``verbs``
+    (compared by lemma and by lower-cased text), or is a base-form verb
+    (tag ``VB``) at the root of a query that does not end with "?".
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> verbs = ("summarize", "describe")
+    >>> is_instruction(nlp("Summarize the following article."), verbs)
+    True
+    >>> is_instruction(nlp("Please describe this business"), verbs)
+    True
+    >>> is_instruction(nlp("How much does the mug cost?"), verbs)
+    False
+    """
+    toks = [t for t in doc if not (t.is_punct or t.is_space)]
+    while toks and toks[0].lower_ in _LEAD:
+        toks = toks[1:]
+    if not toks:
+        return False
+    first = toks[0]
+    allowed = {v.lower() for v in verbs}
+    if first.lower_ in allowed or first.lemma_.lower() in allowed:
+        return True
+    return (first.tag_ == "VB" and first.dep_ == "ROOT"
+            and not doc.text.rstrip().endswith("?"))
+
+
+def asked_type(query: str) -> str | None:
+    """The type of answer a question asks for: ``"number"``, ``"date"``, ``"name"``,
+    ``"yes_no"``, or None.
+
+    Examples
+    --------
+    >>> [asked_type(q) for q in ("How much is it?", "When does it ship?",
+    ...  "Who makes it?", "Does it have a lid?", "What colours are there?")]
+    ['number', 'date', 'name', 'yes_no', None]
+    """
+    text = " ".join(query.lower().split())
+    for pattern, kind in _ASKS:
+        if pattern.search(text):
+            return kind
+    first = re.match(r"[^\w']*([\w']+)", text)
+    return "yes_no" if first and first.group(1) in _AUX else None
+
+
+def answers_type(asks: str | None, words: Sequence[str], mention_kinds: Iterable[str],
+                 proper_nouns: int, *, max_words: int) -> bool:
+    """Whether a response is a short answer of the asked type.
+
+    Parameters
+    ----------
+    asks : str or None
+        :func:`asked_type` of the query.
+    words : sequence of str
+        The response's lower-cased words.
+    mention_kinds : iterable of str
+        The kinds of its number/date mentions (``"number"``, ``"date"``).
+    proper_nouns : int
+        How many proper nouns it has.
+    max_words : int
+        Longer responses are not short answers.
+
+    Examples
+    --------
+    >>> answers_type("number", ["37.99"], ["number"], 0, max_words=6)
+    True
+    >>> answers_type("yes_no", ["yes"], [], 0, max_words=6)
+    True
+    >>> answers_type("date", ["soon"], [], 0, max_words=6)
+    False
+    >>> answers_type("name", ["yeti", "makes", "it"], [], 1, max_words=2)
+    False
+    """
+    if asks is None or not words or len(words) > max_words:
+        return False
+    kinds = set(mention_kinds)
+    if asks == "number":
+        return "number" in kinds
+    if asks == "date":
+        return "date" in kinds
+    if asks == "name":
+        return proper_nouns > 0
+    return words[0] in _YES_NO
+
+
+def relevance_reference(query_tokens: Sequence[str], instruction: bool,
+                        context_tokens: Sequence[str], reference: str
+                        ) -> tuple[tuple[str, ...], str]:
+    """The tokens relevance is measured against, and which text they are.
+
+    ``reference="query"`` (the spec): always the query. ``"auto"``: the
+    context when the query is an instruction or has no content word, and the
+    context has content words.
+
+    Examples
+    --------
+    >>> relevance_reference(("summarize", "article"), True, ("storm", "coast"), "auto")
+    (('storm', 'coast'), 'context')
+    >>> relevance_reference(("summarize", "article"), True, ("storm", "coast"), "query")
+    (('summarize', 'article'), 'query')
+    """
+    if reference == "auto" and (instruction or not query_tokens) and context_tokens:
+        return tuple(context_tokens), "context"
+    return tuple(query_tokens), "query"

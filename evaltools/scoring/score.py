@@ -8,7 +8,12 @@ from evaltools.config import Config
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.hallucination import hallucination_score
-from evaltools.scoring.relevance import CorpusTfidf, relevance_score
+from evaltools.scoring.relevance import (
+    CorpusTfidf,
+    answers_type,
+    relevance_reference,
+    relevance_score,
+)
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.verdict import decide
 
@@ -17,7 +22,10 @@ def score_features(rid: Any, query: QueryFeatures,
                    context: ContextFeatures, response: ResponseFeatures, *, config: Config,
                    tfidf: CorpusTfidf | None = None,
                    cosine: float | None = None) -> ScoreResult:
-    rel = relevance_score(query.tokens, response.tokens,
+    rcfg = config.relevance
+    reference, against = relevance_reference(query.tokens, query.instruction, context.tokens,
+                                             rcfg.reference)
+    rel = relevance_score(reference, response.tokens,
                           weight_cosine=config.relevance.weight_cosine,
                           weight_jaccard=config.relevance.weight_jaccard, tfidf=tfidf,
                           cosine=cosine)
@@ -28,10 +36,20 @@ def score_features(rid: Any, query: QueryFeatures,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
         penalty=config.drift.penalty)
+    short_answer = rcfg.answer_type and answers_type(
+        query.asks, response.words, (m.kind for m in response.mentions), response.proper_nouns,
+        max_words=rcfg.answer_type_max_words)
     verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config,
                      unsupported=[(a.kind, a.text) for a in hall.anchors
-                                  if a.counted and not a.supported])
+                                  if a.counted and not a.supported],
+                     relevance_waived=short_answer)
     notes = []
+    if against == "context":
+        notes.append("relevance measured against the context (the query is an instruction "
+                     "or has no content word)")
+    if short_answer and rel.relevance < rcfg.fail_below:
+        notes.append(f"relevance {rel.relevance:.2f} < {rcfg.fail_below:g} not failed: a short "
+                     f"answer of the type the question asks for ({query.asks.replace('_', '/')})")
     if comp.note:
         notes.append(f"{comp.note}: completeness 1.0")
     if not hall.anchors_total:

@@ -16,7 +16,7 @@ from evaltools.config import Config
 from evaltools.errors import InputError
 from evaltools.io import Unreadable, require_text
 from evaltools.scoring.features import FeatureCache
-from evaltools.scoring.relevance import CorpusTfidf, tfidf_cosines
+from evaltools.scoring.relevance import CorpusTfidf, relevance_reference, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.score import score_features
 
@@ -109,8 +109,10 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
         features = [(cache.get("query", texts[0]), cache.get("context", texts[1]),
                      cache.get("response", texts[2])) if texts else None
                     for *_, texts, _ in checked]
-        cosines = iter(tfidf_cosines([(f[0].tokens, f[2].tokens) for f in features if f])
-                       if tfidf is None else ())
+        ref = config.relevance.reference
+        cosines = iter(tfidf_cosines(
+            [(relevance_reference(f[0].tokens, f[0].instruction, f[1].tokens, ref)[0],
+              f[2].tokens) for f in features if f]) if tfidf is None else ())
         for (line, rec, rid, _, error), feats in zip(checked, features, strict=True):
             if feats is None:
                 yield line, rec, ScoreResult(id=rid, error=error)

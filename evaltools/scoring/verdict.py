@@ -50,12 +50,15 @@ def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5
 
 def decide(relevance: float, completeness: float, hallucination: float, *,
            config: Config | None = None,
-           unsupported: Iterable[tuple[str, str]] = ()) -> ScoreVerdict:
+           unsupported: Iterable[tuple[str, str]] = (),
+           relevance_waived: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
     text)``; they never change the verdict (the hallucination score already
     counts them) but are always named in the last reason.
+    ``relevance_waived`` (config ``relevance.answer_type``): the response is a
+    short answer of the type the question asks for, so rule 2 is not applied.
 
     Examples
     --------
@@ -69,6 +72,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> v = decide(0.5, 0.5, 0.33, unsupported=[("number", "24 hours")])
     >>> v.verdict, v.reasons[-1]
     ('WARN', 'not supported by the context: number “24 hours”')
+    >>> decide(0.0, 1.0, 0.0, relevance_waived=True).verdict   # "$37.99" to "How much...?"
+    'PASS'
     """
     cfg = config or DEFAULT_CONFIG
     h_max = cfg.hallucination.fail_above
@@ -77,7 +82,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     crossed: list[tuple[str, str]] = []
     if hallucination > h_max:
         crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} (safety first)"))
-    if relevance < r_min:
+    if relevance < r_min and not relevance_waived:
         crossed.append(("FAIL", f"relevance {relevance:.2f} < {r_min:g} (irrelevant)"))
     if completeness < c_min:
         crossed.append(("WARN", f"completeness {completeness:.2f} < {c_min:g} "
