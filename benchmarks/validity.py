@@ -22,8 +22,9 @@ every task and for all records pooled it prints:
   decided by a hallucination rule) and of the probability at a threshold chosen
   (maximum F1) on the other folds of a grouped K-fold split.
 
-A signal whose calibration was fitted on one of the input files (same sha256)
-is marked in-sample and is not picked as "best evaltools signal".
+A signal whose calibration was fitted on one of the input files (same sha256,
+or a file of the same name among the calibration's ``fitted_on.sources``) is
+marked in-sample and is not picked as "best evaltools signal".
 ``--markdown`` prints the README's summary table and the full tables.
 """
 
@@ -184,8 +185,11 @@ def signals(df, calibration, folds: int, seed: int) -> tuple[dict, set]:
     except ValueError as exc:  # too few records or groups to refit
         print(f"no out-of-fold probability: {exc}", file=sys.stderr)
     fitted = calibration.metadata.get("fitted_on", {})
-    fitted_sha = set(fitted.get("sha256s", [])) | {fitted.get("sha256")}
-    in_sample = {PROBABILITY} if set(df["_sha256"]) & fitted_sha else set()
+    sources = fitted.get("sources", [])
+    fitted_sha = {s.get("sha256") for s in sources} | {fitted.get("sha256")}
+    fitted_names = {s.get("file") for s in sources}
+    seen = set(df["_sha256"]) | set(df["_file"])
+    in_sample = {PROBABILITY} if seen & (fitted_sha | fitted_names) - {None} else set()
     return out, in_sample
 
 
