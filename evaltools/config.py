@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from evaltools.errors import ConfigError
+from evaltools.errors import ConfigError, one_line, shorten
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,13 @@ class AlertsConfig:
     module_fail_rate_above: float = 0.5
 
 
+@dataclass(frozen=True)
+class InputConfig:
+    max_line_bytes: int = 64 * 1024 * 1024
+    max_depth: int = 64
+    max_text_chars: int = 1_000_000
+
+
 _SECTIONS: dict[str, type] = {
     "pipeline": PipelineConfig,
     "context": ContextConfig,
@@ -92,6 +100,32 @@ _SECTIONS: dict[str, type] = {
     "drift": DriftConfig,
     "batch": BatchConfig,
     "alerts": AlertsConfig,
+    "input": InputConfig,
+}
+
+#: The accepted range of every numeric setting, inclusive (documented in
+#: ``default_config.toml``). Weights and thresholds are shares in [0, 1]; sizes
+#: and windows are bounded so that a typo cannot ask for gigabytes.
+RANGES: dict[tuple[str, str], tuple[float, float]] = {
+    ("relevance", "weight_cosine"): (0.0, 1.0),
+    ("relevance", "weight_jaccard"): (0.0, 1.0),
+    ("relevance", "fail_below"): (0.0, 1.0),
+    ("completeness", "warn_below"): (0.0, 1.0),
+    ("hallucination", "fail_above"): (0.0, 1.0),
+    ("hallucination", "high_risk_above"): (0.0, 1.0),
+    ("hallucination", "claim_window"): (1, 200),
+    ("hallucination", "number_context_window"): (1, 200),
+    ("drift", "ngram"): (1, 10),
+    ("drift", "overlap_below"): (0.0, 1.0),
+    ("drift", "penalty"): (0.0, 1.0),
+    ("batch", "chunk_size"): (1, 100_000),
+    ("batch", "cache_texts"): (1, 1_000_000),
+    ("relevance", "answer_type_max_words"): (1, 1000),
+    ("alerts", "kappa_below"): (-1.0, 1.0),
+    ("alerts", "module_fail_rate_above"): (0.0, 1.0),
+    ("input", "max_line_bytes"): (1024, 1024 ** 3),
+    ("input", "max_depth"): (2, 500),
+    ("input", "max_text_chars"): (1, 1_000_000),
 }
 
 
@@ -107,6 +141,7 @@ class Config:
     drift: DriftConfig = field(default_factory=DriftConfig)
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
+    input: InputConfig = field(default_factory=InputConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         return {
@@ -124,28 +159,35 @@ def _coerce(section: str, key: str, default: Any, value: Any, source: str) -> An
     where = f"{source}: [{section}] {key}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ConfigError(f"{where} must be true or false. Got {value!r} instead.")
+            raise ConfigError(f"{where} must be true or false. Got {shorten(value)} instead.")
         return value
     if default is None:
         return value
     if isinstance(default, tuple):
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"{where} must be a list of strings. Got {value!r} instead.")
+            raise ConfigError(f"{where} must be a list of strings. Got {shorten(value)} instead.")
         return tuple(value)
     if isinstance(default, int) and not isinstance(default, bool):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ConfigError(f"{where} must be a positive integer. Got {value!r} instead.")
+        lo, hi = RANGES.get((section, key), (1, 2**31 - 1))
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise ConfigError(f"{where} must be a whole number in [{lo:,}, {hi:,}]. "
+                              f"Got {shorten(value)} instead.")
         return value
     if isinstance(default, float):
         if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise ConfigError(f"{where} must be a number. Got {value!r} instead.")
-        value = float(value)
-        if not 0.0 <= value <= 1.0:
-            raise ConfigError(f"{where} must be a float in [0, 1]. Got {value!r} instead.")
+            raise ConfigError(f"{where} must be a number. Got {shorten(value)} instead.")
+        lo, hi = RANGES.get((section, key), (0.0, 1.0))
+        try:
+            value = float(value)
+        except OverflowError:
+            value = math.inf
+        if not lo <= value <= hi:
+            raise ConfigError(f"{where} must be a float in [{lo:g}, {hi:g}]. "
+                              f"Got {shorten(value)} instead.")
         return value
     if isinstance(default, str):
         if not isinstance(value, str):
-            raise ConfigError(f"{where} must be a string. Got {value!r} instead.")
+            raise ConfigError(f"{where} must be a string. Got {shorten(value)} instead.")
         return value
     return value
 
@@ -155,7 +197,8 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     for section, values in data.items():
         if section not in _SECTIONS:
             raise ConfigError(
-                f"{source}: unknown section [{section}] (known: {', '.join(_SECTIONS)})"
+                f"{source}: unknown section [{shorten(section, quote=False)}] "
+                f"(known: {', '.join(_SECTIONS)})"
             )
         if not isinstance(values, dict):
             raise ConfigError(f"{source}: [{section}] must be a table of keys.")
@@ -165,7 +208,8 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
         for key, value in values.items():
             if key not in known:
                 raise ConfigError(
-                    f"{source}: unknown key '{key}' in [{section}] (known: {', '.join(known)})"
+                    f"{source}: unknown key {shorten(key)} in [{section}] "
+                    f"(known: {', '.join(known)})"
                 )
             updates[key] = _coerce(section, key, known[key], value, source)
         changes[section] = dataclasses.replace(current, **updates)
@@ -207,7 +251,12 @@ def load_config(path: str | Path | None = None) -> Config:
     except FileNotFoundError:
         raise ConfigError(f"{p}: configuration file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+        raise ConfigError(f"{p}: not valid TOML ({one_line(exc)})") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: not valid TOML (nested too deeply)") from None
+    except OSError as exc:
+        raise ConfigError(f"{p}: configuration file not readable "
+                          f"({exc.strerror or one_line(exc)})") from None
     return _overlay(cfg, data, source=str(p))
 
 

@@ -2,6 +2,57 @@
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict, _REPR.maxstring, _REPR.maxother = 3, 8, 8, 60, 60
+
+#: Characters of an offending value that a message echoes (then "…").
+ECHO_CHARS = 80
+
+
+def shorten(value: Any, limit: int = ECHO_CHARS, *, quote: bool = True) -> str:
+    r"""``value`` as a message may echo it: one line, at most ``limit`` characters.
+
+    Strings are quoted (``repr``, so newlines, control characters and lone
+    surrogates show as escapes); anything else is its ``repr``. Longer results
+    are cut and end in "…". Never raises, whatever the value.
+
+    Examples
+    --------
+    >>> print(shorten("M99"), shorten("a\nb"), shorten("a\nb", quote=False))
+    'M99' 'a\nb' a\nb
+    >>> len(shorten("x" * 10_000)), shorten("x" * 10_000)[-1]
+    (80, '…')
+    >>> shorten(10 ** 100)
+    'a 101-digit integer'
+    """
+    try:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 80:
+            text = f"a {len(str(abs(value))) if abs(value) < 10 ** 4000 else 'huge'}-digit integer"
+        elif isinstance(value, str):
+            head = value[: limit * 4]
+            text = repr(head) if quote else repr(head)[1:-1]
+            if len(head) < len(value):
+                text = text + "…"
+        else:
+            text = _REPR.repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    text = text.replace("\n", " ").replace("\r", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(value: Any, limit: int = 400) -> str:
+    r"""An exception's (or any) text on one line, cut at ``limit`` characters.
+
+    >>> one_line(ValueError("a\n  b"))
+    'a b'
+    """
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class EvaltoolsError(Exception):
     """Base class of every error evaltools raises on purpose."""

@@ -65,6 +65,10 @@ COLOURS = {
     "evidence": "background-color:#fff3cd;border-bottom:2px solid #e0a800;",
 }
 
+#: Anchor kinds that become a CSS class ``evaltools-kind-<kind>``; any other
+#: value (a scored file may hold anything) becomes ``evaltools-kind-other``.
+KINDS = frozenset({"number", "date", "claim", "anchor"})
+
 _WRAP = (f'<div class="evaltools-highlight {NO_MATHS}" '
          'style="white-space:pre-wrap;line-height:1.7;font-family:inherit;">{}</div>')
 
@@ -88,6 +92,19 @@ def _span(anchor: Any, length: int, *, start_key: str, end_key: str,
         raise ValueError(f"anchor {_get(anchor, 'text')!r}: {start_key}={start}, "
                          f"{end_key}={end} lie outside the {what} (length {length}).")
     return start, end
+
+
+def kind_class(kind: Any) -> str:
+    """The class-name part for an anchor kind: the kind if known, else ``other``.
+
+    Values reaching a ``class`` attribute are allow-listed, not just escaped.
+
+    >>> kind_class("date"), kind_class('x" autofocus onfocus="alert(1)'), kind_class(None)
+    ('date', 'other', 'anchor')
+    """
+    if kind is None or kind == "":
+        return "anchor"
+    return kind if isinstance(kind, str) and kind in KINDS else "other"
 
 
 def _title(anchor: Any) -> str:
@@ -168,7 +185,7 @@ def highlight_html(text: str, anchors: Iterable[Any]) -> str:
 
     def class_of(cover):
         status = "evaltools-unsupported" if unsupported(cover) else "evaltools-supported"
-        kinds = sorted({f"evaltools-kind-{_get(m, 'kind') or 'anchor'}" for m in cover})
+        kinds = sorted({f"evaltools-kind-{kind_class(_get(m, 'kind'))}" for m in cover})
         return " ".join(["evaltools-anchor", status, *kinds])
 
     def style_of(cover):
@@ -275,6 +292,8 @@ def case_html(record: Mapping[str, Any], *,
     """
     esc = escape
     anchors = record.get("anchors") or []
+    if not isinstance(anchors, (list, tuple)):
+        anchors = []
     verdict = record.get("verdict")
     colour = VERDICT_COLOURS.get(verdict, "#555")
     shown = [f"{esc(k)} <b>{esc(_fmt(record[k]))}</b>" for k in scores if k in record]

@@ -82,7 +82,8 @@ def test_batch_and_single_scoring_agree_with_the_check_on():
 def test_config_values_are_checked():
     with pytest.raises(ConfigError, match="number_context must be true or false"):
         load_config().replace(hallucination={"number_context": "yes"})
-    with pytest.raises(ConfigError, match="number_context_window must be a positive integer"):
+    with pytest.raises(ConfigError,
+                       match=r"number_context_window must be a whole number in \[1, 200\]"):
         load_config().replace(hallucination={"number_context_window": 0})
 
 

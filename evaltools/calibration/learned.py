@@ -45,12 +45,24 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from evaltools.errors import InputError
+from evaltools.errors import InputError, one_line, shorten
+from evaltools.io.records import depth_exceeds, loads_bounded
 from evaltools.values import binary_label
 
 FORMAT = "evaltools-calibration"
 FORMAT_VERSION = 1
 DEFAULT_FILE = "default_calibration.json"
+
+#: Ranges a calibration file's numbers must lie in. The features are
+#: standardised, so fitted coefficients and intercepts are a few units; a
+#: value beyond these is a damaged or hand-edited file, refused on loading.
+MAX_COEFFICIENT = 1e3
+MAX_CENTER = 1e6
+MIN_SCALE = 1e-9
+#: Largest log-odds used: probabilities stay strictly inside (0, 1).
+LOGIT_CLIP = 30.0
+#: Largest calibration file read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 # ------------------------------------------------------------------ features
@@ -62,17 +74,23 @@ def _number(d: Mapping[str, Any], key: str) -> float:
         try:
             v = float(v)  # numpy scalars, numeric strings from CSV
         except (TypeError, ValueError):
-            raise ValueError(f"score field '{key}' must be a number. Got {v!r} instead.") from None
-    v = float(v)
-    if math.isnan(v):
-        raise ValueError(f"score field '{key}' must be a number. Got nan instead.")
+            raise ValueError(f"score field '{key}' must be a number. "
+                             f"Got {shorten(v)} instead.") from None
+    try:
+        v = float(v)
+    except OverflowError:  # an integer too large for a float
+        v = math.inf
+    if not math.isfinite(v):
+        raise ValueError(f"score field '{key}' must be a finite number. Got {v} instead.")
     return v
 
 
 def _anchors(d: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     anchors = d.get("anchors")
     if isinstance(anchors, str):  # CSV / Parquet cells hold JSON text
-        anchors = json.loads(anchors)
+        anchors = loads_bounded(anchors, 64)
+    if anchors is not None and not isinstance(anchors, (list, tuple)):
+        raise ValueError("score field 'anchors' must be a list of anchors")
     if anchors is None:
         raise ValueError("score field 'anchors' is missing (needed to count unsupported "
                          "anchors by kind)")
@@ -209,6 +227,9 @@ class LearnedCalibration:
         if not _scored(score):
             return None
         z = self.logit(score)
+        if math.isnan(z):
+            return None
+        z = max(-LOGIT_CLIP, min(LOGIT_CLIP, z))  # p stays strictly inside (0, 1)
         # Numerically stable logistic function.
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
@@ -272,9 +293,9 @@ class LearnedCalibration:
             raise bad(f"field 'version' must be {FORMAT_VERSION}. Got {data.get('version')!r} "
                       "instead.", "version")
         intercept = data.get("intercept")
-        if not _finite(intercept):
-            raise bad(f"field 'intercept' must be a finite number. Got {intercept!r} instead.",
-                      "intercept")
+        if not _finite(intercept, MAX_COEFFICIENT):
+            raise bad(f"field 'intercept' must be a number in [-{MAX_COEFFICIENT:g}, "
+                      f"{MAX_COEFFICIENT:g}]. Got {shorten(intercept)} instead.", "intercept")
         feats = data.get("features")
         if not isinstance(feats, list) or not feats:
             raise bad("field 'features' must be a non-empty list.", "features")
@@ -287,13 +308,14 @@ class LearnedCalibration:
             if name not in FEATURES:
                 raise bad(f"field '{where}.name' must be one of {', '.join(FEATURES)}. "
                           f"Got {name!r} instead.", f"{where}.name")
-            for key in ("center", "scale", "coefficient"):
-                if not _finite(f.get(key)):
-                    raise bad(f"field '{where}.{key}' must be a finite number. "
-                              f"Got {f.get(key)!r} instead.", f"{where}.{key}")
-            if not f["scale"] > 0:
-                raise bad(f"field '{where}.scale' must be positive. Got {f['scale']!r} instead.",
-                          f"{where}.scale")
+            for key, top in (("center", MAX_CENTER), ("scale", MAX_CENTER),
+                             ("coefficient", MAX_COEFFICIENT)):
+                if not _finite(f.get(key), top):
+                    raise bad(f"field '{where}.{key}' must be a number in [-{top:g}, {top:g}]. "
+                              f"Got {shorten(f.get(key))} instead.", f"{where}.{key}")
+            if not f["scale"] >= MIN_SCALE:
+                raise bad(f"field '{where}.scale' must be at least {MIN_SCALE:g}. "
+                          f"Got {shorten(f['scale'])} instead.", f"{where}.scale")
             coefs.append(Coefficient(name, float(f["center"]), float(f["scale"]),
                                      float(f["coefficient"])))
         meta = {k: v for k, v in data.items()
@@ -320,8 +342,14 @@ class LearnedCalibration:
         return target
 
 
-def _finite(v: Any) -> bool:
-    return (not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v))
+def _finite(v: Any, top: float = math.inf) -> bool:
+    """A number (not a bool) that is finite and at most ``top`` in size."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v)) and abs(float(v)) <= top
+    except OverflowError:
+        return False
 
 
 def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
@@ -352,16 +380,25 @@ def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
         return LearnedCalibration.from_dict(json.loads(text), source=DEFAULT_FILE)
     p = Path(path)
     try:
+        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"a calibration file is at most {MAX_FILE_BYTES:,} bytes; this one "
+                             f"has {p.stat().st_size:,}", source=str(p))
         text = p.read_text("utf-8")
     except FileNotFoundError:
         raise InputError("calibration file not found", source=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"calibration file not readable ({exc})", source=str(p)) from None
+        raise InputError(f"calibration file not readable ({one_line(exc)})",
+                         source=str(p)) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text)  # NaN and 1e400 parse; from_dict names their field
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON ({exc.msg})", source=p.name, line=exc.lineno) \
             from None
+    except (RecursionError, ValueError):
+        data = None
+    if data is None or depth_exceeds(data, 64):
+        raise InputError("not valid JSON (nested deeper than 64 levels, or a number "
+                         "too long)", source=p.name)
     return LearnedCalibration.from_dict(data, source=p.name)
 
 

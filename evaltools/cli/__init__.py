@@ -12,10 +12,23 @@ import argparse
 import difflib
 import importlib
 import os
+import signal
 import sys
+import threading
 
 from evaltools import __version__
-from evaltools.errors import EvaltoolsError
+from evaltools.errors import EvaltoolsError, one_line
+
+#: The longest error message printed (the one line stays readable).
+MESSAGE_CHARS = 500
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (``timeout``, systemd, Docker): unwind so temporary files go."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated
 
 SUBCOMMANDS = {
     "score": "score responses: relevance, completeness, hallucination, verdict",
@@ -78,20 +91,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; the exit status: 0 done, 2 an error the user can fix,
+    130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Interrupted or terminated,
+    the output is not written and its temporary file is removed."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return int(args._run(args) or 0)
     except EvaltoolsError as exc:
-        print(f"evaltools {args.command}: error: {exc}", file=sys.stderr)
+        print(f"evaltools {args.command}: error: {one_line(exc, MESSAGE_CHARS)}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"evaltools {args.command}: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"evaltools {args.command}: terminated; nothing was written", file=sys.stderr)
+        return 143
     except BrokenPipeError:  # stdout closed early (| head): outputs are written; stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush cannot fail
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import hashlib
+import math
 import re
 from pathlib import Path
 
@@ -89,8 +90,12 @@ def run(args: argparse.Namespace) -> int:
     if args.folds < 2:
         raise InputError(f"--folds must be at least 2. Got {args.folds} instead.",
                          source=args.input.name)
-    if not args.C > 0:
-        raise InputError(f"--C must be positive. Got {args.C} instead.", source=args.input.name)
+    if not (math.isfinite(args.C) and args.C > 0):
+        raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
+                         source="command line")
+    from evaltools.io import refuse_overwriting_input
+
+    refuse_overwriting_input(args.output, [args.input])
     config = load_config(args.config)
     records = read_labelled(args.input, label=args.label)
     if not records:

@@ -14,7 +14,14 @@ from pathlib import Path
 from evaltools.cli import scale
 from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
-from evaltools.io import count_records, read_records, row_unit, write_or_drain
+from evaltools.config import load_config
+from evaltools.io import (
+    count_records,
+    read_records,
+    refuse_overwriting_input,
+    row_unit,
+    write_or_drain,
+)
 from evaltools.judging.registry import load_registry
 from evaltools.judging.stream import judge_stream
 from evaltools.judging.summary import JudgeSummary
@@ -38,6 +45,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a TOML file replacing the shipped module registry (modules.toml)")
     p.add_argument("--skip-invalid", action="store_true",
                    help="record invalid records with 'error' set instead of stopping")
+    p.add_argument("--config", type=Path,
+                   help="a TOML file overriding default settings (here: the [input] limits)")
+    p.add_argument("--csv-raw", action="store_true",
+                   help="CSV output: write cells starting with = + - @ as they are "
+                        "(by default they get a leading ' so spreadsheets do not run them)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     scale.add_arguments(p)
@@ -76,6 +88,8 @@ def format_summary(summary: JudgeSummary, order: tuple[str, ...] = ()) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_overwriting_input(args.output, args.input)
+    config = load_config(args.config)
     registry = load_registry(args.registry)
     summary = JudgeSummary()
     if scale.scaled(args):
@@ -88,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     source, unit = path.name, row_unit(path)
 
     def outputs():
-        records = read_records(path, skip_invalid=args.skip_invalid)
+        records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input)
         stream = judge_stream(records, registry=registry, source=source, unit=unit,
                               skip_invalid=args.skip_invalid)
         for _, rec, result in progress(stream, "judging", total=count_records(path),
@@ -97,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             summary.add(out)
             yield out
 
-    write_or_drain(outputs(), args.output)
+    write_or_drain(outputs(), args.output, csv_raw=args.csv_raw)
     return _print(args, summary, registry)
 
 

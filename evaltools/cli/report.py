@@ -80,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output.suffix.lower() not in (".html", ".htm"):
         raise InputError("the report is HTML: give an output path ending in .html",
                          source=str(args.output))
-    for path in [*args.inputs, *(args.reference or ())]:
-        if args.output.resolve() == path.resolve():
-            raise InputError("the output path is also an input", source=str(path))
+    from evaltools.io import refuse_overwriting_input
+
+    refuse_overwriting_input(args.output, [*args.inputs, *(args.reference or ())])
     limits = {}
     if args.max_rows is not None:
         limits["table_rows"] = args.max_rows

@@ -10,7 +10,13 @@ from evaltools.cli import scale
 from evaltools.cli.output import output_help, summary_stream, tell_no_output
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
-from evaltools.io import count_records, read_records, row_unit, write_or_drain
+from evaltools.io import (
+    count_records,
+    read_records,
+    refuse_overwriting_input,
+    row_unit,
+    write_or_drain,
+)
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.stream import output_record
 from evaltools.scoring.summary import RunSummary, SummaryBuilder
@@ -39,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         " the shipped default is used otherwise")
     p.add_argument("--skip-invalid", action="store_true",
                    help="record invalid records with 'error' set instead of stopping")
+    p.add_argument("--csv-raw", action="store_true",
+                   help="CSV output: write cells starting with = + - @ as they are "
+                        "(by default they get a leading ' so spreadsheets do not run them)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     scale.add_arguments(p)
@@ -73,6 +82,7 @@ def format_summary(s: RunSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
     summary = SummaryBuilder()
@@ -86,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                   calibration=calibration, skip_invalid=args.skip_invalid)
         return _print(args, summary)
     path = Path(args.input[0])
-    records = read_records(path, skip_invalid=args.skip_invalid)
+    records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input)
     stream = ResponseScorer(config).stream(records, source=path.name, unit=row_unit(path),
                                            skip_invalid=args.skip_invalid)
 
@@ -97,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             summary.add(out)
             yield out
 
-    write_or_drain(outputs(), args.output)
+    write_or_drain(outputs(), args.output, csv_raw=args.csv_raw)
     return _print(args, summary)
 
 

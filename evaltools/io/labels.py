@@ -8,8 +8,11 @@ a changed label is a new line, and the last line for an ``(id, field)`` pair
 wins when the file is read back.
 
 A process killed in the middle of a write can at worst leave one torn last
-line. :func:`read_labels` skips lines that are not valid JSON objects (and says
-how many in ``DataFrame.attrs["skipped_lines"]``); the next
+line. :func:`read_labels` skips lines that are not valid label events — not
+JSON objects, nested too deep, longer than :data:`MAX_LINE_BYTES`, or with a
+label or note that is not text (a hand-edited file) — and says which in
+``DataFrame.attrs["skipped_lines"]``. A UTF-8 byte order mark at the start
+(a file saved by Notepad) is read past. The next
 :meth:`LabelStore.append` first ends such a torn line, so labels written after
 it parse again.
 
@@ -45,6 +48,11 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from evaltools.io.records import bounded_lines, loads_bounded, lone_surrogate_path
+
+#: Longest line read from a labels file; a longer one is skipped as unreadable.
+MAX_LINE_BYTES = 1024 * 1024
 
 __all__ = ["LabelStore", "iter_label_events", "read_labels"]
 
@@ -184,19 +192,47 @@ def iter_label_events(path: str | Path, *, bad_lines: list[int] | None = None
     if not p.exists():
         return
     with p.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
+        for lineno, raw in bounded_lines(fh, MAX_LINE_BYTES, p.name, skip_invalid=True):
+            if raw is not None and lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a UTF-8 byte order mark (the file was saved by Notepad)
+            if raw is not None and not raw.strip():
                 continue
-            try:
-                event = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                event = None
-            if not isinstance(event, dict) or "id" not in event or "field" not in event:
+            event = _event(raw)
+            if event is None:
                 if bad_lines is not None:
                     bad_lines.append(lineno)
                 continue
-            event.setdefault("action", "label")
             yield event
+
+
+def _event(raw: bytes | None) -> dict[str, Any] | None:
+    """A label event from one line, or None when the line is not a valid one.
+
+    Valid: a JSON object (nested at most 16 levels, all text valid) with an
+    ``id`` (string or integer), a string ``field``, an ``action`` of
+    :data:`ACTIONS` (default ``label``), and ``label``, ``note``, ``labeler``,
+    ``time`` each a string or absent/null.
+    """
+    if raw is None:
+        return None
+    try:
+        event = loads_bounded(raw.decode("utf-8"), 16)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(event, dict) or lone_surrogate_path(event) is not None:
+        return None
+    cid = event.get("id")
+    if isinstance(cid, bool) or not isinstance(cid, (str, int)):
+        return None
+    if not isinstance(event.get("field"), str):
+        return None
+    event.setdefault("action", "label")
+    if event["action"] not in ACTIONS:
+        return None
+    for key in ("label", "note", "labeler", "time"):
+        if event.get(key) is not None and not isinstance(event[key], str):
+            return None
+    return event
 
 
 def read_labels(path: str | Path, *, include_skipped: bool = False) -> Any:

@@ -42,12 +42,14 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError
 from evaltools.io.records import (
     FORMATS,
     Unreadable,
     _parse_line,
     _unnan,
+    bounded_lines,
     file_format,
     read_records,
 )
@@ -130,7 +132,7 @@ def _kind(v: Any) -> str | None:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, int):
-        return "int"
+        return "int" if -(2**63) <= v < 2**63 else "str"  # beyond int64: a text column
     if isinstance(v, float):
         return "float"
     return "str"
@@ -175,7 +177,8 @@ def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]]):
     first_line = None
     n = 0
     with p.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
+        # a line over [input] max_line_bytes stops the plan at once (never held in memory)
+        for lineno, raw in bounded_lines(fh, DEFAULT_CONFIG.input.max_line_bytes, p.name, False):
             line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
             rec = _parse_line(line)
             offset += len(raw)
@@ -213,7 +216,7 @@ def _plan_parquet(p: Path, size: int, kinds: dict[str, set[str]]):
     try:
         meta = pq.ParquetFile(p).metadata
         schema = meta.schema.to_arrow_schema()
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(f"not a readable Parquet file ({' '.join(str(exc).split())})",
                          source=p.name) from None
     for f in schema:
@@ -273,7 +276,7 @@ def _read_row_groups(p: Path, part: Part) -> Iterator[tuple[int, dict[str, Any]]
             for rec in batch.to_pylist():
                 row += 1
                 yield row, {k: _unnan(v) for k, v in rec.items()}
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(f"rows {part.first_line}-{part.first_line + part.records - 1} "
                          f"cannot be read ({' '.join(str(exc).split())})",
                          source=part.source) from None

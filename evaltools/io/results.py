@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
-import json
-
+from evaltools.config import DEFAULT_CONFIG
+from evaltools.errors import InputError, shorten
+from evaltools.io.records import loads_bounded
 from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS
 from evaltools.scoring.result import SCORE_FIELDS as SCORE_FIELDS_ALL
 
@@ -54,10 +55,21 @@ def score_labelled(records, *, config=None, nlp=None):
         for col in LIST_FIELDS:
             if col in frame.columns:
                 frame[col] = frame[col].map(
-                    lambda v: (json.loads(v) if v.strip() else []) if isinstance(v, str) else v)
+                    lambda v, col=col: _json_list(v, col) if isinstance(v, str) else v)
         if "error" in frame.columns:
             frame["error"] = frame["error"].map(lambda v: None if v == "" else v)
         return frame
     from evaltools.scoring.api import score_frame
 
     return score_frame(frame, config=config, nlp=nlp)
+
+
+def _json_list(text: str, column: str):
+    """A CSV cell's JSON text (a list), or an InputError naming the column."""
+    if not text.strip():
+        return []
+    try:
+        return loads_bounded(text, DEFAULT_CONFIG.input.max_depth)
+    except ValueError as exc:
+        raise InputError(f"field '{column}' is not valid JSON text "
+                         f"({shorten(str(exc), 120, quote=False)})", field=column) from None

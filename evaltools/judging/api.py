@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evaltools.errors import shorten
 from evaltools.judging.audit import audit_judgment, read_judgment
 from evaltools.judging.correctness import correctness
 from evaltools.judging.explanation import audit_note, suggestions, summary_text
@@ -134,7 +135,8 @@ def _judge_valid(rec: dict[str, Any], line: int, reg: Registry) -> JudgeResult:
         name = entry.get("name") if isinstance(entry, Mapping) else None
         if isinstance(name, str) and " ".join(name.split()).casefold() != \
                 " ".join(rule.name.split()).casefold():
-            issues.append(f"rules item {i} is named {name!r}, but rule {i} of {module.id} is "
+            issues.append(f"rules item {i} is named {shorten(name)}, but rule {i} of "
+                          f"{module.id} is "
                           f"'{rule.name}' (rules are read in the module's order)")
     if rec["rules"] is not None and answers is not None and answers.rules is not None:
         for i, (r, a) in enumerate(zip(rc.rules, answers.rules, strict=False), start=1):

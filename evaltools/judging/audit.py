@@ -35,11 +35,15 @@ Examples
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from evaltools.config import DEFAULT_CONFIG as _CONFIG
+from evaltools.errors import shorten
+from evaltools.io.records import depth_exceeds
 from evaltools.judging.correctness import Correctness
 from evaltools.judging.reasoning import Reasoning, known_keys, whole
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
@@ -74,15 +78,36 @@ class JudgeAnswers:
     findings: tuple[Finding, ...]
 
 
-def _is_num(v: Any) -> bool:
+#: The largest magnitude a judge's number may have to be used at all. Scores
+#: are at most 100; anything beyond this (a 400-digit integer, 1e308, whose sum
+#: overflows) is an ``out_of_range`` finding, never arithmetic.
+MAX_MAGNITUDE = 1e9
+
+
+def _is_number_type(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    """A number evaltools may compute with: finite and at most MAX_MAGNITUDE in size."""
+    if not _is_number_type(v):
+        return False
+    if isinstance(v, float):
+        return math.isfinite(v) and abs(v) <= MAX_MAGNITUDE
+    return abs(v) <= MAX_MAGNITUDE
 
 
 def _fmt(v: Any) -> str:
     if _is_num(v):
         r = round(float(v), 2)
         return str(int(r)) if r == int(r) else str(r)
-    return repr(v)
+    return shorten(v)
+
+
+def _unusable(path: str, v: Any) -> Finding:
+    return Finding("out_of_range", path,
+                   f"{path} is {_fmt(v)}, not a finite number within "
+                   f"±{MAX_MAGNITUDE:,.0f}; not used")
 
 
 def parse_judgment(raw: Any) -> tuple[dict[str, Any] | None, list[Finding]]:
@@ -93,7 +118,12 @@ def parse_judgment(raw: Any) -> tuple[dict[str, Any] | None, list[Finding]]:
     >>> parse_judgment("[1, 2]")[1][0].code
     'not_an_object'
     """
+    depth = _CONFIG.input.max_depth
+    too_deep = Finding("unparseable", "", f"the judge's JSON is nested deeper than {depth} "
+                                          f"levels")
     if isinstance(raw, Mapping):
+        if depth_exceeds(raw, depth):
+            return None, [too_deep]
         return dict(raw), []
     if not isinstance(raw, str):
         return None, [Finding("not_an_object", "",
@@ -103,11 +133,17 @@ def parse_judgment(raw: Any) -> tuple[dict[str, Any] | None, list[Finding]]:
     if fenced:
         text = fenced.group(1)
     try:
+        # NaN, Infinity and 1e400 parse (as floats); reading them gives out_of_range
         obj = json.loads(text)
+    except RecursionError:
+        return None, [too_deep]
     except (json.JSONDecodeError, ValueError) as exc:
-        snippet = raw.strip()[:60]
+        snippet = shorten(raw.strip()[:200], 60)
+        msg = shorten(getattr(exc, "msg", str(exc)), 120, quote=False)
         return None, [Finding("unparseable", "",
-                              f"the judge's output is not valid JSON ({exc.msg}): {snippet!r}")]
+                              f"the judge's output is not valid JSON ({msg}): {snippet}")]
+    if depth_exceeds(obj, depth):
+        return None, [too_deep]
     if not isinstance(obj, dict):
         return None, [Finding("not_an_object", "",
                               f"the judge's JSON is {type(obj).__name__}, not an object")]
@@ -129,6 +165,9 @@ class _Reader:
             self.findings.append(Finding("missing_key", where, f"{where} is missing"))
             return None
         value = obj[key]
+        if kind == "number" and _is_number_type(value) and not _is_num(value):
+            self.findings.append(_unusable(where, value))
+            return None
         ok = {
             None: True,
             "object": isinstance(value, Mapping),
@@ -139,7 +178,7 @@ class _Reader:
         }[kind]
         if not ok:
             self.findings.append(Finding(
-                "wrong_type", where, f"{where} must be {_article(kind)}, got {value!r}"))
+                "wrong_type", where, f"{where} must be {_article(kind)}, got {shorten(value)}"))
             return None
         return value
 
@@ -216,7 +255,7 @@ def read_judgment(raw: Any, module: Module, *,
                 continue
             entry = rule_list[i]
             if not isinstance(entry, Mapping):
-                rd.add("wrong_type", path, f"{path} must be an object, got {entry!r}")
+                rd.add("wrong_type", path, f"{path} must be an object, got {shorten(entry)}")
                 answers.append({"compliant": None, "evidence": None})
                 continue
             rd.get(entry, "name", path)
@@ -241,8 +280,10 @@ def read_judgment(raw: Any, module: Module, *,
                 continue
             v = rq[key]
             w = whole(v)
-            if not _is_num(v):
-                rd.add("wrong_type", path, f"{path} must be a number, got {v!r}")
+            if _is_number_type(v) and not _is_num(v):
+                rd.findings.append(_unusable(path, v))
+            elif not _is_num(v):
+                rd.add("wrong_type", path, f"{path} must be a number, got {shorten(v)}")
             elif w is None or not 0 <= w <= top:
                 rd.add("out_of_range", path,
                        f"{path} is {_fmt(v)}, outside the whole numbers 0-{top}; not counted")
@@ -259,7 +300,7 @@ def read_judgment(raw: Any, module: Module, *,
                f"total_score is {_fmt(total)}, outside 0-{_fmt(s.verdict.max_total)}")
     verdict = rd.get(obj, "verdict", "", "str")
     if verdict is not None and verdict not in ("PASS", "FAIL"):
-        rd.add("invalid_verdict", "verdict", f"verdict is {verdict!r}, not PASS or FAIL")
+        rd.add("invalid_verdict", "verdict", f"verdict is {shorten(verdict)}, not PASS or FAIL")
     rd.get(obj, "summary", "", "str")
     rd.get(obj, "improvement_suggestions", "", "list")
     return JudgeAnswers(judgment=obj, rules=tuple(answers) if answers is not None else None,
@@ -350,11 +391,11 @@ def audit_judgment(answers: JudgeAnswers, module: Module, *, correctness: Correc
                                                               "YES", "NO"):
             if jm.strip().upper() != correctness.match_level:
                 add("match_mismatch", "evaluation.correctness.match",
-                    f"the judge says match is {jm!r}, but output vs expected is "
+                    f"the judge says match is {shorten(jm)}, but output vs expected is "
                     f"{correctness.match_level}")
         else:
             add("wrong_type", "evaluation.correctness.match",
-                f"evaluation.correctness.match must be true or false, got {jm!r}")
+                f"evaluation.correctness.match must be true or false, got {shorten(jm)}")
     # rules: each score 0/10 and consistent with compliant; total = sum
     rc = obj.get("evaluation", {}).get("rule_compliance") if isinstance(
         obj.get("evaluation"), Mapping) else None

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from evaltools.errors import shorten
+
 if TYPE_CHECKING:
     from evaltools.judging.registry import Module
 
@@ -89,10 +91,10 @@ def includes_input_brand(output, expected, inp, module, params) -> Check:
     items = _texts(output)
     for pos, item in enumerate(items, start=1):
         if _collapse(item) == _collapse(brand):
-            return Check(True, f"brand {brand!r} is item {pos}")
+            return Check(True, f"brand {shorten(brand)} is item {pos}")
     near = [i for i in items if module.norm(i) == module.norm(brand)]
     hint = f" (only as {_quote(near)})" if near else ""
-    return Check(False, f"brand {brand!r} is not among the {len(items)} items exactly{hint}")
+    return Check(False, f"brand {shorten(brand)} is not among the {len(items)} items exactly{hint}")
 
 
 def has_variations(output, expected, inp, module, params) -> Check:
@@ -103,7 +105,7 @@ def has_variations(output, expected, inp, module, params) -> Check:
     others = [i for i in _texts(output) if _collapse(i) != _collapse(brand)]
     if others:
         return Check(True, f"{len(others)} variation(s): {_quote(others)}")
-    return Check(False, f"no item other than the brand {brand!r}")
+    return Check(False, f"no item other than the brand {shorten(brand)}")
 
 
 def no_competitor_terms(output, expected, inp, module, params) -> Check:
@@ -111,7 +113,7 @@ def no_competitor_terms(output, expected, inp, module, params) -> Check:
     competitors = _str_list(inp.get("competitors"))
     if competitors is None:
         return Check(None, "no input.competitors to look for")
-    hits = [f"{item!r} names {c!r}" for item in _texts(output) for c in competitors
+    hits = [f"{shorten(item)} names {shorten(c)}" for item in _texts(output) for c in competitors
             if _contains(item, c)]
     if hits:
         return Check(False, "competitor term(s): " + "; ".join(hits))
@@ -144,7 +146,7 @@ def case_variations(output, expected, inp, module, params) -> Check:
     b = _collapse(brand)
     have = {_collapse(i) for i in _texts(output)}
     forms = {"upper": b.upper(), "lower": b.lower(), "title": b.title()}
-    missing = [f"{k} {v!r}" for k, v in forms.items() if v not in have]
+    missing = [f"{k} {shorten(v)}" for k, v in forms.items() if v not in have]
     if missing:
         return Check(False, "missing case form(s): " + ", ".join(missing))
     return Check(True, "upper, lower and title case present: "
@@ -156,7 +158,7 @@ def no_brand_terms(output, expected, inp, module, params) -> Check:
     terms = [t for t in [_brand(inp), *(_str_list(inp.get("brand_terms")) or [])] if t]
     if not terms:
         return Check(None, "no input.brand or input.brand_terms to look for")
-    hits = [f"{item!r} contains {t!r}" for item in _texts(output) for t in terms
+    hits = [f"{shorten(item)} contains {shorten(t)}" for item in _texts(output) for t in terms
             if _contains(item, t)]
     if hits:
         return Check(False, "brand term(s) left: " + "; ".join(hits))
@@ -178,8 +180,8 @@ def first_matches_expected(output, expected, inp, module, params) -> Check:
     if not out or not exp:
         return Check(None, "no first item to compare")
     if module.norm(out[0]) == module.norm(exp[0]):
-        return Check(True, f"level 1 is {out[0]!r} as expected")
-    return Check(False, f"level 1 is {out[0]!r}, expected {exp[0]!r}")
+        return Check(True, f"level 1 is {shorten(out[0])} as expected")
+    return Check(False, f"level 1 is {shorten(out[0])}, expected {shorten(exp[0])}")
 
 
 def no_duplicates(output, expected, inp, module, params) -> Check:
@@ -208,7 +210,7 @@ def label_in_set(output, expected, inp, module, params) -> Check:
     if isinstance(output, str) and module.canonical_label(output) is not None:
         return Check(None, f"label {module.canonical_label(output)} is in the label set; "
                      "whether it is the right one is for the judge")
-    return Check(False, f"label {output!r} is not one of {'/'.join(module.labels)}")
+    return Check(False, f"label {shorten(output)} is not one of {'/'.join(module.labels)}")
 
 
 CHECKS: dict[str, CheckSpec] = {

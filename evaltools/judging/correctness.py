@@ -35,6 +35,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from evaltools.errors import shorten
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.values import plain_value
 
@@ -166,10 +167,10 @@ def boolean_correctness(output: Any, expected: Any, module: Module, *,
     issues = []
     accepted = "true/false, yes/no, 1/0"
     if out_b is None:
-        issues.append(f"output {output!r} is not a boolean (accepted: {accepted}); "
+        issues.append(f"output {shorten(output)} is not a boolean (accepted: {accepted}); "
                       "scored as no match")
     if exp_b is None:
-        issues.append(f"expected {expected!r} is not a boolean (accepted: {accepted}); "
+        issues.append(f"expected {shorten(expected)} is not a boolean (accepted: {accepted}); "
                       "scored as no match")
     match = out_b is not None and exp_b is not None and out_b == exp_b
     if out_b is None or exp_b is None:
@@ -214,10 +215,10 @@ def classification_correctness(output: str, expected: str, module: Module, *,
     exp_c = module.canonical_label(expected) if isinstance(expected, str) else None
     allowed = "/".join(module.labels)
     if out_c is None:
-        issues.append(f"output label {output!r} is not in the label set {allowed}; "
+        issues.append(f"output label {shorten(output)} is not in the label set {allowed}; "
                       "scored as no match")
     if exp_c is None:
-        issues.append(f"expected label {expected!r} is not in the label set {allowed}; "
+        issues.append(f"expected label {shorten(expected)} is not in the label set {allowed}; "
                       "scored as no match")
     if out_c is not None and exp_c is not None and out_c == exp_c:
         level, score, details = "EXACT", s.exact, f"Output {out_c} matches expected {exp_c}"

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from evaltools.errors import shorten
 from evaltools.judging.registry import DEFAULT_REGISTRY, Registry
 
 
@@ -101,7 +102,8 @@ def reasoning_problems(values: Mapping[str, Any], *,
             continue
         v = whole(values[key])
         if v is None or not 0 <= v <= top:
-            problems.append((key, f"{key} must be a whole number 0-{top}, got {values[key]!r}"))
+            problems.append((key, f"{key} must be a whole number 0-{top}, "
+                                  f"got {shorten(values[key])}"))
     return problems
 
 
@@ -155,7 +157,7 @@ def assess_reasoning(values: Mapping[str, Any] | None, *, source: str | None = "
     known = known_keys(reg)
     for key in values:
         if key not in known:
-            issues.append(f"reasoning key {key!r} is unknown (known: {', '.join(known)}); "
+            issues.append(f"reasoning key {shorten(key)} is unknown (known: {', '.join(known)}); "
                           "ignored")
     subs: dict[str, int | None] = {}
     items: dict[str, int] = {}

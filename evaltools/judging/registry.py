@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from evaltools.errors import ConfigError
+from evaltools.errors import ConfigError, one_line, shorten
 from evaltools.judging.checks import CHECKS
 
 MODULE_TYPES = ("boolean", "classification", "extraction")
@@ -180,7 +180,7 @@ class Registry:
             return self.modules[module_id]
         except (KeyError, TypeError):
             raise KeyError(
-                f"unknown module {module_id!r} (known: {', '.join(self.modules)})"
+                f"unknown module {shorten(module_id)} (known: {', '.join(self.modules)})"
             ) from None
 
     @property
@@ -196,9 +196,9 @@ def _need(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], whe
         raise ConfigError(f"{where}: key '{key}' is missing")
     value = table[key]
     if isinstance(value, bool) and kind is not bool:
-        raise ConfigError(f"{where}: key '{key}' must be {_kind_name(kind)}. Got {value!r}.")
+        raise ConfigError(f"{where}: key '{key}' must be {_kind_name(kind)}. Got {shorten(value)}.")
     if not isinstance(value, kind):
-        raise ConfigError(f"{where}: key '{key}' must be {_kind_name(kind)}. Got {value!r}.")
+        raise ConfigError(f"{where}: key '{key}' must be {_kind_name(kind)}. Got {shorten(value)}.")
     return value
 
 
@@ -297,15 +297,15 @@ def _module(mid: str, spec: Mapping[str, Any], settings: JudgeSettings, src: str
     mtype = _need(spec, "type", str, where)
     if mtype not in MODULE_TYPES:
         raise ConfigError(f"{where}: type must be one of {', '.join(MODULE_TYPES)}. "
-                          f"Got {mtype!r}.")
+                          f"Got {shorten(mtype)}.")
     normalise = spec.get("normalise", "casefold")
     if normalise not in NORMALISATIONS:
         raise ConfigError(f"{where}: normalise must be one of {', '.join(NORMALISATIONS)}. "
-                          f"Got {normalise!r}.")
+                          f"Got {shorten(normalise)}.")
     items = spec.get("items", "text")
     if items not in ITEM_KINDS:
         raise ConfigError(f"{where}: items must be one of {', '.join(ITEM_KINDS)}. "
-                          f"Got {items!r}.")
+                          f"Got {shorten(items)}.")
     labels = tuple(spec.get("labels", ()))
     groups_raw = spec.get("groups", {})
     if mtype == "classification" and not labels:
@@ -322,9 +322,9 @@ def _module(mid: str, spec: Mapping[str, Any], settings: JudgeSettings, src: str
         rw = f"{where} rule {i}"
         check = r.get("check")
         if check is not None and check not in CHECKS:
-            raise ConfigError(f"{rw}: unknown check {check!r} (known: {', '.join(CHECKS)})")
+            raise ConfigError(f"{rw}: unknown check {shorten(check)} (known: {', '.join(CHECKS)})")
         if check is not None and mtype not in CHECKS[check].types:
-            raise ConfigError(f"{rw}: check {check!r} applies to "
+            raise ConfigError(f"{rw}: check {shorten(check)} applies to "
                               f"{'/'.join(CHECKS[check].types)} modules, not {mtype}")
         rules.append(Rule(name=_need(r, "name", str, rw),
                           description=_need(r, "description", str, rw),
@@ -353,7 +353,9 @@ def parse_registry(text: str, *, source: str = "modules.toml") -> Registry:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML ({exc})") from None
+        raise ConfigError(f"{source}: not valid TOML ({one_line(exc)})") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid TOML (nested too deeply)") from None
     settings = _settings(data, source)
     mods = _need(data, "modules", dict, source)
     modules = {mid: _module(mid, spec, settings, source) for mid, spec in mods.items()}
@@ -394,6 +396,11 @@ def load_registry(path: str | Path | None = None) -> Registry:
         text = p.read_text("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{p}: judge registry file not found") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not valid UTF-8 ({exc.reason})") from None
+    except OSError as exc:
+        raise ConfigError(f"{p}: judge registry file not readable "
+                          f"({exc.strerror or one_line(exc)})") from None
     return parse_registry(text, source=str(p))
 
 

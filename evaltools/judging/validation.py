@@ -9,11 +9,12 @@ text (CSV cells). :func:`validate_record` returns the parsed fields that
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from evaltools.errors import InputError
+from evaltools.config import DEFAULT_CONFIG as _CONFIG
+from evaltools.errors import InputError, shorten
+from evaltools.io.records import depth_exceeds, loads_bounded
 from evaltools.judging.correctness import value_problem
 from evaltools.judging.reasoning import reasoning_problems
 from evaltools.judging.registry import Registry
@@ -36,10 +37,11 @@ def _json_text(value: Any, field: str, want: str, where: Where) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
-    except (json.JSONDecodeError, ValueError) as exc:
+        return loads_bounded(value, _CONFIG.input.max_depth)
+    except ValueError as exc:
+        msg = shorten(getattr(exc, "msg", str(exc)), 120, quote=False)
         raise where.error(f"field '{field}' must be {want} (or JSON text of one); "
-                          f"got text that is not valid JSON ({exc.msg}): {value[:40]!r}",
+                          f"got text that is not valid JSON ({msg}): {shorten(value[:200], 40)}",
                           field) from None
 
 
@@ -47,6 +49,9 @@ def validate_record(record: Any, where: Where, registry: Registry) -> dict[str, 
     """The record's fields, checked and parsed; an InputError naming the field otherwise."""
     if not isinstance(record, Mapping):
         raise where.error(f"a record must be an object, got {type(record).__name__}")
+    if depth_exceeds({k: plain_value(v) if hasattr(v, "tolist") else v
+                      for k, v in record.items()}, _CONFIG.input.max_depth + 1):
+        raise where.error(f"the record is nested deeper than {_CONFIG.input.max_depth} levels")
     rec = {k: (None if is_missing(v) else plain_value(v)) for k, v in record.items()}
     for f in REQUIRED:
         if rec.get(f) is None:
@@ -58,7 +63,7 @@ def validate_record(record: Any, where: Where, registry: Registry) -> dict[str, 
                           "module")
     mid = mid.strip()
     if mid not in registry.modules:
-        raise where.error(f"field 'module': unknown module {mid!r} "
+        raise where.error(f"field 'module': unknown module {shorten(mid)} "
                           f"(known: {', '.join(registry.modules)})", "module")
     module = registry.modules[mid]
     out = {"module": module, "id": rec.get("id")}
@@ -113,7 +118,7 @@ def _validate_rules(value: Any, where: Where, registry: Registry) -> list[Any] |
             if (c is None or isinstance(c, bool)) and (ev is None or isinstance(ev, str)):
                 continue
             raise where.error(f"field 'rules' item {i}: compliant must be true, false or "
-                              f"null and evidence a string; got {dict(entry)!r}", "rules")
+                              f"null and evidence a string; got {shorten(dict(entry))}", "rules")
         raise where.error(f"field 'rules' item {i} must be a boolean, null or a "
-                          f"{{compliant, evidence}} object, got {entry!r}", "rules")
+                          f"{{compliant, evidence}} object, got {shorten(entry)}", "rules")
     return list(value)

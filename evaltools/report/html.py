@@ -4,6 +4,16 @@ Rendering only: Jinja2 templates in ``templates/`` turn the model into HTML;
 the CSS and the small sort/filter script are inlined from files beside them;
 plots are already SVG text. The page loads nothing: a Content-Security-Policy
 ``default-src 'none'`` forbids every request, so it opens the same offline.
+
+Every value from the records is HTML-escaped (Jinja2 autoescaping, attributes
+included), and values that become class names are allow-listed. The policy
+runs only the report's own script and style elements, named by their SHA-256
+hashes (no ``'unsafe-inline'``): an injected ``<script>``, ``onerror=`` or
+``javascript:`` URL would not run even if escaping failed. Style attributes
+are allowed (the highlight colours and the SVG figures use them); they cannot
+load anything. Forms (``form-action 'none'``), ``<base>`` (``base-uri
+'none'``), frames, plugins and workers are refused; links in the page only
+point within it (CSP has no directive browsers honour for link navigation).
 Anchors are marked with :func:`evaltools.highlight.highlight_html`, the same
 function the widgets use.
 
@@ -18,8 +28,11 @@ True
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import math
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -83,6 +96,49 @@ def _legend() -> Markup:
     return Markup(legend_html())
 
 
+#: Verdict values that become a class name (``ev-PASS``); anything else is ``ev-other``.
+VERDICT_CLASSES = frozenset({"PASS", "WARN", "FAIL", "ERROR"})
+
+
+def _verdict_class(value: Any) -> str:
+    """The class-name part for a verdict: allow-listed, never the raw value.
+
+    >>> _verdict_class("FAIL"), _verdict_class('"><script>'), _verdict_class(None)
+    ('FAIL', 'other', 'ERROR')
+    """
+    if value is None or value == "":
+        return "ERROR"
+    return value if isinstance(value, str) and value in VERDICT_CLASSES else "other"
+
+
+_STYLE_ELEMENT = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()
+                                         ).decode("ascii") + "'"
+
+
+def content_security_policy(scripts: list[str], styles: list[str]) -> str:
+    """The page's policy: nothing loads; only these script and style elements run.
+
+    Examples
+    --------
+    >>> csp = content_security_policy(["init()"], ["p{}"])
+    >>> "'unsafe-inline'" in csp.split("style-src-attr")[0], "form-action 'none'" in csp
+    (False, True)
+    """
+    script = " ".join(sorted({_sha256(t) for t in scripts})) or "'none'"
+    style = " ".join(sorted({_sha256(t) for t in styles})) or "'none'"
+    return ("default-src 'none'; "
+            f"script-src {script}; "
+            f"style-src-elem {style}; "
+            "style-src-attr 'unsafe-inline'; "
+            "img-src data:; font-src data:; "
+            "form-action 'none'; base-uri 'none'; frame-src 'none'; object-src 'none'; "
+            "worker-src 'none'; manifest-src 'none'")
+
+
 @lru_cache(maxsize=1)
 def environment():
     """The Jinja2 environment of the report templates (autoescaping on)."""
@@ -97,7 +153,7 @@ def environment():
         keep_trailing_newline=True,
     )
     env.filters.update(fmt=_fmt, sortkey=_sortkey, highlight=_highlight,
-                       highlight_evidence=_highlight_evidence)
+                       highlight_evidence=_highlight_evidence, verdict_class=_verdict_class)
     env.globals.update(legend=_legend)
     return env
 
@@ -111,8 +167,13 @@ def _asset(name: str) -> Markup:
 def render_html(report) -> str:
     """The whole page: one self-contained HTML document."""
     env = environment()
-    return env.get_template("report.html.j2").render(
-        report=report, css=_asset("report.css"), js=_asset("report.js"))
+    css, js = _asset("report.css"), _asset("report.js")
+    svg_styles = [m for sec in report.sections for b in sec.blocks
+                  if b.kind == "figure" for m in _STYLE_ELEMENT.findall(b.svg)]
+    csp = content_security_policy([str(js)], [str(css), *svg_styles])
+    # Markup: the policy is our own text (hashes, keywords; no quote character)
+    return env.get_template("report.html.j2").render(report=report, css=css, js=js,
+                                                     csp=Markup(csp))
 
 
 def render_fragment(report) -> str:

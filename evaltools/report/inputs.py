@@ -40,8 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.errors import InputError
-from evaltools.io import file_format, read_records, row_unit
+from evaltools.config import DEFAULT_CONFIG
+from evaltools.errors import InputError, shorten
+from evaltools.io import file_format, loads_bounded, read_records, row_unit
 from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
 from evaltools.scoring.result import SCORE_FIELDS as _SCORE_FIELDS
 
@@ -108,7 +109,6 @@ def restore_cells(record: dict[str, Any], *, source: str, line: int,
     ...               source="s.csv", line=1)
     {'relevance': 0.5, 'anchors': [], 'error': None, 'x': '7'}
     """
-    import json
 
     out = dict(record)
     for name in NUMBER_FIELDS:
@@ -117,15 +117,18 @@ def restore_cells(record: dict[str, Any], *, source: str, line: int,
             try:
                 out[name] = float(v) if v.strip() else None
             except ValueError:
-                raise InputError(f"field '{name}' must be a number, got {v!r}",
+                out[name] = math.nan
+            if out[name] is not None and not math.isfinite(out[name]):
+                raise InputError(f"field '{name}' must be a finite number, got {shorten(v)}",
                                  source=source, line=line, field=name, unit=unit) from None
     for name in JSON_FIELDS:
         v = out.get(name)
         if isinstance(v, str) and v.strip()[:1] in ("[", "{"):
             try:
-                out[name] = json.loads(v)
-            except ValueError:
-                raise InputError(f"field '{name}' is not valid JSON text",
+                out[name] = loads_bounded(v, DEFAULT_CONFIG.input.max_depth)
+            except ValueError as exc:
+                raise InputError(f"field '{name}' is not valid JSON text "
+                                 f"({shorten(str(exc), 120, quote=False)})",
                                  source=source, line=line, field=name, unit=unit) from None
         elif isinstance(v, str) and not v.strip():
             out[name] = None
@@ -239,7 +242,7 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
             yield Item("scored", name, line, {**rec, **res.to_dict()}, True)
 
     ordinal = 0
-    for line, rec in read_records(p, skip_invalid=skip_invalid):
+    for line, rec in read_records(p, skip_invalid=skip_invalid, limits=scorer.config.input):
         ordinal += 1
         if isinstance(rec, Unreadable):  # only under skip_invalid
             yield from flush()

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.mentions import Mention, find_support, supports
+from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_support, supports
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.result import Anchor
@@ -122,11 +122,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     """
     anchors: list[Anchor] = []
     query_mentions = query.mentions if query is not None and not count_query_anchors else ()
+    index = SupportIndex(context.mentions) if not number_context else None
     for k, m in enumerate(response.mentions):
         if number_context:
             found, note = number_support(m, response.near[k], context)
         else:
-            found = find_support(m, context.mentions)
+            found = index.find(m)
             note = (f"no matching {m.kind} in the context" if found is None
                     else f"matches '{found.text}' in the context")
         echo = find_support(m, query_mentions) is not None

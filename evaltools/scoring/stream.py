@@ -23,9 +23,14 @@ from evaltools.scoring.score import score_features
 REQUIRED = ("query", "context", "response")
 
 
-def validate_record(record: Any, *, source: str, line: int, unit: str = "line"
-                    ) -> tuple[str, str, str]:
+def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
+                    max_chars: int | None = None) -> tuple[str, str, str]:
     """The record's (query, context, response), or an InputError naming where and what.
+
+    Each must be text (no lone surrogates) of at most ``max_chars`` characters
+    (default: the ``[input] max_text_chars`` setting, 1,000,000 — the longest
+    text the spaCy parser takes in one piece). A longer text makes the record
+    invalid; ``--skip-invalid`` then records it with ``error`` set.
 
     Examples
     --------
@@ -39,8 +44,12 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line"
     if not isinstance(record, Mapping):
         raise InputError(f"a record must be an object, got {type(record).__name__}",
                          source=source, line=line, unit=unit)
+    if max_chars is None:
+        from evaltools.config import DEFAULT_CONFIG
+
+        max_chars = DEFAULT_CONFIG.input.max_text_chars
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
-                            required=REQUIRED) for f in REQUIRED)
+                            required=REQUIRED, max_chars=max_chars) for f in REQUIRED)
     return q, c, r
 
 
@@ -97,7 +106,8 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
                 continue
             rid = rec.get("id", ordinal) if isinstance(rec, Mapping) else ordinal
             try:
-                texts = validate_record(rec, source=source, line=line, unit=unit)
+                texts = validate_record(rec, source=source, line=line, unit=unit,
+                                        max_chars=config.input.max_text_chars)
             except InputError as exc:
                 if not skip_invalid:
                     raise

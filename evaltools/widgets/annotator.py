@@ -28,6 +28,8 @@ Examples
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -41,6 +43,9 @@ from evaltools.io.labels import LabelStore, iter_label_events, read_labels
 __all__ = ["DEFAULT_LABELS", "Annotator", "read_labels"]
 
 DEFAULT_LABELS: dict[str, str] = {"PASS": "PASS", "WARN": "WARN", "FAIL": "FAIL"}
+
+#: The live Annotator of each (labels file, field) in this process.
+_OPEN: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 """Default buttons: a verdict label per case, stored in ``label_verdict``."""
 
 _DEFAULT_FIELDS = ("query", "context", "response", "module", "output", "expected")
@@ -112,6 +117,7 @@ class Annotator:
             fields = shown or [c for c in self.frame.columns if c != "id"]
         self.fields = list(fields)
         self.store = LabelStore(path, labeler=labeler, clock=clock)
+        self._retired = False
 
         # State from the file: last label (or skip) per id for this field.
         self.saved: dict[str, dict[str, Any]] = {}
@@ -124,6 +130,26 @@ class Annotator:
         self._build()
         self.position = 0
         self.go_to(self._first_open(0))
+        # One live Annotator per labels file in a process: a newer one (a re-run
+        # cell, a second widget) takes over; the older one stops saving, so two
+        # widgets never label the same file from stale state.
+        key = (os.path.realpath(self.store.path), field)
+        older = _OPEN.get(key)
+        if older is not None and older is not self:
+            older._retire()
+        _OPEN[key] = self
+
+    def _retire(self) -> None:
+        self._retired = True
+        for b in [*self.label_buttons.values(), self.skip_button]:
+            b.disabled = True
+        self._say("Closed: a newer Annotator opened the same labels file in this kernel; "
+                  "label there (every label saved here is in the file).")
+
+    def _check_open(self) -> None:
+        if self._retired:
+            raise RuntimeError(f"This Annotator was closed: a newer one opened "
+                               f"{self.store.path.name} in this process. Label with that one.")
 
     # ----------------------------------------------------------------- state
     def _remember(self, ev: dict[str, Any]) -> None:
@@ -170,6 +196,7 @@ class Annotator:
         ``note`` defaults to the note box's text. Visiting a labelled case
         puts its saved note back in the box.
         """
+        self._check_open()
         if label not in self.label_values:
             raise ValueError(f"The 'label' parameter of Annotator.label must be one of "
                              f"{list(self.label_values)}. Got {label!r} instead.")
@@ -178,14 +205,20 @@ class Annotator:
             return
         cid = self.current_id
         text = self.note.value if note is None else note
-        ev = self.store.append(cid, self.field, label, value=self.label_values[label],
-                               note=text, position=self.position)
+        try:
+            ev = self.store.append(cid, self.field, label, value=self.label_values[label],
+                                   note=text, position=self.position)
+        except OSError as exc:  # a full disk, a read-only folder: say so, keep the case
+            self._say(f"<b>Not saved</b> ({escape(exc.strerror or str(exc))}): "
+                      f"case {escape(cid)} keeps no label.")
+            raise
         self._remember(ev)
         self._say(f"Saved {escape(label)!s} for case {escape(cid)}.")
         self.go_to(self.position + 1, keep_status=True)
 
     def skip(self) -> None:
         """Record that the current case is left unlabeled, and move on."""
+        self._check_open()
         if self.done:
             return
         cid = self.current_id

@@ -469,7 +469,8 @@ class JudgeForm:
             f"rules {rc.score}/{s.rules.max_points} · reasoning {q.score}/"
             f"{s.reasoning.max_points} · <b>total {r.total_score}</b> → "
             f"<span style='font-weight:bold;font-size:1.2em;color:{colour}' "
-            f"data-verdict='{r.verdict}'>{r.verdict}</span> ({escape(r.verdict_reason)})")
+            f"data-verdict='{escape(r.verdict)}'>{escape(r.verdict)}</span> "
+            f"({escape(r.verdict_reason)})")
         for i, (mark, rr) in enumerate(zip(self.rule_marks, rc.rules, strict=True)):
             if self.auto[i]:
                 text = (f"<span style='color:#0366d6'>pre-filled by the {_AUTO}: "

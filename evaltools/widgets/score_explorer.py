@@ -324,10 +324,11 @@ class ScoreExplorer:
         colour = VERDICT_COLOURS.get(v.verdict, "#555")
         base = res.verdict
         moved = ("" if base == v.verdict else
-                 f" <span style='color:#555'>(at the configured thresholds: {base})</span>")
+                 f" <span style='color:#555'>(at the configured thresholds: "
+                 f"{escape(base)})</span>")
         self.verdict_html.value = (f"<span style='font-size:1.3em;font-weight:bold;"
-                                   f"color:{colour}' data-verdict='{v.verdict}'>"
-                                   f"{v.verdict}</span> <span style='color:#555'>record "
+                                   f"color:{colour}' data-verdict='{escape(v.verdict)}'>"
+                                   f"{escape(v.verdict)}</span> <span style='color:#555'>record "
                                    f"{escape(res.id)}</span>{moved}")
         # The scorer's reasons are the verdict's reasons followed by notes.
         n_base = len(decide(res.relevance, res.completeness, res.hallucination,

@@ -40,16 +40,18 @@ The leniency rules (see ``docs/anchors.md``):
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from evaltools.scoring.anchors.dates import find_dates
 from evaltools.scoring.anchors.numbers import find_numbers
 
-__all__ = ["Mention", "find_mentions", "find_support", "supports"]
+__all__ = ["Mention", "SupportIndex", "find_mentions", "find_support", "supports"]
 
 _UNIT_BEARING = ("money", "quantity", "percent", "ordinal")
 # Numeric dates whose first two numbers are both 12 or less read either way.
@@ -311,3 +313,82 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
         if found.value == value or _supports_readings(readings, found):
             return found
     return None
+
+
+class SupportIndex:
+    """:func:`find_support` over one context's mentions in time linear in the text.
+
+    Every support relation of :func:`supports` needs the claimed value and the
+    context value to share a component (the amount, the year, the month...;
+    a decade any year in it), so the context mentions are bucketed by their
+    value components and a claimed mention is checked only against the
+    mentions of its buckets, in context order, with the same test. Results are
+    remembered per claimed value. The answer is the one :func:`find_support`
+    gives.
+
+    Examples
+    --------
+    >>> ctx = find_mentions("Listed at $44.95 in 2024; the 32 oz bottle ships 5th March 2024.")
+    >>> index = SupportIndex(ctx)
+    >>> [index.find(m).text for m in find_mentions("It costs 44.95 and came in the 2020s.")]
+    ['$44.95', '2024']
+    >>> index.find(find_mentions("It costs $45.95.")[0]) is None
+    True
+    """
+
+    def __init__(self, context_mentions: Sequence[Mention]):
+        self._mentions = tuple(context_mentions)
+        self._buckets: dict[Any, list[int]] = {}
+        self._unkeyed: list[int] = []
+        for i, m in enumerate(self._mentions):
+            keys = _components(m.value)
+            if not keys:
+                self._unkeyed.append(i)
+            for k in keys:
+                self._buckets.setdefault(k, []).append(i)
+        self._memo: dict[Any, Mention | None] = {}
+
+    def find(self, mention: Mention) -> Mention | None:
+        """The first context mention supporting ``mention`` (as :func:`find_support`)."""
+        readings = _readings(mention)
+        memo_key = (mention.value, readings)
+        try:
+            return self._memo[memo_key]
+        except (KeyError, TypeError):
+            pass
+        keys: set[Any] = set()
+        for c in readings:
+            ck = _components(c)
+            if not ck:
+                keys = None
+                break
+            keys |= ck
+            if c and c[0] == "decade" and isinstance(c[1], int):
+                keys.update(range(c[1], c[1] + 10))
+        if keys is None:
+            candidates = range(len(self._mentions))
+        else:
+            candidates = sorted({i for k in keys for i in self._buckets.get(k, ())}
+                                | set(self._unkeyed))
+        value = mention.value
+        found = None
+        for i in candidates:
+            m = self._mentions[i]
+            if m.value == value or _supports_readings(readings, m):
+                found = m
+                break
+        with contextlib.suppress(TypeError):
+            self._memo[memo_key] = found
+        return found
+
+
+def _components(value: tuple) -> set[Any]:
+    """The hashable components of a value after its kind (amounts, years, months...)."""
+    out = set()
+    for v in value[1:] if value else ():
+        try:
+            hash(v)
+        except TypeError:
+            continue
+        out.add(v)
+    return out
