@@ -66,6 +66,18 @@ class HallucinationConfig:
 
 
 @dataclass(frozen=True)
+class GroundingConfig:
+    rarity_power: float = 2.0
+    number_weight: float = 1.0
+    scattered_credit: float = 0.5
+    adjacency_window: int = 0
+    adjacency_credit: float = 0.5
+    query_words: bool = False
+    skip_hedged: bool = True
+    reasons_max: int = 3
+
+
+@dataclass(frozen=True)
 class DriftConfig:
     ngram: int = 2
     overlap_below: float = 0.2
@@ -97,6 +109,7 @@ _SECTIONS: dict[str, type] = {
     "relevance": RelevanceConfig,
     "completeness": CompletenessConfig,
     "hallucination": HallucinationConfig,
+    "grounding": GroundingConfig,
     "drift": DriftConfig,
     "batch": BatchConfig,
     "alerts": AlertsConfig,
@@ -126,6 +139,12 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("input", "max_line_bytes"): (1024, 1024 ** 3),
     ("input", "max_depth"): (2, 500),
     ("input", "max_text_chars"): (1, 1_000_000),
+    ("grounding", "rarity_power"): (0.0, 100.0),
+    ("grounding", "number_weight"): (0.0, 1.0),
+    ("grounding", "scattered_credit"): (0.0, 1.0),
+    ("grounding", "adjacency_window"): (0, 200),
+    ("grounding", "adjacency_credit"): (0.0, 1.0),
+    ("grounding", "reasons_max"): (1, 100),
 }
 
 
@@ -138,6 +157,7 @@ class Config:
     relevance: RelevanceConfig = field(default_factory=RelevanceConfig)
     completeness: CompletenessConfig = field(default_factory=CompletenessConfig)
     hallucination: HallucinationConfig = field(default_factory=HallucinationConfig)
+    grounding: GroundingConfig = field(default_factory=GroundingConfig)
     drift: DriftConfig = field(default_factory=DriftConfig)
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)

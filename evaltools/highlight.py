@@ -15,6 +15,11 @@ prices. :func:`escape` writes every ``$`` as ``&#36;``, and every fragment
 here sits in a container of class :data:`NO_MATHS` (``mathjax_ignore`` for
 MathJax 3, ``tex2jax_ignore`` for MathJax 2), which MathJax skips.
 
+Unsupported spans (grounding, the ``unsupported_spans`` output field) are
+shown the same way, as unsupported marks of kind ``span``
+(:func:`span_marks`); their tooltip gives the span's weight and the closest
+context sentence.
+
 Anchors may overlap (a claim that contains a number): the text is cut at every
 anchor boundary, and each piece is marked by the anchors that cover it. The
 innermost (shortest) covering anchor decides a piece's colour — a supported
@@ -136,8 +141,30 @@ def _render(text: str, marks: list[tuple[int, int, Any]], style_of, class_of, ti
     return _WRAP.format("".join(out))
 
 
-def highlight_html(text: str, anchors: Iterable[Any]) -> str:
-    """HTML of ``text`` with its anchors marked, supported vs unsupported.
+def span_marks(spans: Iterable[Any] | None) -> list[dict[str, Any]]:
+    """Unsupported spans (dicts or :class:`~evaltools.scoring.result.UnsupportedSpan`) as
+    anchor-like dicts of kind ``span``, for :func:`highlight_html` and anchor tables.
+
+    Examples
+    --------
+    >>> span_marks([{"text": "matcha", "start": 4, "end": 10, "weight": 0.9,
+    ...              "closest": "It serves espresso."}])[0]["note"]
+    'weight 0.90; closest context sentence: “It serves espresso.”'
+    """
+    out = []
+    for span in spans or ():
+        weight, closest = _get(span, "weight"), _get(span, "closest")
+        note = [f"weight {weight:.2f}"] if isinstance(weight, (int, float)) else []
+        if closest:
+            note.append(f"closest context sentence: “{closest}”")
+        out.append({"kind": "span", "text": _get(span, "text"), "start": _get(span, "start"),
+                    "end": _get(span, "end"), "supported": False, "evidence": None,
+                    "note": "; ".join(note)})
+    return out
+
+
+def highlight_html(text: str, anchors: Iterable[Any], spans: Iterable[Any] = ()) -> str:
+    """HTML of ``text`` with its anchors (and unsupported spans) marked.
 
     Parameters
     ----------
@@ -147,6 +174,8 @@ def highlight_html(text: str, anchors: Iterable[Any]) -> str:
         Each with ``kind``, ``start``, ``end`` (character offsets in ``text``),
         ``supported``, and optionally ``evidence`` and ``note``. Anchors with
         no offsets (``None``) are skipped; offsets outside ``text`` raise.
+    spans : iterable of dict or UnsupportedSpan
+        The response's ``unsupported_spans``, marked as unsupported (kind ``span``).
 
     Returns
     -------
@@ -173,7 +202,7 @@ def highlight_html(text: str, anchors: Iterable[Any]) -> str:
     """
     text = text or ""
     marks = []
-    for anchor in anchors or ():
+    for anchor in [*(anchors or ()), *span_marks(spans)]:
         span = _span(anchor, len(text), start_key="start", end_key="end", what="text")
         if span is not None and span[0] < span[1]:
             marks.append((span[0], span[1], anchor))
@@ -254,12 +283,13 @@ def _fmt(v: Any) -> str:
 
 def case_html(record: Mapping[str, Any], *,
               scores: tuple[str, ...] = ("relevance", "completeness", "hallucination",
-                                         "claims_score", "ngram_overlap"),
+                                         "claims_score", "ngram_overlap", "support"),
               labels: tuple[str, ...] = ("label_hallucinated", "label_relevant",
                                          "label_verdict"),
               header: bool = True) -> str:
     """One scored record as an HTML card: verdict, scores, query, the response
-    with its anchors highlighted, and the context with the evidence marked.
+    with its anchors and unsupported spans highlighted, and the context with
+    the evidence marked.
 
     Parameters
     ----------
@@ -294,6 +324,9 @@ def case_html(record: Mapping[str, Any], *,
     anchors = record.get("anchors") or []
     if not isinstance(anchors, (list, tuple)):
         anchors = []
+    spans = record.get("unsupported_spans") or []
+    if not isinstance(spans, (list, tuple)):
+        spans = []
     verdict = record.get("verdict")
     colour = VERDICT_COLOURS.get(verdict, "#555")
     shown = [f"{esc(k)} <b>{esc(_fmt(record[k]))}</b>" for k in scores if k in record]
@@ -318,7 +351,7 @@ def case_html(record: Mapping[str, Any], *,
     parts += [
         f'<div style="margin-top:6px;"><i>query</i>: {esc(str(record.get("query") or ""))}</div>',
         '<div style="margin-top:6px;"><i>response</i>:</div>',
-        highlight_html(str(record.get("response") or ""), anchors),
+        highlight_html(str(record.get("response") or ""), anchors, spans),
         '<div style="margin-top:6px;"><i>context</i> (evidence marked):</div>',
         highlight_evidence_html(str(record.get("context") or ""), anchors),
         "</div>",

@@ -266,3 +266,22 @@ def test_malformed_anchors_do_not_break_a_case():
     assert [a["start"] for a in case.anchors] == [None, None]
     page = case._repr_html_()
     assert "<mark" not in page and "2019" in page
+
+
+def test_unsupported_spans_are_drawn_as_span_marks_within_the_cut():
+    response = "It costs $10 and comes in a gift box. " + "x" * 2000 + " Blue."
+    rec = {"id": "spans", "query": "q", "context": "It costs $10.", "response": response,
+           "relevance": 0.5, "completeness": 1.0, "hallucination": 0.0, "support": 0.6,
+           "verdict": "PASS", "anchors": [],
+           "unsupported_spans": [
+               {"text": "comes in a gift box", "start": 17, "end": 36, "weight": 1.2,
+                "closest": "It costs $10.", "closest_start": 0, "closest_end": 13},
+               {"text": "Blue", "start": len(response) - 5, "end": len(response) - 1,
+                "weight": 0.4, "closest": None},
+               "not a span"]}
+    rep = report_from_records(scored=[rec], limits=Limits(text_chars=1000))
+    case = next(b for b in rep.section("worst").blocks if isinstance(b, Case))
+    assert [(a["kind"], a["text"]) for a in case.anchors] == [("span", "comes in a gift box")]
+    assert ("support", 0.6) in case.fields
+    page = case._repr_html_()
+    assert "evaltools-kind-span" in page and "closest context sentence" in page

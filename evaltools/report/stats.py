@@ -34,10 +34,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaltools.highlight import span_marks
 from evaltools.report.model import (
     InputFile,
     Limits,
 )
+from evaltools.scoring.reader import read_context
 
 SCORE_NAMES = ("relevance", "completeness", "hallucination")
 EXTRA_SCORES = ("relevance_cosine", "relevance_jaccard", "claims_score", "drift_penalty",
@@ -364,6 +366,7 @@ class ReportStats:
         lim = self.limits
         response = rec.get("response") if isinstance(rec.get("response"), str) else ""
         context = rec.get("context") if isinstance(rec.get("context"), str) else ""
+        context = read_context(context).text  # evidence offsets index the read context
         query = rec.get("query") if isinstance(rec.get("query"), str) else ""
         r_keep, c_keep = response[: lim.text_chars], context[: lim.text_chars]
         anchors = []
@@ -385,11 +388,21 @@ class ReportStats:
                 if a.get(k) is not None:
                     a[k] = clip(a[k], lim.anchor_chars)
             anchors.append(a)
+        for a in span_marks(_as_list(rec.get("unsupported_spans"))):
+            s, e = _offset(a.get("start")), _offset(a.get("end"))
+            if s is None or e is None or not s < e <= len(r_keep) or not isinstance(
+                    a.get("text"), str):
+                continue  # a span outside the part shown (or malformed) is not drawn
+            a["text"], a["note"] = clip(a["text"], lim.anchor_chars), clip(a["note"],
+                                                                           lim.anchor_chars)
+            anchors.append(a)
         kept = _within_overlap_budget(anchors[: lim.anchors_per_case], lim.anchors_per_case)
         extra = len(anchors) - len(kept)
         anchors = kept
         fields = tuple((n, _num(rec.get(n))) for n in (*SCORE_NAMES, "claims_score",
                                                         "drift_penalty", "ngram_overlap"))
+        if _num(rec.get("support")) is not None:
+            fields += (("support", _num(rec.get("support"))),)
         n_unsup, n_total = (_num(rec.get(k)) for k in ("anchors_unsupported", "anchors_total"))
         fields += (("anchors", f"{n_unsup or 0:g} unsupported of {n_total or 0:g}"),)
         missing = _as_list(rec.get("missing_keywords"))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.reader import read_context
 from evaltools.scoring.relevance import asked_type, is_instruction
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
@@ -30,6 +31,7 @@ class QueryFeatures:
     mentions: tuple[Mention, ...] = ()
     instruction: bool = False  # an instruction, not a question (relevance.reference = "auto")
     asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
+    keys: frozenset[str] = frozenset()  # matcher keys of its content words (grounding)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class ResponseFeatures:
     # per mention, the content lemmas near it (config hallucination.number_context); else ()
     near: tuple[frozenset[str], ...] = ()
     proper_nouns: int = 0  # for the answer-type check (relevance.answer_type)
+    units: tuple[Word, ...] = ()  # the matcher's words (grounding)
+    sentences: tuple[tuple[int, int], ...] = ()  # character spans of its sentences
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ class ContextFeatures:
     near: tuple[frozenset[str], ...] = ()  # as for the response
     lemmas: frozenset[str] = frozenset()  # every content lemma (with number_context only)
     tokens: tuple[str, ...] = ()  # content lemmas in order (relevance.reference = "auto")
+    sentences: SentenceIndex | None = None  # the matcher's sentence index (grounding)
+    structured: bool = False  # read from a JSON record (scoring.reader)
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -90,11 +97,12 @@ def _name_like(tok) -> bool:
 
 
 def query_features(doc, config: Config) -> QueryFeatures:
+    keys = frozenset(f for w in words_of(doc) if w.content for f in w.forms)
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)),
                          is_instruction(doc, config.relevance.instruction_verbs),
-                         asked_type(doc.text))
+                         asked_type(doc.text), keys)
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
@@ -105,20 +113,21 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
             if hall is not None and hall.number_context else ())
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
                             tuple(extract_claims(doc, skip_spans=spans)), near,
-                            sum(_name_like(t) for t in doc))
+                            sum(_name_like(t) for t in doc),
+                            tuple(words_of(doc)), sentence_spans(doc), doc.text)
 
 
-def context_features(doc, config: Config) -> ContextFeatures:
+def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
     ws = words(doc)
     by_n = {n: frozenset(map(hash, ngrams(ws, n))) for n in range(1, config.drift.ngram + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
     tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
-    if not hall.number_context:
-        return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n, tokens=tokens)
-    return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n,
-                           mention_neighbours(doc, mentions, hall.number_context_window),
-                           frozenset(content_lemmas(doc)), tokens)
+    near, lemmas = ((mention_neighbours(doc, mentions, hall.number_context_window),
+                     frozenset(content_lemmas(doc))) if hall.number_context
+                    else ((), frozenset()))
+    return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n, near, lemmas, tokens,
+                           SentenceIndex(doc), structured)
 
 
 def _memory_zone(nlp):
@@ -164,17 +173,18 @@ class FeatureCache:
         reads it (a JSON record as key/value text); features are cached under
         the text as given.
         """
-        needed: dict[str, list[tuple[str, str]]] = {}  # parsed text -> (role, given text)
+        needed: dict[str, list] = {}  # parsed text -> (role, given text, structured)
         read_json = self.config.context.read_json
         for role, text in items:
             cache = self._caches[role]
             if text in cache:
                 cache.move_to_end(text)
                 continue
-            parsed = read_context(text, read_json=read_json).text if role == "context" else text
+            read = read_context(text, read_json=read_json) if role == "context" else None
+            parsed = read.text if read is not None else text
             wanted = needed.setdefault(parsed, [])
-            if (role, text) not in wanted:
-                wanted.append((role, text))
+            if all((r, t) != (role, text) for r, t, _ in wanted):
+                wanted.append((role, text, read is not None and read.structured))
         if not needed:
             return
         texts = list(needed)
@@ -184,14 +194,14 @@ class FeatureCache:
         with _memory_zone(self.nlp):
             for parsed, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
                 self.parsed += 1
-                for role, text in needed[parsed]:
-                    self._caches[role].put(text, self._derive(role, doc))
+                for role, text, structured in needed[parsed]:
+                    self._caches[role].put(text, self._derive(role, doc, structured))
 
-    def _derive(self, role: str, doc):
+    def _derive(self, role: str, doc, structured: bool = False):
         if role == "query":
             return query_features(doc, self.config)
         if role == "context":
-            return context_features(doc, self.config)
+            return context_features(doc, self.config, structured)
         return response_features(doc, self.config)
 
     def get(self, role: str, text: str):

@@ -25,6 +25,7 @@ Everything returned is plain Python data (no spaCy objects), so it can be cached
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -108,6 +109,32 @@ def is_content(tok) -> bool:
     if not _is_wordlike(tok) or tok.is_stop:
         return False
     return tok.pos_ in CONTENT_POS or tok.like_num
+
+
+#: Units that name a scale of a more general unit: a context that leaves the scale unstated
+#: (``72 degrees``) supports the claim that states it (``72 °F``), and the other way round.
+UNIT_GENERAL = {"°F": "°", "°C": "°"}
+
+
+def same_quantity(claimed: tuple, found: tuple) -> bool:
+    """Whether two canonical quantity values are equal up to an unstated scale.
+
+    Values are :class:`~evaltools.scoring.anchors.mentions.Mention` values,
+    ``("quantity", unit, amount)``. ``72 °F`` and ``72 degrees`` (unit ``°``)
+    are the same quantity; ``72 °F`` and ``72 °C`` are not.
+
+    Examples
+    --------
+    >>> from decimal import Decimal
+    >>> f, c, d = (("quantity", u, Decimal(72)) for u in ("°F", "°C", "°"))
+    >>> same_quantity(f, d), same_quantity(d, c), same_quantity(f, c)
+    (True, True, False)
+    """
+    if len(claimed) != 3 or len(found) != 3 or claimed[0] != "quantity" != found[0] \
+            or found[0] != "quantity" or claimed[2] != found[2]:
+        return False
+    a, b = claimed[1], found[1]
+    return a == b or UNIT_GENERAL.get(a, a) == b or UNIT_GENERAL.get(b, b) == a
 
 
 @functools.lru_cache(maxsize=65536)
@@ -235,9 +262,10 @@ def sentence_spans(doc) -> tuple[tuple[int, int], ...]:
 
 
 class SentenceIndex:
-    """Which sentences of a text hold each key (whole words and compound parts).
+    """Where a text holds each key: word positions and sentences (whole words and compound parts).
 
-    Plain data, so it can be cached with a context's features.
+    Plain data, so it can be cached with a context's features. Positions
+    count the text's words (:func:`words_of`) from 0.
 
     Examples
     --------
@@ -245,47 +273,69 @@ class SentenceIndex:
     >>> idx = SentenceIndex(load_pipeline()("Email us. The café opens at 9."))
     >>> idx.sentences("email"), idx.sentences("cafe"), idx.sentences("mail")
     (frozenset({0}), frozenset({1}), frozenset())
+    >>> idx.positions("cafe"), idx.word_at(idx.text.index("9"))
+    ((3,), 6)
     >>> idx.has_all(["cafe", "open"]), idx.has_all(["email", "open"])
     (1, None)
     """
 
-    __slots__ = ("_sents", "spans", "text")
+    __slots__ = ("_at", "_starts", "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
         self.spans = sentence_spans(doc)
-        sents: dict[str, set[int]] = {}
-        for w in words if words is not None else words_of(doc):
-            for f in w.forms:
-                sents.setdefault(f, set()).add(w.sent)
-            if len(w.parts) > 1:
-                for p in w.parts:
-                    sents.setdefault(p, set()).add(w.sent)
-        self._sents = {k: frozenset(v) for k, v in sents.items()}
+        at: dict[str, list[int]] = {}
+        starts, word_sent = [], []
+        for j, w in enumerate(words if words is not None else words_of(doc)):
+            starts.append(w.start)
+            word_sent.append(w.sent)
+            keys = dict.fromkeys(w.forms + (w.parts if len(w.parts) > 1 else ()))
+            for k in keys:
+                at.setdefault(k, []).append(j)
+        self._at = {k: tuple(v) for k, v in at.items()}
+        self._starts = tuple(starts)
+        self._word_sent = tuple(word_sent)
+
+    def positions(self, key: str) -> tuple[int, ...]:
+        """Positions of the words holding ``key``, in order."""
+        return self._at.get(key, ())
+
+    def sentence_of(self, position: int) -> int:
+        """The sentence of the word at ``position``."""
+        return self._word_sent[position]
+
+    def word_at(self, offset: int) -> int:
+        """Position of the word starting at or before character ``offset`` (0 if none)."""
+        return max(bisect.bisect_right(self._starts, offset) - 1, 0)
 
     def sentences(self, key: str) -> frozenset[int]:
         """Indices of the sentences holding ``key``."""
-        return self._sents.get(key, frozenset())
+        return frozenset(self._word_sent[j] for j in self.positions(key))
 
     def __contains__(self, key: str) -> bool:
-        return key in self._sents
+        return key in self._at
 
-    def find(self, word: Word) -> frozenset[int]:
-        """Sentences holding ``word``: under any of its forms, or (a compound) all its parts.
+    def locate(self, word: Word) -> tuple[int, ...]:
+        """Positions holding ``word``: under any of its forms, or (a compound) its first
+        part where all its parts share a sentence.
 
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
         is found as ``e-mail`` too (the compound's key is indexed).
         """
-        found: frozenset[int] = frozenset()
-        for f in word.forms:
-            found = found | self.sentences(f)
+        found = {j for f in word.forms for j in self.positions(f)}
         if len(word.parts) > 1:
-            together: frozenset[int] | None = None
+            together = None
             for p in word.parts:
                 s = self.sentences(p)
                 together = s if together is None else together & s
-            found = found | (together or frozenset())
-        return found
+            if together:
+                found.update(j for j in self.positions(word.parts[0])
+                             if self._word_sent[j] in together)
+        return tuple(sorted(found))
+
+    def find(self, word: Word) -> frozenset[int]:
+        """Sentences holding ``word`` (see :meth:`locate`)."""
+        return frozenset(self._word_sent[j] for j in self.locate(word))
 
     def has_all(self, keys: Iterable[str]) -> int | None:
         """The first sentence that holds every key, or None."""

@@ -9,16 +9,17 @@ from typing import Any
 VERDICTS = ("PASS", "WARN", "FAIL")
 #: The numeric score fields of a result (each in [0, 1]).
 SCORE_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
-                "hallucination", "claims_score", "drift_penalty", "ngram_overlap")
+                "hallucination", "claims_score", "drift_penalty", "ngram_overlap", "support")
 #: The integer count fields of a result.
 COUNT_FIELDS = ("anchors_total", "anchors_unsupported")
 #: The list fields of a result.
-LIST_FIELDS = ("anchors", "keywords", "missing_keywords", "reasons")
+LIST_FIELDS = ("anchors", "unsupported_spans", "keywords", "missing_keywords", "reasons")
 #: Every field of ``ScoreResult.to_dict()``, in order.
 OUTPUT_FIELDS = (
     "id", "relevance", "relevance_cosine", "relevance_jaccard", "completeness", "keywords",
     "missing_keywords", "hallucination", "claims_score", "drift_penalty", "ngram_overlap",
-    "anchors_total", "anchors_unsupported", "anchors", "verdict", "reasons", "error",
+    "anchors_total", "anchors_unsupported", "anchors", "support", "unsupported_spans",
+    "verdict", "reasons", "error",
 )
 
 
@@ -52,6 +53,30 @@ class Anchor:
 
 
 @dataclass(frozen=True)
+class UnsupportedSpan:
+    """A stretch of the response whose content the context does not hold (grounding).
+
+    ``start``/``end`` index the response (``response[start:end] == text``);
+    ``weight`` is the summed rarity weight of its content; ``closest`` is the
+    context sentence that holds most of the rest of the response sentence, at
+    ``closest_start``/``closest_end`` in the read context, or None.
+    """
+
+    text: str
+    start: int
+    end: int
+    weight: float
+    closest: str | None = None
+    closest_start: int | None = None
+    closest_end: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "start": self.start, "end": self.end,
+                "weight": round(self.weight, 4), "closest": self.closest,
+                "closest_start": self.closest_start, "closest_end": self.closest_end}
+
+
+@dataclass(frozen=True)
 class ScoreResult:
     """Every score of one record with its evidence; ``error`` set means scores are None."""
 
@@ -69,6 +94,8 @@ class ScoreResult:
     anchors_total: int | None = None
     anchors_unsupported: int | None = None
     anchors: tuple[Anchor, ...] = ()
+    support: float | None = None
+    unsupported_spans: tuple[UnsupportedSpan, ...] = ()
     verdict: str | None = None
     reasons: tuple[str, ...] = ()
     error: str | None = None
@@ -77,7 +104,7 @@ class ScoreResult:
         out: dict[str, Any] = {}
         for name in OUTPUT_FIELDS:
             value = getattr(self, name)
-            if name == "anchors":
+            if name in ("anchors", "unsupported_spans"):
                 value = [a.to_dict() for a in value]
             elif isinstance(value, tuple):
                 value = list(value)

@@ -7,6 +7,7 @@ from typing import Any
 from evaltools.config import Config
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
+from evaltools.scoring.grounding import GroundingScore, ground
 from evaltools.scoring.hallucination import hallucination_score
 from evaltools.scoring.relevance import (
     CorpusTfidf,
@@ -16,6 +17,27 @@ from evaltools.scoring.relevance import (
 )
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.verdict import decide
+
+
+def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
+    """The reason naming the unsupported spans (heaviest first), whatever the verdict.
+
+    Examples
+    --------
+    >>> from evaltools.scoring.result import UnsupportedSpan
+    >>> g = GroundingScore(0.62, (UnsupportedSpan("oat milk", 41, 49, 0.5),
+    ...                           UnsupportedSpan("matcha", 30, 36, 0.9)))
+    >>> span_reason(g, most=1)
+    'unsupported spans (support 0.62): “matcha” and 1 more'
+    >>> span_reason(GroundingScore(1.0, ())) is None
+    True
+    """
+    spans = sorted(grounding.unsupported_spans, key=lambda s: (-s.weight, s.start))
+    if not spans:
+        return None
+    more = f" and {len(spans) - most} more" if len(spans) > most else ""
+    return (f"unsupported spans (support {grounding.support:.2f}): "
+            + ", ".join(f"“{s.text}”" for s in spans[:most]) + more)
 
 
 def score_features(rid: Any, query: QueryFeatures,
@@ -36,6 +58,7 @@ def score_features(rid: Any, query: QueryFeatures,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
         penalty=config.drift.penalty)
+    grounding = ground(response, context, query, config.grounding)
     short_answer = rcfg.answer_type and answers_type(
         query.asks, response.words, (m.kind for m in response.mentions), response.proper_nouns,
         max_words=rcfg.answer_type_max_words)
@@ -43,7 +66,8 @@ def score_features(rid: Any, query: QueryFeatures,
                      unsupported=[(a.kind, a.text) for a in hall.anchors
                                   if a.counted and not a.supported],
                      relevance_waived=short_answer)
-    notes = []
+    named = span_reason(grounding, config.grounding.reasons_max)
+    notes = [named] if named else []
     if against == "context":
         notes.append("relevance measured against the context (the query is an instruction "
                      "or has no content word)")
@@ -61,5 +85,7 @@ def score_features(rid: Any, query: QueryFeatures,
         hallucination=hall.hallucination, claims_score=hall.claims_score,
         drift_penalty=hall.drift_penalty, ngram_overlap=hall.ngram_overlap,
         anchors_total=hall.anchors_total, anchors_unsupported=hall.anchors_unsupported,
-        anchors=hall.anchors, verdict=verdict.verdict, reasons=verdict.reasons + tuple(notes),
+        anchors=hall.anchors, support=grounding.support,
+        unsupported_spans=grounding.unsupported_spans, verdict=verdict.verdict,
+        reasons=verdict.reasons + tuple(notes),
     )

@@ -16,7 +16,8 @@ from typing import Any
 from evaltools.scoring.result import VERDICTS
 from evaltools.values import as_records
 
-SCORE_FIELDS = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap")
+SCORE_FIELDS = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap",
+                "support")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ class ScoreStats:
     --------
     >>> b = ScoreStats()
     >>> b.add({"verdict": "PASS", "relevance": 0.5, "completeness": 1.0, "hallucination": 0.0,
-    ...        "claims_score": 0.0, "ngram_overlap": 1.0, "anchors": [], "label_verdict": "PASS"})
+    ...        "claims_score": 0.0, "ngram_overlap": 1.0, "support": 1.0, "anchors": [],
+    ...        "label_verdict": "PASS"})
     >>> s = b.build()
     >>> s.verdicts["PASS"], s.means["relevance"], s.verdict_agreement
     (1, 0.5, 1)

@@ -370,10 +370,15 @@ class ScoreExplorer:
             f"{'supported' if a.supported else 'unsupported'}"
             f"{'' if a.counted else ' (not counted)'}</td>"
             f"<td>{escape(a.evidence or '–')}</td></tr>" for a in res.anchors)
+        rows += "".join(
+            f"<tr><td>span</td><td>{escape(s.text)}</td>"
+            f"<td style='color:#dc3545'>unsupported (weight {s.weight:.2f})</td>"
+            f"<td>closest: {escape(s.closest or '–')}</td></tr>"
+            for s in res.unsupported_spans)
         self.anchors_html.value = (
             "<table class='evaltools-anchors' style='font-size:90%'><tr><th>kind</th>"
             f"<th>anchor</th><th>status</th><th>evidence</th></tr>{rows}</table>"
-            if res.anchors else "<i>no anchors in the response</i>")
+            if rows else "<i>no anchors in the response</i>")
 
     def _agreement_text(self) -> str:
         """How far the spec's verdicts agree with the frame's human verdicts, if it has any."""

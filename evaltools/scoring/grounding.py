@@ -1,0 +1,245 @@
+"""Grounding: how much of a response's content the context holds, and which spans it does not.
+
+Beside the spec's hallucination score (anchors), grounding looks at every
+content-bearing unit of the response:
+
+- each **number or date** (:func:`~evaltools.scoring.anchors.mentions.find_mentions`,
+  matched by value and unit with :func:`~evaltools.scoring.anchors.mentions.find_support`),
+  weight ``grounding.number_weight``;
+- each other **content word** (:func:`~evaltools.scoring.matcher.words_of`,
+  matched by lemma, case, accents and hyphens folded), weight
+  :func:`~evaltools.scoring.matcher.rarity` of its key (``the`` ~0,
+  ``company`` 0.3, a name 1), raised to ``grounding.rarity_power``.
+
+A unit is *found* when the read context holds it
+(:class:`~evaltools.scoring.matcher.SentenceIndex`). Found units of one
+response sentence should be found *together*: the context sentence that holds
+the most of the sentence's weight is its **closest context sentence**, and a
+unit found only elsewhere in the context earns ``grounding.scattered_credit``
+(1.0: no penalty). A word the query states is found when
+``grounding.query_words`` is on (the response restates the question).
+
+``support = Σ weight × credit / Σ weight`` in [0, 1]; 1.0 when the response
+has no content unit. ``unsupported_spans`` are the runs of adjacent units with
+no credit within one sentence (function words between them included), each
+with its weight (the units' summed weight) and the closest context sentence
+(its text and offsets in the read context), or None when no unit of the
+sentence is found anywhere.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evaltools.config import GroundingConfig
+from evaltools.scoring.anchors.claims import HEDGE_AUX, HEDGE_VERBS, HEDGE_WORDS
+from evaltools.scoring.anchors.mentions import Mention, find_support, supports
+from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
+from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
+from evaltools.scoring.result import UnsupportedSpan
+
+# between two unsupported units, these end a span: "costs $38 | and comes in a box"
+_BREAK = re.compile(r"[,;:.!?()\[\]\n]|\b(?:and|or|but|while|whereas|because)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class GroundingScore:
+    support: float
+    unsupported_spans: tuple[UnsupportedSpan, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"support": self.support,
+                "unsupported_spans": [s.to_dict() for s in self.unsupported_spans]}
+
+
+@dataclass(frozen=True)
+class _Unit:
+    start: int
+    end: int
+    weight: float
+    sent: int
+    at: tuple[int, ...]    # context word positions holding it
+    found: frozenset[int]  # context sentences holding it
+    echo: bool = False     # stated by the query
+    pos: int = 0           # its word position in the response
+
+
+def _sentence_of(spans: Sequence[tuple[int, int]], offset: int) -> int:
+    k = bisect.bisect_right([s for s, _ in spans], offset) - 1
+    return max(k, 0)
+
+
+def _units(words: Sequence[Word], mentions: Sequence[Mention],
+           response_sents: Sequence[tuple[int, int]], index: SentenceIndex,
+           context_mentions: Sequence[Mention], query_keys: frozenset[str],
+           query_mentions: Sequence[Mention], *, power: float,
+           number_weight: float) -> list[_Unit]:
+    units = []
+    word_starts = [w.start for w in words]
+    for m in mentions:
+        at = tuple(sorted({index.word_at(f.start) for f in context_mentions
+                           if supports(m, f) or same_quantity(m.value, f.value)}))
+        if not at:  # the same characters, where the context's reading of them failed
+            same = re.compile(rf"(?<!\w){re.escape(m.text)}(?!\w)", re.IGNORECASE)
+            at = tuple(index.word_at(x.start()) for x in same.finditer(index.text))
+        echo = find_support(m, query_mentions) is not None
+        units.append(_Unit(m.start, m.end, number_weight, _sentence_of(response_sents, m.start),
+                           at, frozenset(index.sentence_of(j) for j in at), echo,
+                           max(bisect.bisect_right(word_starts, m.start) - 1, 0)))
+    spans = sorted((m.start, m.end) for m in mentions)
+    ends = [e for _, e in spans]
+    for pos, w in enumerate(words):
+        if not w.content:
+            continue
+        k = bisect.bisect_right(ends, w.start)  # the first mention ending after the word starts
+        if k < len(spans) and spans[k][0] < w.end:
+            continue  # part of a number or date: that unit decides
+        weight = number_weight if w.num else rarity(w.key, power)
+        if weight <= 0:
+            continue
+        at = index.locate(w)
+        units.append(_Unit(w.start, w.end, weight, w.sent, at,
+                           frozenset(index.sentence_of(j) for j in at),
+                           any(f in query_keys for f in w.forms), pos))
+    units.sort(key=lambda u: (u.start, u.end))
+    return units
+
+
+HEDGES = HEDGE_AUX | HEDGE_VERBS | HEDGE_WORDS
+
+
+def _hedged_clauses(text: str, words: Sequence[Word]) -> list[tuple[int, int]]:
+    """Character spans of the response's clauses that hold a hedge (*may*, *reportedly*, ...).
+
+    A clause runs between sentence ends, commas and *and*/*but*/... (:data:`_BREAK`).
+    """
+    out = []
+    for w in words:
+        if w.key in HEDGES:
+            lo = max((m.end() for m in _BREAK.finditer(text, 0, w.start)), default=0)
+            nxt = _BREAK.search(text, w.end)
+            out.append((lo, nxt.start() if nxt else len(text)))
+    return out
+
+
+def _near(a: Sequence[int], b: Sequence[int], window: int) -> bool:
+    """Whether some position of ``a`` and some of ``b`` are within ``window`` words."""
+    if not a or not b:
+        return False
+    for q in b:
+        k = bisect.bisect_left(a, q - window)
+        if k < len(a) and a[k] <= q + window:
+            return True
+    return False
+
+
+def ground(response: ResponseFeatures, context: ContextFeatures,
+           query: QueryFeatures | None, config: GroundingConfig) -> GroundingScore:
+    """:func:`grounding_score` of parsed features, with the config's weights.
+
+    A JSON record (read as one key/value sentence per field) describes one
+    thing: its fields are not separate facts, so no scattered-credit penalty.
+    """
+    return grounding_score(
+        response.text, response.units, response.mentions, response.sentences,
+        context.sentences, context.mentions,
+        query_keys=query.keys if query is not None else frozenset(),
+        query_mentions=query.mentions if query is not None else (),
+        power=config.rarity_power, number_weight=config.number_weight,
+        scattered_credit=1.0 if context.structured else config.scattered_credit,
+        adjacency_window=config.adjacency_window,
+        adjacency_credit=config.adjacency_credit, query_words=config.query_words,
+        skip_hedged=config.skip_hedged)
+
+
+def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequence[Mention],
+                    response_sents: Sequence[tuple[int, int]], index: SentenceIndex,
+                    context_mentions: Sequence[Mention], *,
+                    query_keys: frozenset[str] = frozenset(),
+                    query_mentions: Sequence[Mention] = (), power: float = 1.0,
+                    number_weight: float = 1.0, scattered_credit: float = 1.0,
+                    adjacency_window: int = 0, adjacency_credit: float = 1.0,
+                    query_words: bool = False, skip_hedged: bool = False) -> GroundingScore:
+    """The response's support in the context and its unsupported spans.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> from evaltools.scoring.matcher import sentence_spans, words_of
+    >>> nlp = load_pipeline()
+    >>> ctx = nlp("The Blue Door cafe opens at 9am. It serves espresso.")
+    >>> resp = nlp("The Blue Door café opens at 9am and serves matcha.")
+    >>> g = grounding_score(resp.text, words_of(resp), find_mentions(resp.text),
+    ...                     sentence_spans(resp), SentenceIndex(ctx), find_mentions(ctx.text))
+    >>> [(s.text, s.closest) for s in g.unsupported_spans]
+    [('matcha', 'The Blue Door cafe opens at 9am.')]
+    >>> 0.8 < g.support < 1.0
+    True
+    """
+    units = _units(words, mentions, response_sents, index, context_mentions, query_keys,
+                   query_mentions, power=power, number_weight=number_weight)
+    if skip_hedged:
+        hedged = _hedged_clauses(response_text, words)
+        units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]
+    if not units:
+        return GroundingScore(1.0, ())
+    # the closest context sentence of each response sentence: most of its found weight
+    tally: dict[int, dict[int, float]] = {}
+    for u in units:
+        by = tally.setdefault(u.sent, {})
+        for c in u.found:
+            by[c] = by.get(c, 0.0) + u.weight
+    best = {s: max(by, key=lambda c: (by[c], -c)) for s, by in tally.items() if by}
+    total = credit_sum = 0.0
+    credits = []
+    prev: _Unit | None = None
+    for u in units:
+        if u.found:
+            credit = 1.0 if best.get(u.sent) in u.found else scattered_credit
+            if (adjacency_credit < 1.0 and prev is not None and prev.found and prev.sent == u.sent
+                    and not _BREAK.search(response_text, prev.end, u.start)
+                    and not _near(prev.at, u.at, u.pos - prev.pos + adjacency_window)):
+                credit *= adjacency_credit
+        else:
+            credit = 1.0 if query_words and u.echo else 0.0
+        credits.append(credit)
+        total += u.weight
+        credit_sum += u.weight * credit
+        prev = u
+    support = credit_sum / total if total > 0 else 1.0
+    return GroundingScore(min(1.0, max(0.0, support)),
+                          _spans(response_text, units, credits, best, index))
+
+
+def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int],
+           index: SentenceIndex) -> tuple[UnsupportedSpan, ...]:
+    runs: list[list[_Unit]] = [[]]
+    for u, credit in zip(units, credits, strict=True):
+        if credit > 0:
+            if runs[-1]:
+                runs.append([])
+            continue
+        last = runs[-1][-1] if runs[-1] else None
+        if last is not None and (last.sent != u.sent or last.end > u.start
+                                 or _BREAK.search(text, last.end, u.start)):
+            runs.append([])
+        runs[-1].append(u)
+    out = []
+    for run in runs:
+        if not run:
+            continue
+        start, end = run[0].start, max(u.end for u in run)
+        c = best.get(run[0].sent)
+        if c is None:
+            closest = (None, None, None)
+        else:
+            cs, ce = index.spans[c]
+            closest = (index.text[cs:ce], cs, ce)
+        out.append(UnsupportedSpan(text[start:end], start, end, sum(u.weight for u in run),
+                                   *closest))
+    return tuple(out)

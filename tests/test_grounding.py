@@ -1,0 +1,173 @@
+"""Grounding: support and unsupported spans, hand-computed, and their invariants."""
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evaltools import score
+from evaltools.config import DEFAULT
+from evaltools.highlight import case_html, highlight_html
+from evaltools.scoring.anchors.mentions import find_mentions
+from evaltools.scoring.grounding import grounding_score
+from evaltools.scoring.matcher import SentenceIndex, sentence_spans, words_of
+from evaltools.text import load_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_pipeline()
+
+
+def grounded(nlp, response, context, **kw):
+    r, c = nlp(response), nlp(context)
+    return grounding_score(r.text, words_of(r), find_mentions(r.text), sentence_spans(r),
+                           SentenceIndex(c), find_mentions(c.text), **kw)
+
+
+def test_equal_weights_count_content_words(nlp):
+    # power 0: every content word weighs 1. Paris, capital found; Spain not: 2 of 3.
+    g = grounded(nlp, "Paris is the capital of Spain.", "Paris is the capital of France.",
+                 power=0.0)
+    assert g.support == pytest.approx(2 / 3)
+    (span,) = g.unsupported_spans
+    assert (span.text, span.start, span.end, span.weight) == ("Spain", 24, 29, 1.0)
+    assert span.closest == "Paris is the capital of France."
+    assert (span.closest_start, span.closest_end) == (0, 31)
+
+
+def test_rare_words_weigh_more(nlp):
+    # one generic and one rare word missing, each in an otherwise supported response
+    ctx = "The Dyson purifier removes formaldehyde from the room."
+    generic = grounded(nlp, "The Dyson purifier removes formaldehyde from the office.", ctx)
+    rare = grounded(nlp, "The Dyson purifier removes benzene from the room.", ctx)
+    assert rare.support < generic.support < 1.0
+
+
+def test_nothing_to_check_is_fully_supported(nlp):
+    assert grounded(nlp, "Yes, it is.", "Nothing here.").support == 1.0
+    assert grounded(nlp, "", "Nothing here.").unsupported_spans == ()
+
+
+def test_empty_context_supports_nothing(nlp):
+    g = grounded(nlp, "The mug costs $5.", "")
+    assert g.support == 0.0
+    assert [s.text for s in g.unsupported_spans] == ["mug costs $5"]
+    assert g.unsupported_spans[0].closest is None
+
+
+def test_facts_from_two_context_sentences_earn_the_scattered_credit(nlp):
+    ctx = "Anna lives in Leeds. Her brother Tom lives in York."
+    full = grounded(nlp, "Anna lives in York.", ctx, power=0.0)
+    half = grounded(nlp, "Anna lives in York.", ctx, power=0.0, scattered_credit=0.5)
+    assert full.support == 1.0
+    # Anna, live in sentence 0 (the closest); York only in sentence 1: (1 + 1 + 0.5) / 3
+    assert half.support == pytest.approx(2.5 / 3)
+
+
+def test_neighbours_must_stay_neighbours(nlp):
+    ctx = "Tom Smith met Anna Barman in Paris."
+    kept = grounded(nlp, "Anna Barman met Tom Smith.", ctx, power=0.0, adjacency_window=2,
+                    adjacency_credit=0.5)
+    mixed = grounded(nlp, "Tom Barman met Anna Smith.", ctx, power=0.0, adjacency_window=2,
+                     adjacency_credit=0.5)
+    assert kept.support == 1.0
+    # Barman is 3 words from Tom in the context (1 in the response, window 2: 3 allowed) -> ok;
+    # Smith is 4 words from Anna (1 + 2 = 3 allowed) -> 0.5: (1 + 1 + 1 + 1 + 0.5) / 5
+    assert mixed.support == pytest.approx(4.5 / 5)
+
+
+@pytest.mark.parametrize(("context", "response"), [
+    ('{"name": "Blue Door", "hours": {"Mon": "9:0-17:30"}}',
+     "Blue Door's hours on Monday are 9:00 to 17:30."),
+    ("It was 72 degrees in the shade.", "It was 72 °F in the shade."),
+    ("Send an e-mail to the café.", "Send an email to the cafe."),
+    ("Returns accepted within 30 days.", "Returns are accepted within thirty days."),
+])
+def test_rules_of_the_matcher_reach_support(context, response):
+    r = score("", context, response)
+    assert r.support == 1.0 and r.unsupported_spans == ()
+
+
+def test_a_number_read_from_the_same_characters(nlp):
+    # the context's "Collins.51" hides the number from the number reader: the text decides
+    g = grounded(nlp, "51 Birch Street", "Directed by Collins.51 Birch Street is a film.")
+    assert g.support == 1.0
+
+
+def test_reasons_name_unsupported_spans_even_on_pass():
+    r = score("What does the cafe serve?", "The cafe serves espresso and cakes.",
+              "The cafe serves espresso, cakes and matcha.")
+    assert r.verdict == "PASS"
+    assert any(x.startswith("unsupported spans (support") and "'matcha'" in x for x in r.reasons)
+
+
+def test_output_fields():
+    d = score("", "The mug costs $5.", "The mug costs $5 and is blue.").to_dict()
+    assert list(d)[list(d).index("anchors") + 1:][:2] == ["support", "unsupported_spans"]
+    assert d["unsupported_spans"] == [{"text": "blue", "start": 24, "end": 28,
+                                       "weight": d["unsupported_spans"][0]["weight"],
+                                       "closest": "The mug costs $5.", "closest_start": 0,
+                                       "closest_end": 17}]
+
+
+def test_spans_are_highlighted():
+    r = score("", "The mug costs $5.", "The mug costs $5 and is blue.")
+    html = highlight_html("The mug costs $5 and is blue.", r.anchors, r.unsupported_spans)
+    assert "evaltools-kind-span" in html and "closest context sentence" in html
+    card = case_html({"response": "The mug costs $5 and is blue.", "context": "The mug costs $5.",
+                      **r.to_dict()})
+    assert "evaltools-kind-span" in card
+
+
+def test_config_reaches_the_score():
+    strict = dataclasses.replace(DEFAULT, grounding=dataclasses.replace(
+        DEFAULT.grounding, scattered_credit=0.0))
+    ctx = "Anna lives in Leeds. Her brother Tom lives in York."
+    assert score("", ctx, "Anna lives in York.", config=strict).support < \
+        score("", ctx, "Anna lives in York.").support
+
+
+TEXT = st.lists(st.sampled_from([
+    "The", "café", "costs", "$5", "12,99 €", "e-mail", "Paris", "is", "not", "open", "9:0-17:30",
+    "Mon", "72 °F", ".", ",", "and", "JSON", "{", "}", '"a":', "true", "\n", "  ", "Ünïcode",
+    "2024-03-05", "3pm", "-", "—", "x" * 30, "🙂",
+]), max_size=25).map(" ".join)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXT, TEXT, st.text(max_size=40))
+def test_spans_are_valid_and_support_in_range(context, response, noise):
+    response = response + noise
+    r = score("", context, response)
+    assert 0.0 <= r.support <= 1.0
+    for s in r.unsupported_spans:
+        assert 0 <= s.start < s.end <= len(response)
+        assert s.text == response[s.start:s.end]
+        assert s.weight > 0
+        if s.closest is not None:
+            assert s.closest_start < s.closest_end
+    again = score("", context, response)
+    assert again.support == r.support and again.unsupported_spans == r.unsupported_spans
+
+
+def test_hedged_clauses_are_not_checked(nlp):
+    ctx = "The base is 3.5 inches wide."
+    hedged = grounded(nlp, "The base is 3.5 inches wide, so it may fit cup holders.", ctx,
+                      skip_hedged=True)
+    checked = grounded(nlp, "The base is 3.5 inches wide, so it may fit cup holders.", ctx)
+    assert hedged.support == 1.0 and hedged.unsupported_spans == ()
+    assert checked.support < 1.0
+    assert [s.text for s in checked.unsupported_spans] == ["fit cup holders"]
+
+
+def test_grounding_config_keys_accept_their_ranges():
+    from evaltools.errors import ConfigError
+
+    cfg = DEFAULT.replace(grounding={"rarity_power": 3, "adjacency_window": 0})
+    assert (cfg.grounding.rarity_power, cfg.grounding.adjacency_window) == (3.0, 0)
+    with pytest.raises(ConfigError, match="integer >= 0"):
+        DEFAULT.replace(grounding={"adjacency_window": -1})
+    with pytest.raises(ConfigError, match=r"\[0, 1\]"):
+        DEFAULT.replace(grounding={"scattered_credit": 2})
