@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaltools import score
-from evaltools.config import DEFAULT
+from evaltools.config import DEFAULT_CONFIG as DEFAULT
 from evaltools.highlight import case_html, highlight_html
 from evaltools.scoring.anchors.mentions import find_mentions
 from evaltools.scoring.grounding import grounding_score

@@ -70,6 +70,7 @@ class ScoreStats:
         self._errors = 0
         self._verdicts: Counter[str] = Counter()
         self._sums: Counter[str] = Counter()
+        self._seen: Counter[str] = Counter()
         self._kinds: dict[str, list[int]] = {}
         self._labelled = 0
         self._agree = 0
@@ -99,7 +100,10 @@ class ScoreStats:
             return
         self._verdicts[out["verdict"]] += 1
         for f in SCORE_FIELDS:
-            v = out[f]
+            v = out.get(f)
+            if v is None:  # a field older outputs lack (support): left out of its mean
+                continue
+            self._seen[f] += 1
             self._sums[f] += v
             self._min[f] = min(self._min.get(f, v), v)
             self._max[f] = max(self._max.get(f, v), v)
@@ -121,6 +125,7 @@ class ScoreStats:
         self._errors += other._errors
         self._verdicts.update(other._verdicts)
         self._sums.update(other._sums)
+        self._seen.update(other._seen)
         for kind, (t, u) in other._kinds.items():
             t_u = self._kinds.setdefault(kind, [0, 0])
             t_u[0] += t
@@ -165,8 +170,8 @@ class ScoreStats:
         """Mean, minimum and maximum of each score over the valid records."""
         import pandas as pd
 
-        scored = self._n - self._errors
-        rows = {f: {"mean": round(self._sums[f] / scored, 3) if scored else None,
+        seen = self._seen
+        rows = {f: {"mean": round(self._sums[f] / seen[f], 3) if seen[f] else None,
                     "min": self._min.get(f), "max": self._max.get(f)} for f in SCORE_FIELDS}
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("score")
 
@@ -181,8 +186,7 @@ class ScoreStats:
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("kind")
 
     def build(self) -> RunSummary:
-        scored = self._n - self._errors
-        means = {f: (self._sums[f] / scored if scored else 0.0) for f in SCORE_FIELDS}
+        means = {f: self._sums[f] / self._seen[f] for f in SCORE_FIELDS if self._seen[f]}
         return RunSummary(
             records=self._n, errors=self._errors,
             verdicts={v: self._verdicts[v] for v in VERDICTS}, means=means,
