@@ -70,9 +70,10 @@ COLOURS = {
     "evidence": "background-color:#fff3cd;border-bottom:2px solid #e0a800;",
 }
 
-#: Anchor kinds that become a CSS class ``evaltools-kind-<kind>``; any other
+#: Anchor kinds (and ``span``, an unsupported span) that become a CSS class
+#: ``evaltools-kind-<kind>``; any other
 #: value (a scored file may hold anything) becomes ``evaltools-kind-other``.
-KINDS = frozenset({"number", "date", "claim", "anchor"})
+KINDS = frozenset({"number", "date", "claim", "anchor", "span"})
 
 _WRAP = (f'<div class="evaltools-highlight {NO_MATHS}" '
          'style="white-space:pre-wrap;line-height:1.7;font-family:inherit;">{}</div>')

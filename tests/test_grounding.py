@@ -167,7 +167,7 @@ def test_grounding_config_keys_accept_their_ranges():
 
     cfg = DEFAULT.replace(grounding={"rarity_power": 3, "adjacency_window": 0})
     assert (cfg.grounding.rarity_power, cfg.grounding.adjacency_window) == (3.0, 0)
-    with pytest.raises(ConfigError, match="integer >= 0"):
+    with pytest.raises(ConfigError, match=r"whole number in \[0, 200\]"):
         DEFAULT.replace(grounding={"adjacency_window": -1})
     with pytest.raises(ConfigError, match=r"\[0, 1\]"):
         DEFAULT.replace(grounding={"scattered_credit": 2})
