@@ -61,7 +61,8 @@ def test_summary_without_output(capsys):
     lines = out.splitlines()
     assert lines[0] == f"evaltools judge: {DATA}"
     assert lines[1].split() == ["module", "records", "PASS", "FAIL", "invalid", "mean",
-                                "total", "judges", "inconsistent", "findings"]
+                                "total", "judges", "with", "findings", "inconsistent",
+                                "findings"]
     assert [ln.split()[0] for ln in lines[2:]] == [
         "M01", "M01a", "M01b", "M02", "M04", "M05", "M06", "M07", "M08", "M09", "M11",
         "M12", "M12b", "M13", "M14", "M15", "M16", "all"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import evaltools
 from evaltools.cli import main
 from evaltools.config import DEFAULT_CONFIG, load_config
 from evaltools.judging.registry import default_registry_text
@@ -131,3 +132,68 @@ def test_report_takes_a_config(tmp_path, capsys):
     rc, _, err = _run(capsys, "report", src, "--config", cfg, "-o", out, "-q")
     assert rc == 0, err
     assert "0.77" in out.read_text("utf-8")
+
+
+# ---------------------------------------------------------------- one aggregation per domain
+
+_RULES = [{"name": f"r{i}", "compliant": True, "score": 10, "evidence": "e"} for i in range(4)]
+
+
+def _llm_judge(total: int, verdict: str) -> dict:
+    return {"evaluation": {
+        "correctness": {"score": 40, "match": True, "output_value": "yes",
+                        "expected_value": "yes", "details": "d"},
+        "rule_compliance": {"score": 40, "rules": _RULES},
+        "reasoning_quality": {"score": 20, "chain_of_thought": 8, "evidence_usage": 8,
+                              "confidence_calibration": 4}},
+        "total_score": total, "verdict": verdict, "summary": "s", "improvement_suggestions": []}
+
+
+# clean: no finding; sum: its total is not the sum of its parts (arithmetic: inconsistent);
+# differs: output wrong, the judge still says correct and PASS (correctness_mismatch,
+# match_mismatch, verdict_differs: findings, but its own figures agree: not inconsistent);
+# nojudge: no LLM judge.
+JUDGED = [{**M15, "id": "clean", "judge": _llm_judge(100, "PASS")},
+          {**M15, "id": "sum", "judge": _llm_judge(90, "PASS")},
+          {**M15, "id": "differs", "output": "no", "judge": _llm_judge(100, "PASS")},
+          {**M15, "id": "nojudge"}]
+
+
+def test_module_stats_add_up_by_hand():
+    from evaltools.judging.summary import ModuleStats
+
+    results = [evaltools.judge(r) for r in JUDGED]
+    assert [r.verdict for r in results] == ["PASS", "PASS", "FAIL", "PASS"]
+    st = ModuleStats.of(results[:2]) + ModuleStats.of(r.to_dict() for r in results[2:])
+    assert (st.records, st.passed, st.failed, st.errors) == (4, 3, 1, 0)
+    assert st.mean_total == (100 + 100 + 60 + 100) / 4
+    assert (st.judged, st.with_findings, st.inconsistent, st.findings) == (3, 2, 1, 4)
+    assert st.verdict_differs == 1
+    assert dict(st.kinds) == {"arithmetic": 1, "correctness": 1, "verdict vs evaltools": 1}
+    assert ModuleStats.of(results) == st
+
+
+def test_inconsistent_means_one_thing_in_every_view(tmp_path, capsys):
+    from evaltools.judging.module_audit import module_audit, modules_overview
+    from evaltools.report import report_from_records
+
+    src = tmp_path / "j.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in JUDGED), "utf-8")
+    rc, out, err = _run(capsys, "judge", src)
+    assert rc == 0, err
+    head, row = out.splitlines()[1], next(ln for ln in out.splitlines() if ln.startswith("M15"))
+    cells = dict(zip(["records", "PASS", "FAIL", "invalid", "mean total", "judges",
+                      "with findings", "inconsistent", "findings"], row.split()[1:], strict=True))
+    assert "with findings  inconsistent" in head
+    assert (cells["judges"], cells["with findings"], cells["inconsistent"]) == ("3", "2", "1")
+
+    rep = report_from_records(judged=[evaltools.judge(r).to_dict() | {"module": "M15"}
+                                      for r in JUDGED])
+    t = next(t for t in rep.section("modules").tables() if t.id == "modules").to_records()[0]
+    assert (t["llm_judged"], t["llm_findings"], t["llm_inconsistent"], t["llm_disagree"]) \
+        == (3, 2, 1, 1)
+
+    o = module_audit(JUDGED, "M15").judge_overview()
+    assert (o["judged"], o["with_findings"], o["inconsistent"]) == (3, 2, 1)
+    row = modules_overview(JUDGED, modules=["M15"]).iloc[0]
+    assert (row["judged"], row["judge_with_findings"], row["inconsistent"]) == (3, 2, 1)

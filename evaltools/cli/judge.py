@@ -57,19 +57,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def format_summary(summary: JudgeSummary, order: tuple[str, ...] = ()) -> str:
     """The per-module table: records, PASS, FAIL, invalid, mean total, judges audited,
-    judges with inconsistencies, findings.
+    judges with findings, inconsistent judges (arithmetic or verdict findings), findings.
 
     >>> s = JudgeSummary()
     >>> s.add({"module": "M04", "verdict": "PASS", "total_score": 80, "audit": []})
     >>> s.add({"module": "M04", "verdict": "FAIL", "total_score": 65,
     ...        "audit": [{"code": "total_mismatch"}]})
     >>> print(format_summary(s))
-    module  records  PASS  FAIL  invalid  mean total  judges  inconsistent  findings
-    M04           2     1     1        0        72.5       2             1         1
-    all           2     1     1        0        72.5       2             1         1
+    module  records  PASS  FAIL  invalid  mean total  judges  with findings  inconsistent  findings
+    M04           2     1     1        0        72.5       2              1             1         1
+    all           2     1     1        0        72.5       2              1             1         1
     """
     head = ("module", "records", "PASS", "FAIL", "invalid", "mean total", "judges",
-            "inconsistent", "findings")
+            "with findings", "inconsistent", "findings")
     rank = {m: i for i, m in enumerate(order)}
     keys = sorted(summary.modules, key=lambda m: (rank.get(m, len(rank)), m))
     rows = []
@@ -77,7 +77,7 @@ def format_summary(summary: JudgeSummary, order: tuple[str, ...] = ()) -> str:
         st = summary.modules[m] if m != "all" else summary.overall()
         mean = f"{st.mean_total:.1f}" if st.mean_total is not None else "-"
         rows.append((m, st.records, st.passed, st.failed, st.errors, mean, st.judged,
-                     st.inconsistent, st.findings))
+                     st.with_findings, st.inconsistent, st.findings))
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     lines = []
     for r in [head, *rows]:

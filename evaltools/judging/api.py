@@ -153,9 +153,13 @@ def _judge_valid(rec: dict[str, Any], line: int, reg: Registry) -> JudgeResult:
 
     v = calculate_verdict(corr.score, rc.score, q.score, registry=reg)
 
-    findings = None
+    findings = judge_rules = None
     j_total = j_verdict = None
     if answers is not None:
+        n = reg.settings.rules.count
+        got = [a.get("compliant") if isinstance(a, Mapping) else None
+               for a in answers.rules or ()]
+        judge_rules = tuple((got + [None] * n)[:n])
         findings = audit_judgment(answers, module, correctness=corr, rule_compliance=rc,
                                   reasoning=q, verdict=v,
                                   rules_from_judge=rules_source == "judge", registry=reg)
@@ -174,7 +178,8 @@ def _judge_valid(rec: dict[str, Any], line: int, reg: Registry) -> JudgeResult:
         summary=summary_text(module, corr, rc, q, v, reg) + audit_note(findings),
         improvement_suggestions=suggestions(module, corr, rc, q, reg),
         issues=tuple(issues), audit=findings,
-        judge_total_score=j_total, judge_verdict=j_verdict, error=None)
+        judge_total_score=j_total, judge_verdict=j_verdict, error=None,
+        judge_rules=judge_rules)
 
 
 def error_result(record: Any, message: str, *, line: int = 1,

@@ -51,13 +51,33 @@ from evaltools.judging.result import Finding
 from evaltools.judging.rules import RuleCompliance
 from evaltools.judging.verdict import JudgeVerdict, calculate_verdict
 
-CODES = (
-    "unparseable", "not_an_object", "missing_key", "wrong_type", "out_of_range",
-    "rule_count", "rule_score_invalid", "rule_score_mismatch", "rule_total_mismatch",
-    "reasoning_total_mismatch", "total_mismatch", "invalid_verdict", "verdict_mismatch",
-    "correctness_mismatch", "match_mismatch", "rule_check_disagrees", "verdict_differs",
-)
+FINDING_KINDS: dict[str, str] = {
+    "unparseable": "format", "not_an_object": "format", "missing_key": "format",
+    "wrong_type": "format", "out_of_range": "format", "rule_count": "format",
+    "rule_score_invalid": "arithmetic", "rule_score_mismatch": "arithmetic",
+    "rule_total_mismatch": "arithmetic", "reasoning_total_mismatch": "arithmetic",
+    "total_mismatch": "arithmetic",
+    "invalid_verdict": "verdict", "verdict_mismatch": "verdict",
+    "correctness_mismatch": "correctness", "match_mismatch": "correctness",
+    "rule_check_disagrees": "rules",
+    "verdict_differs": "verdict vs evaltools",
+}
+"""Every finding code, in the order checks run, and what it is about.
+
+``arithmetic``: the judge's own sums or rule scores do not add up;
+``verdict``: the judge's verdict contradicts its own figures (or is not
+PASS/FAIL); ``correctness``: its correctness contradicts output vs expected;
+``rules``: its rule answer contradicts an automatic check; ``verdict vs
+evaltools``: its verdict differs from the recomputed one; ``format``: its
+JSON breaks the template's format.
+"""
+
+CODES = tuple(FINDING_KINDS)
 """Every finding code, in the order checks run."""
+
+INCONSISTENT_KINDS = ("arithmetic", "verdict")
+"""An LLM judgment is *inconsistent* when it has a finding of one of these kinds:
+its own figures do not add up, or its verdict does not follow from them."""
 
 _FENCE = re.compile(r"^\s*```[A-Za-z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 

@@ -1,8 +1,8 @@
 """Per-module audit: what one pipeline module got right, and how far its LLM judge can be trusted.
 
 :func:`module_audit` judges every record of one module with
-:func:`evaltools.judge` (evaltools' own recomputation) and reads each LLM
-judge's JSON with :func:`evaltools.judging.audit.read_judgment`, then
+:func:`evaltools.judge` (evaltools' own recomputation, which also audits each
+LLM judge's JSON: :mod:`evaltools.judging.audit`), then
 summarises them as tables for ``notebooks/03_module_audit.ipynb``:
 
 - :meth:`ModuleAudit.correctness_mix` — EXACT/PARTIAL/NONE (YES/NO for
@@ -53,39 +53,19 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.judging.audit import CODES, read_judgment
+from evaltools.judging.audit import CODES, FINDING_KINDS
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import JudgeResult
 from evaltools.judging.stream import judge_records
+from evaltools.judging.summary import ModuleStats
 from evaltools.values import is_missing
 
 __all__ = ["FINDING_KINDS", "ModuleAudit", "module_audit", "modules_overview"]
-
-FINDING_KINDS: dict[str, str] = {
-    "unparseable": "format", "not_an_object": "format", "missing_key": "format",
-    "wrong_type": "format", "out_of_range": "format", "rule_count": "format",
-    "rule_score_invalid": "arithmetic", "rule_score_mismatch": "arithmetic",
-    "rule_total_mismatch": "arithmetic", "reasoning_total_mismatch": "arithmetic",
-    "total_mismatch": "arithmetic",
-    "invalid_verdict": "verdict", "verdict_mismatch": "verdict",
-    "correctness_mismatch": "correctness", "match_mismatch": "correctness",
-    "rule_check_disagrees": "rules",
-    "verdict_differs": "verdict vs evaltools",
-}
-"""What each audit finding code is about (codes: :data:`evaltools.judging.audit.CODES`).
-
-``arithmetic``: the judge's own sums or rule scores do not add up;
-``verdict``: the judge's verdict contradicts its own figures (or is not
-PASS/FAIL); ``correctness``: its correctness contradicts output vs expected;
-``rules``: its rule answer contradicts an automatic check; ``verdict vs
-evaltools``: its verdict differs from the recomputed one; ``format``: its
-JSON breaks the template's format.
-"""
 
 _LEVELS = {"boolean": ("YES", "NO"), "classification": ("EXACT", "PARTIAL", "NONE"),
            "extraction": ("EXACT", "PARTIAL", "NONE")}
@@ -140,7 +120,11 @@ class ModuleAudit:
     @property
     def n_with_judge(self) -> int:
         """Records that carry an LLM judge's result (audited)."""
-        return sum(r.audit is not None for r in self.results)
+        return self.stats().judged
+
+    def stats(self) -> ModuleStats:
+        """The module's counts, as ``evaltools judge`` and the report count them."""
+        return ModuleStats.of(self.results)
 
     def frame(self):
         """One row per record: :meth:`JudgeResult.to_row` plus output and expected."""
@@ -163,20 +147,18 @@ class ModuleAudit:
         ...              "M04").headline().splitlines()[0]
         'M04 Competitor Brand Check (boolean): 1 record, 0 with an LLM judge.'
         """
-        m, n = self.module, self.n_records
+        m, n, st = self.module, self.n_records, self.stats()
         lines = [f"{m.id} {m.name} ({m.type}): {n} record{'s' * (n != 1)}, "
-                 f"{self.n_with_judge} with an LLM judge."]
-        if n:
-            verdicts = [r.verdict for r in self.results]
-            totals = [r.total_score for r in self.results if r.total_score is not None]
-            lines.append(f"evaltools: {verdicts.count('PASS')} PASS, "
-                         f"{verdicts.count('FAIL')} FAIL; mean total "
-                         f"{sum(totals) / len(totals):.1f}/100." if totals else "")
+                 f"{st.judged} with an LLM judge."]
+        if st.mean_total is not None:
+            lines.append(f"evaltools: {st.passed} PASS, {st.failed} FAIL; mean total "
+                         f"{st.mean_total:.1f}/100.")
         o = self.judge_overview()
         if o["judged"]:
             lines.append(
-                f"LLM judge: {o['with_findings']} of {o['judged']} judgments have findings; "
-                f"arithmetic wrong in {o['arithmetic_wrong']}, verdict inconsistent with its "
+                f"LLM judge: {o['with_findings']} of {o['judged']} judgments have findings, "
+                f"{o['inconsistent']} inconsistent; arithmetic wrong in "
+                f"{o['arithmetic_wrong']}, verdict inconsistent with its "
                 f"own figures in {o['verdict_inconsistent']}, verdict different from "
                 f"evaltools' in {o['verdict_differs']}.")
         return "\n".join(line for line in lines if line)
@@ -360,19 +342,18 @@ class ModuleAudit:
     def judge_overview(self) -> dict[str, Any]:
         """How often the LLM judge is wrong, by kind, over the records it judged.
 
-        Keys: ``judged``, ``with_findings``, ``arithmetic_wrong`` (its own sums
-        or rule scores do not add up), ``verdict_inconsistent`` (its verdict
-        contradicts its own figures), ``verdict_differs`` (its verdict differs
-        from evaltools'), ``correctness_wrong``, ``rules_contradict_checks``,
-        ``format_broken``, ``total_gap_mean`` (mean absolute difference between
-        its total and evaltools' total, where it gave a number) and
+        Keys: ``judged``, ``with_findings``, ``inconsistent`` (arithmetic wrong
+        or verdict inconsistent: :mod:`evaltools.judging.summary`),
+        ``arithmetic_wrong`` (its own sums or rule scores do not add up),
+        ``verdict_inconsistent`` (its verdict contradicts its own figures),
+        ``verdict_differs`` (its verdict differs from evaltools'), ``correctness_wrong``,
+        ``rules_contradict_checks``, ``format_broken``, ``total_gap_mean`` (mean
+        absolute difference between its total and evaltools' total, where it gave a
+        number) and
         ``total_gap_max``.
         """
+        st = self.stats()
         judged = [r for r in self.results if r.audit is not None]
-
-        def having(kind: str) -> int:
-            return sum(any(FINDING_KINDS.get(f.code) == kind for f in r.audit) for r in judged)
-
         gaps = []
         for r in judged:
             try:
@@ -382,14 +363,15 @@ class ModuleAudit:
             if r.total_score is not None and not math.isnan(jt):
                 gaps.append(abs(jt - float(r.total_score)))
         return {
-            "judged": len(judged),
-            "with_findings": sum(bool(r.audit) for r in judged),
-            "arithmetic_wrong": having("arithmetic"),
-            "verdict_inconsistent": having("verdict"),
-            "verdict_differs": having("verdict vs evaltools"),
-            "correctness_wrong": having("correctness"),
-            "rules_contradict_checks": having("rules"),
-            "format_broken": having("format"),
+            "judged": st.judged,
+            "with_findings": st.with_findings,
+            "inconsistent": st.inconsistent,
+            "arithmetic_wrong": st.kinds["arithmetic"],
+            "verdict_inconsistent": st.kinds["verdict"],
+            "verdict_differs": st.verdict_differs,
+            "correctness_wrong": st.kinds["correctness"],
+            "rules_contradict_checks": st.kinds["rules"],
+            "format_broken": st.kinds["format"],
             "total_gap_mean": round(sum(gaps) / len(gaps), 2) if gaps else None,
             "total_gap_max": round(max(gaps), 2) if gaps else None,
         }
@@ -477,22 +459,8 @@ def module_audit(records: Any, module: str, *,
     recs = [r for r in _records(records)
             if isinstance(r.get("module"), str) and r["module"].strip() == m.id]
     results = tuple(judge_records(recs, source=f"<{m.id} records>", registry=reg))
-    judge_rules: list[tuple[bool | None, ...] | None] = []
-    n = reg.settings.rules.count
-    for rec in recs:
-        raw = rec.get("judge")
-        if is_missing(raw) if not isinstance(raw, Mapping) else False:
-            judge_rules.append(None)
-            continue
-        answers = read_judgment(raw, m, registry=reg)
-        if answers.rules is None:
-            judge_rules.append((None,) * n)
-        else:
-            got = [a.get("compliant") if isinstance(a, Mapping) else None
-                   for a in answers.rules]
-            judge_rules.append(tuple((got + [None] * n)[:n]))
     return ModuleAudit(module=m, records=tuple(recs), results=results,
-                       judge_rules=tuple(judge_rules), registry=reg)
+                       judge_rules=tuple(r.judge_rules for r in results), registry=reg)
 
 
 def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
@@ -511,7 +479,7 @@ def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
     -------
     pandas.DataFrame
         Columns ``module, name, type, records, match_rate, mean_total, pass, fail,
-        judged, judge_with_findings, arithmetic_wrong, verdict_inconsistent,
+        judged, judge_with_findings, inconsistent, arithmetic_wrong, verdict_inconsistent,
         verdict_differs``; modules without records are listed with 0 records.
 
     Examples
@@ -529,14 +497,14 @@ def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
     rows = []
     for mid in (list(modules) if modules is not None else list(reg.ids)):
         a = module_audit(recs, mid, registry=reg)
-        totals = [r.total_score for r in a.results if r.total_score is not None]
-        o = a.judge_overview()
-        verdicts = [r.verdict for r in a.results]
+        st, o = a.stats(), a.judge_overview()
+        mean = st.mean_total
         rows.append({"module": a.module.id, "name": a.module.name, "type": a.module.type,
                      "records": a.n_records, "match_rate": a.match_rate(),
-                     "mean_total": round(sum(totals) / len(totals), 2) if totals else None,
-                     "pass": verdicts.count("PASS"), "fail": verdicts.count("FAIL"),
+                     "mean_total": round(mean, 2) if mean is not None else None,
+                     "pass": st.passed, "fail": st.failed,
                      "judged": o["judged"], "judge_with_findings": o["with_findings"],
+                     "inconsistent": o["inconsistent"],
                      "arithmetic_wrong": o["arithmetic_wrong"],
                      "verdict_inconsistent": o["verdict_inconsistent"],
                      "verdict_differs": o["verdict_differs"]})
@@ -544,8 +512,3 @@ def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
     for col in ("match_rate", "mean_total"):  # None, not NaN, for a module without records
         df[col] = pd.Series([r[col] for r in rows], dtype="object", index=df.index)
     return df
-
-
-def _check_kinds(codes: Iterable[str] = CODES) -> list[str]:
-    """Finding codes without a kind (kept empty by a test)."""
-    return [c for c in codes if c not in FINDING_KINDS]

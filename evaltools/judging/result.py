@@ -57,6 +57,9 @@ class JudgeResult:
     judge_total_score: Any = None
     judge_verdict: Any = None
     error: str | None = None
+    #: The LLM judge's ``compliant`` answer per rule (True, False or None each), as the
+    #: audit read them; None without a judge. Not an output field (``to_dict`` leaves it out).
+    judge_rules: tuple[bool | None, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types, in the template's format plus evaltools' keys.

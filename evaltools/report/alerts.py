@@ -28,7 +28,7 @@ def alerts(b) -> list[Alert]:
 
     cfg = b.config.alerts
     out: list[Alert] = []
-    n_err = b.scored_errors + sum(m.errors for m in b.modules.values())
+    n_err = b.scored_errors + sum(m.counts.errors for m in b.modules.values())
     if n_err:
         out.append(Alert(f"{n_err:,} invalid record{'s' if n_err != 1 else ''}: kept with "
                          "an error and left out of every score", "table-invalid-records"))
@@ -42,16 +42,16 @@ def alerts(b) -> list[Alert]:
                          "calibration"))
     failing = []
     for mid, m in sorted(b.modules.items()):
-        judged = m.n - m.errors
-        rate = m.verdicts.get("FAIL", 0) / judged if judged else 0.0
+        judged = m.counts.valid
+        rate = m.counts.failed / judged if judged else 0.0
         if rate > cfg.module_fail_rate_above:
             failing.append(f"{mid} ({100 * rate:.0f}% of {judged})")
     if failing:
         out.append(Alert(f"{len(failing)} module{'s' if len(failing) != 1 else ''} FAIL more "
                          f"than {100 * cfg.module_fail_rate_above:.0f}% of records: "
                          + ", ".join(failing), "table-modules"))
-    inconsistent = sum(m.llm_inconsistent for m in b.modules.values())
-    judged = sum(m.llm_judged for m in b.modules.values())
+    inconsistent = sum(m.counts.inconsistent for m in b.modules.values())
+    judged = sum(m.counts.judged for m in b.modules.values())
     if inconsistent:
         out.append(Alert(f"{inconsistent:,} of {judged:,} LLM judgments are inconsistent "
                          "(arithmetic wrong or a verdict that does not follow)",

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import platform
+from collections import Counter
 from collections.abc import Mapping
 
+from evaltools.judging.audit import FINDING_KINDS
 from evaltools.report import figures
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, describe
@@ -46,7 +48,7 @@ def _verdict_table(id: str, title: str, counts, order) -> Table:
 
 def summary(b: ReportStats) -> Section:
     """Record counts, verdict mix and score distributions."""
-    n_err = b.scored_errors + sum(m.errors for m in b.modules.values())
+    n_err = b.scored_errors + sum(m.counts.errors for m in b.modules.values())
     blocks: list = [Stats((
         Stat("Records", b.n_scored + b.n_judged),
         Stat("Scored responses", b.n_scored),
@@ -86,7 +88,7 @@ def summary(b: ReportStats) -> Section:
               _share(b.anchor_unsupported[k], b.anchor_kinds[k]), b.anchor_not_counted[k])
              for k in kinds]))
     if b.n_judged:
-        counts = sum((m.verdicts for m in b.modules.values()), start=type(b.scored_verdicts)())
+        counts = sum((Counter(m.counts.verdicts()) for m in b.modules.values()), start=Counter())
         blocks.append(_verdict_table("judged-verdicts", "Judge verdicts", counts,
                                      ("PASS", "FAIL", "ERROR")))
         totals = [v for m in b.modules.values() for v in m.total]
@@ -123,35 +125,39 @@ def modules(b: ReportStats) -> Section:
         return b.registry.modules.get(mid)  # None for a module the registry does not know
 
     order = sorted(b.modules, key=lambda m: (m[:3], m))
+    judge = b.registry.settings
     rows = []
     for mid in order:
-        m = b.modules[mid]
+        m, st = b.modules[mid], b.modules[mid].counts
         info = module_info(mid)
         rows.append((mid, getattr(info, "name", ""), m.module_type or getattr(info, "type", ""),
-                     m.n, m.verdicts.get("PASS", 0), m.verdicts.get("FAIL", 0), m.errors,
-                     _share(m.verdicts.get("PASS", 0), m.n - m.errors),
+                     st.records, st.passed, st.failed, st.errors, _share(st.passed, st.valid),
                      _mean(m.correctness), _mean(m.rules), _mean(m.reasoning), _mean(m.total),
-                     m.with_issues, m.llm_judged, m.llm_inconsistent, m.llm_disagree))
+                     st.with_issues, st.judged, st.with_findings, st.inconsistent,
+                     st.verdict_differs))
     blocks: list = [Table.from_rows(
         "modules", "Modules",
         [Column("module", "Module", "code"), Column("name", "Name"), Column("type", "Type"),
          Column("records", "Records", "int"), Column("pass", "PASS", "int"),
          Column("fail", "FAIL", "int"), Column("errors", "Invalid", "int"),
          Column("pass_rate", "Pass rate", "percent"),
-         Column("correctness", "Correctness (of 40)", "float"),
-         Column("rules", "Rules (of 40)", "float"),
-         Column("reasoning", "Reasoning (of 20)", "float"),
-         Column("total", "Total (of 100)", "float"),
+         Column("correctness", f"Correctness (of {judge.correctness.max_points:g})", "float"),
+         Column("rules", f"Rules (of {judge.rules.max_points:g})", "float"),
+         Column("reasoning", f"Reasoning (of {judge.reasoning.max_points:g})", "float"),
+         Column("total", f"Total (of {judge.verdict.max_total:g})", "float"),
          Column("with_issues", "Records with issues", "int"),
          Column("llm_judged", "LLM-judged", "int",
                 "records carrying an LLM judge's result"),
+         Column("llm_findings", "LLM judge with findings", "int",
+                "LLM judge results with any audit finding"),
          Column("llm_inconsistent", "LLM judge inconsistent", "int",
-                "LLM judge results with audit findings (arithmetic, verdict, rules)"),
+                "LLM judge results whose own figures contradict each other "
+                "(arithmetic or verdict findings)"),
          Column("llm_disagree", "LLM verdict differs", "int",
                 "LLM judge verdict differs from the recomputed one")],
         rows)]
     blocks.append(Figure("module-verdicts", "Verdicts by module",
-                         figures.verdict_bars_svg({mid: dict(b.modules[mid].verdicts)
+                         figures.verdict_bars_svg({mid: b.modules[mid].counts.verdicts()
                                                    for mid in order}),
                          alt="Stacked bars of PASS/FAIL shares per module."))
     levels = ("EXACT", "YES", "PARTIAL", "NONE", "NO")
@@ -188,22 +194,21 @@ def modules(b: ReportStats) -> Section:
          Column("rate", "Violation rate", "percent")],
         rule_rows, limit=lim.table_rows,
         note="Most violated first. Rules no judge assessed count as not assessed."))
+    subs = judge.reasoning.subscores
     blocks.append(Table.from_rows(
         "reasoning", "Reasoning quality",
         [Column("module", "Module", "code"), Column("n", "Scored", "int"),
-         Column("chain", "Chain of thought (of 8)", "float"),
-         Column("evidence", "Evidence usage (of 8)", "float"),
-         Column("confidence", "Confidence calibration (of 4)", "float"),
-         Column("mean", "Reasoning mean (of 20)", "float"),
+         *(Column(sub.name, f"{sub.name.replace('_', ' ').capitalize()} (of {sub.max:g})",
+                  "float") for sub in subs),
+         Column("mean", f"Reasoning mean (of {judge.reasoning.max_points:g})", "float"),
          Column("min", "Min", "float"), Column("max", "Max", "float")],
-        [(mid, len(b.modules[mid].reasoning), _mean(b.modules[mid].chain),
-          _mean(b.modules[mid].evidence), _mean(b.modules[mid].confidence),
+        [(mid, len(b.modules[mid].reasoning),
+          *(_mean(b.modules[mid].subscores[sub.name]) for sub in subs),
           *(describe(b.modules[mid].reasoning)[k] for k in ("mean", "min", "max")))
          for mid in order]))
     kinds = sorted(b.issue_kinds.items(), key=lambda kv: (-kv[1], kv[0]))
-    from evaltools.judging.module_audit import FINDING_KINDS
     blocks.append(Table.from_rows(
-        "issue-kinds", "LLM-judge inconsistencies, by kind",
+        "issue-kinds", "LLM-judge findings, by kind",
         [Column("module", "Module", "code"), Column("kind", "Finding", "code"),
          Column("about", "About"), Column("count", "Count", "int")],
         [(m, k, FINDING_KINDS.get(k, ""), n) for (m, k), n in kinds], limit=lim.table_rows,
@@ -217,9 +222,9 @@ def modules(b: ReportStats) -> Section:
         [Column("id", "Id", "code"), Column("module", "Module", "code"),
          Column("verdict", "Verdict", "verdict"), Column("total", "Total", "float"),
          Column("issues", "Issues")],
-        b.judge_issues.items(), rows_total=sum(m.with_issues for m in b.modules.values()),
+        b.judge_issues.items(), rows_total=sum(m.counts.with_issues for m in b.modules.values()),
         note="Records with the most issues first."))
-    n_fail = sum(m.verdicts.get("FAIL", 0) for m in b.modules.values())
+    n_fail = sum(m.counts.failed for m in b.modules.values())
     blocks.append(Table.from_rows(
         "failing", "Failing examples",
         [Column("id", "Id", "code"), Column("module", "Module", "code"),

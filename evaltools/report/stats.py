@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.highlight import span_marks
+from evaltools.judging.summary import ModuleStats
 from evaltools.report.model import (
     InputFile,
     Limits,
@@ -228,25 +229,20 @@ class _TopK:
 
 @dataclass
 class _ModuleAcc:
-    n: int = 0
-    errors: int = 0
-    verdicts: Counter = field(default_factory=Counter)
+    """One module's counts (the judge run's :class:`ModuleStats`) and score arrays."""
+
+    counts: ModuleStats = field(default_factory=ModuleStats)
     correctness: array = field(default_factory=lambda: array("d"))
     rules: array = field(default_factory=lambda: array("d"))
     reasoning: array = field(default_factory=lambda: array("d"))
     total: array = field(default_factory=lambda: array("d"))
-    chain: array = field(default_factory=lambda: array("d"))
-    evidence: array = field(default_factory=lambda: array("d"))
-    confidence: array = field(default_factory=lambda: array("d"))
+    #: Per reasoning sub-score of the registry (chain_of_thought, ...): its values.
+    subscores: dict[str, array] = field(default_factory=lambda: defaultdict(lambda: array("d")))
     rule_names: dict[int, str] = field(default_factory=dict)
     rule_violations: Counter = field(default_factory=Counter)
     rule_assessed: Counter = field(default_factory=Counter)
-    with_issues: int = 0
     match_levels: Counter = field(default_factory=Counter)
     f1: array = field(default_factory=lambda: array("d"))
-    llm_judged: int = 0
-    llm_inconsistent: int = 0
-    llm_disagree: int = 0
     module_type: str | None = None
 
 
@@ -427,18 +423,16 @@ class ReportStats:
         lim = self.limits
         module = clip(str(rec.get("module") or "?"), 60)
         acc = self.modules[module]
-        acc.n += 1
+        acc.counts.add(rec)
         acc.module_type = acc.module_type or _verdict(rec.get("module_type"))
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
         if rec.get("error"):
-            acc.errors += 1
-            acc.verdicts["ERROR"] += 1
-            self.errors.push(-(self.scored_errors + sum(m.errors for m in self.modules.values())),
+            self.errors.push(-(self.scored_errors + sum(m.counts.errors
+                                                        for m in self.modules.values())),
                              lambda: (rid, source, line,
                                       clip(rec.get("error"), lim.cell_chars)))
             return
         verdict = _verdict(rec.get("verdict"))
-        acc.verdicts[verdict or "ERROR"] += 1
         ev = rec.get("evaluation") or {}
         parts = {"correctness": _num(_get(ev, "correctness", "score")),
                  "rules": _num(_get(ev, "rule_compliance", "score")),
@@ -455,11 +449,10 @@ class ReportStats:
         f1 = _num(_get(ev, "correctness", "f1"))
         if f1 is not None:
             acc.f1.append(f1)
-        for name, key in (("chain", "chain_of_thought"), ("evidence", "evidence_usage"),
-                          ("confidence", "confidence_calibration")):
-            v = _num(_get(ev, "reasoning_quality", key))
+        for sub in self.registry.settings.reasoning.subscores:
+            v = _num(_get(ev, "reasoning_quality", sub.name))
             if v is not None:
-                getattr(acc, name).append(v)
+                acc.subscores[sub.name].append(v)
         rules = _get(ev, "rule_compliance", "rules") or []
         for i, rule in enumerate(rules if isinstance(rules, list) else []):
             if not isinstance(rule, Mapping):
@@ -474,25 +467,19 @@ class ReportStats:
                 acc.rule_violations[i] += 1
         issues = _as_list(rec.get("issues"))
         if issues:
-            acc.with_issues += 1
             self.judge_issues.push((len(issues), -self.n_judged), lambda: (
                 rid, module, verdict, parts["total"],
                 "; ".join(_issue_text(i) for i in issues)))
         # The LLM judge's own figures, as the judge audit left them.
         audit = rec.get("audit")
+        for finding in audit if isinstance(audit, list) else ():
+            self.issue_kinds[(module, _issue_kind(finding))] += 1
         llm = rec.get("judge")
         llm_verdict = _verdict(rec.get("judge_verdict"))
         if llm_verdict is None and isinstance(llm, Mapping):
             llm_verdict = _verdict(llm.get("verdict"))
-        if isinstance(audit, list) or llm_verdict is not None:
-            acc.llm_judged += 1
-            if isinstance(audit, list) and audit:
-                acc.llm_inconsistent += 1
-                for finding in audit:
-                    self.issue_kinds[(module, _issue_kind(finding))] += 1
-            if llm_verdict is not None:
-                acc.llm_disagree += llm_verdict != verdict
-                self.llm_verdicts.append((llm_verdict, verdict))
+        if llm_verdict is not None:
+            self.llm_verdicts.append((llm_verdict, verdict))
         if _verdict(rec.get("label_verdict")) is not None and verdict is not None:
             self.judge_labels.append((_verdict(rec.get("label_verdict")), verdict))
         if verdict == "FAIL":
