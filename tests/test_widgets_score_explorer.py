@@ -118,6 +118,9 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     calls = []
     real = ex.scorer.score
     monkeypatch.setattr(ex.scorer, "score", lambda *a, **k: calls.append(a) or real(*a, **k))
+    # Empty the widget's per-text cache: a slider that rescored would now reach the patched
+    # call (with the cache full, a rescoring slider would pass unseen).
+    ex._cache.clear()
     ex.sliders["hallucination"].value = 1.0       # tolerate everything
     assert calls == []                            # the sliders only re-decide
     cfg = load_config().replace(hallucination={"fail_above": 1.0})

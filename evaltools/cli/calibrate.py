@@ -62,10 +62,10 @@ def _groups(records, args) -> list[str] | None:
 def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
     from evaltools.cli.progress import progress
-    from evaltools.io.results import SCORE_FIELDS
+    from evaltools.io.results import is_scored
     from evaltools.scoring.scorer import ResponseScorer
 
-    if all(f in records[0] for f in SCORE_FIELDS):
+    if is_scored(records[0]):
         return records
     stream = ResponseScorer(config).stream(enumerate(records, start=1), source=args.input.name)
     return [{**rec, **result.to_dict()} for _, rec, result in

@@ -10,11 +10,21 @@ from __future__ import annotations
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError, shorten
 from evaltools.io.records import loads_bounded
-from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS
-from evaltools.scoring.result import SCORE_FIELDS as SCORE_FIELDS_ALL
+from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, SCORE_FIELDS
 
-SCORE_FIELDS = ("claims_score", "ngram_overlap", "anchors_total", "anchors", "hallucination")
-_NUMERIC_FIELDS = (*SCORE_FIELDS_ALL, *COUNT_FIELDS, "hallucination_probability")
+#: A record that has these fields is scored already (they are what calibration reads).
+_SCORED_MARKERS = ("claims_score", "ngram_overlap", "anchors_total", "anchors", "hallucination")
+_NUMERIC_FIELDS = (*SCORE_FIELDS, *COUNT_FIELDS, "hallucination_probability")
+
+
+def is_scored(fields) -> bool:
+    """True when a record's fields (or a frame's columns) show it is scored already.
+
+    >>> is_scored({"claims_score": 0, "ngram_overlap": 1, "anchors_total": 0, "anchors": [],
+    ...            "hallucination": 0.0}), is_scored(["query", "response"])
+    (True, False)
+    """
+    return all(f in fields for f in _SCORED_MARKERS)
 
 
 def score_labelled(records, *, config=None, nlp=None):
@@ -46,7 +56,7 @@ def score_labelled(records, *, config=None, nlp=None):
     import pandas as pd
 
     frame = records if isinstance(records, pd.DataFrame) else pd.DataFrame(list(records))
-    if len(frame) and all(c in frame.columns for c in SCORE_FIELDS):
+    if len(frame) and is_scored(frame.columns):
         # Scored already; from CSV every cell is text: numbers and lists come back.
         frame = frame.copy()
         for col in _NUMERIC_FIELDS:

@@ -77,16 +77,15 @@ def summary(b: ReportStats) -> Section:
                 for n in (*SCORE_NAMES, *EXTRA_SCORES) if len(b.scores[n])]
         blocks.append(Table.from_rows("score-stats", "Score statistics", _DESCRIBE_COLUMNS,
                                       rows))
-        kinds = sorted(b.anchor_kinds | b.anchor_not_counted)
+        a = b.anchors
         blocks.append(Table.from_rows(
             "anchor-kinds", "Anchors by kind",
             [Column("kind", "Kind", "code"), Column("anchors", "Checked", "int"),
              Column("unsupported", "Unsupported", "int"),
              Column("share", "Unsupported share", "percent"),
              Column("not_counted", "Restated from the query (not counted)", "int")],
-            [(k, b.anchor_kinds[k], b.anchor_unsupported[k],
-              _share(b.anchor_unsupported[k], b.anchor_kinds[k]), b.anchor_not_counted[k])
-             for k in kinds]))
+            [(k, a.total[k], a.unsupported[k], _share(a.unsupported[k], a.total[k]),
+              a.not_counted[k]) for k in a.kinds()]))
     if b.n_judged:
         counts = sum((Counter(m.counts.verdicts()) for m in b.modules.values()), start=Counter())
         blocks.append(_verdict_table("judged-verdicts", "Judge verdicts", counts,

@@ -41,10 +41,11 @@ from evaltools.report.model import (
     Limits,
 )
 from evaltools.scoring.reader import read_context
+from evaltools.scoring.result import SCORE_FIELDS, VERDICT_SCORES
+from evaltools.scoring.summary import AnchorCounts
 
-SCORE_NAMES = ("relevance", "completeness", "hallucination")
-EXTRA_SCORES = ("relevance_cosine", "relevance_jaccard", "claims_score", "drift_penalty",
-                 "ngram_overlap")
+SCORE_NAMES = VERDICT_SCORES
+EXTRA_SCORES = tuple(f for f in SCORE_FIELDS if f not in VERDICT_SCORES)
 _VRANK = {"FAIL": 3, "WARN": 2, "PASS": 1}
 #: Human labels a scored record may carry (data contract).
 LABEL_FIELDS = ("label_hallucinated", "label_relevant", "label_verdict")
@@ -285,9 +286,7 @@ class ReportStats:
         self.scored_errors = 0
         self.scored_verdicts: Counter = Counter()
         self.scores: dict[str, array] = {n: array("d") for n in SCORE_NAMES + EXTRA_SCORES}
-        self.anchor_kinds: Counter = Counter()
-        self.anchor_unsupported: Counter = Counter()
-        self.anchor_not_counted: Counter = Counter()
+        self.anchors = AnchorCounts()
         keep = max(self.limits.worst_cases, self.limits.table_rows)
         self.worst = _TopK(keep)
         self.errors = _TopK(self.limits.table_rows)
@@ -326,17 +325,7 @@ class ReportStats:
             v = _num(rec.get(name))
             if v is not None:
                 arr.append(v)
-        anchors = rec.get("anchors") or []
-        for a in anchors if isinstance(anchors, list) else ():
-            if not isinstance(a, Mapping):
-                continue
-            kind = clip(str(a.get("kind") or "anchor"), 20)
-            if a.get("counted", True) is False:  # restated from the query: not in A_total
-                self.anchor_not_counted[kind] += 1
-                continue
-            self.anchor_kinds[kind] += 1
-            if not a.get("supported"):
-                self.anchor_unsupported[kind] += 1
+        self.anchors.add(rec.get("anchors"))
         if any(rec.get(k) is not None for k in LABEL_FIELDS):
             for k in LABELLED_COLUMNS:
                 v = rec.get(k)

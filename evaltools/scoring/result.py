@@ -7,6 +7,8 @@ from typing import Any
 
 #: The verdicts of a scored response, best first.
 VERDICTS = ("PASS", "WARN", "FAIL")
+#: The three scores the verdict is decided on.
+VERDICT_SCORES = ("relevance", "completeness", "hallucination")
 #: The numeric score fields of a result (each in [0, 1]).
 SCORE_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
                 "hallucination", "claims_score", "drift_penalty", "ngram_overlap", "support")

@@ -13,11 +13,78 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from evaltools.scoring.result import VERDICTS
+from evaltools.scoring.result import VERDICT_SCORES, VERDICTS
 from evaltools.values import as_records
 
-SCORE_FIELDS = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap",
-                "support")
+#: The scores whose means ``evaltools score`` prints (of ``scoring.result.SCORE_FIELDS``).
+SUMMARY_SCORES = (*VERDICT_SCORES, "claims_score", "ngram_overlap", "support")
+#: How much of an anchor kind is kept (a kind is a short word: number, date, claim).
+_KIND_CHARS = 20
+
+
+@dataclass
+class AnchorCounts:
+    """Anchors per kind, mergeable (``a + b``): the one count of "anchors by kind".
+
+    ``total`` counts the anchors in ``anchors_total`` (``counted`` is not False),
+    ``unsupported`` those of them the context does not support, ``not_counted``
+    the numbers and dates restated from the query (left out of the total).
+    ``ScoreStats`` (the CLI summary, the notebooks) and the report both count
+    with it.
+
+    Examples
+    --------
+    >>> c = AnchorCounts()
+    >>> c.add([{"kind": "number", "supported": False}, {"kind": "number", "supported": True},
+    ...        {"kind": "date", "supported": True, "counted": False}])
+    >>> dict(c.total), dict(c.unsupported), dict(c.not_counted)
+    ({'number': 2}, {'number': 1}, {'date': 1})
+    >>> (c + c).by_kind()
+    {'number': (4, 2)}
+    """
+
+    total: Counter = field(default_factory=Counter)
+    unsupported: Counter = field(default_factory=Counter)
+    not_counted: Counter = field(default_factory=Counter)
+
+    def add(self, anchors: Any) -> None:
+        """Count one record's ``anchors`` (a list of anchor dicts; anything else counts none)."""
+        if anchors is None or isinstance(anchors, (str, bytes, dict)) \
+                or not hasattr(anchors, "__iter__"):
+            return
+        for a in anchors:
+            if not isinstance(a, dict):
+                continue
+            kind = str(a.get("kind") or "anchor")
+            kind = kind if len(kind) <= _KIND_CHARS else kind[: _KIND_CHARS - 1] + "…"
+            if a.get("counted", True) is False:  # restated from the query: not in A_total
+                self.not_counted[kind] += 1
+                continue
+            self.total[kind] += 1
+            if not a.get("supported"):
+                self.unsupported[kind] += 1
+
+    def merge(self, other: AnchorCounts) -> None:
+        """Add ``other``'s counts, in place."""
+        self.total.update(other.total)
+        self.unsupported.update(other.unsupported)
+        self.not_counted.update(other.not_counted)
+
+    def __add__(self, other: AnchorCounts) -> AnchorCounts:
+        if not isinstance(other, AnchorCounts):
+            return NotImplemented
+        out = AnchorCounts()
+        out.merge(self)
+        out.merge(other)
+        return out
+
+    def kinds(self) -> list[str]:
+        """Every kind met, counted or not, sorted."""
+        return sorted(set(self.total) | set(self.not_counted))
+
+    def by_kind(self) -> dict[str, tuple[int, int]]:
+        """Counted kinds: (total, unsupported), sorted by kind."""
+        return {k: (self.total[k], self.unsupported[k]) for k in sorted(self.total)}
 
 
 @dataclass(frozen=True)
@@ -71,7 +138,7 @@ class ScoreStats:
         self._verdicts: Counter[str] = Counter()
         self._sums: Counter[str] = Counter()
         self._seen: Counter[str] = Counter()
-        self._kinds: dict[str, list[int]] = {}
+        self.anchors = AnchorCounts()
         self._labelled = 0
         self._agree = 0
         self._pairs: Counter[tuple[str, str]] = Counter()
@@ -99,7 +166,7 @@ class ScoreStats:
             self._errors += 1
             return
         self._verdicts[out["verdict"]] += 1
-        for f in SCORE_FIELDS:
+        for f in SUMMARY_SCORES:
             v = out.get(f)
             if v is None:  # a field older outputs lack (support): left out of its mean
                 continue
@@ -107,12 +174,7 @@ class ScoreStats:
             self._sums[f] += v
             self._min[f] = min(self._min.get(f, v), v)
             self._max[f] = max(self._max.get(f, v), v)
-        for a in out.get("anchors", ()):
-            if not a.get("counted", True):
-                continue
-            t_u = self._kinds.setdefault(a["kind"], [0, 0])
-            t_u[0] += 1
-            t_u[1] += 0 if a["supported"] else 1
+        self.anchors.add(out.get("anchors"))
         label = out.get("label_verdict")
         if isinstance(label, str) and label.upper() in VERDICTS:
             self._labelled += 1
@@ -126,10 +188,7 @@ class ScoreStats:
         self._verdicts.update(other._verdicts)
         self._sums.update(other._sums)
         self._seen.update(other._seen)
-        for kind, (t, u) in other._kinds.items():
-            t_u = self._kinds.setdefault(kind, [0, 0])
-            t_u[0] += t
-            t_u[1] += u
+        self.anchors.merge(other.anchors)
         self._labelled += other._labelled
         self._agree += other._agree
         self._pairs.update(other._pairs)
@@ -172,7 +231,7 @@ class ScoreStats:
 
         seen = self._seen
         rows = {f: {"mean": round(self._sums[f] / seen[f], 3) if seen[f] else None,
-                    "min": self._min.get(f), "max": self._max.get(f)} for f in SCORE_FIELDS}
+                    "min": self._min.get(f), "max": self._max.get(f)} for f in SUMMARY_SCORES}
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("score")
 
     def anchor_table(self):
@@ -180,20 +239,20 @@ class ScoreStats:
         import pandas as pd
 
         rows = {k: {"supported": t - u, "unsupported": u, "total": t}
-                for k, (t, u) in sorted(self._kinds.items())}
+                for k, (t, u) in self.anchors.by_kind().items()}
         rows["total"] = {c: sum(r[c] for r in rows.values())
                          for c in ("supported", "unsupported", "total")}
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("kind")
 
     def build(self) -> RunSummary:
-        means = {f: self._sums[f] / self._seen[f] for f in SCORE_FIELDS if self._seen[f]}
+        means = {f: self._sums[f] / self._seen[f] for f in SUMMARY_SCORES if self._seen[f]}
         return RunSummary(
             records=self._n, errors=self._errors,
             verdicts={v: self._verdicts[v] for v in VERDICTS}, means=means,
-            anchors_total=sum(t for t, _ in self._kinds.values()),
-            anchors_unsupported=sum(u for _, u in self._kinds.values()),
+            anchors_total=sum(self.anchors.total.values()),
+            anchors_unsupported=sum(self.anchors.unsupported.values()),
             labelled_verdicts=self._labelled, verdict_agreement=self._agree,
-            by_kind={k: (t, u) for k, (t, u) in sorted(self._kinds.items())},
+            by_kind=self.anchors.by_kind(),
             verdict_pairs=dict(self._pairs))
 
 
