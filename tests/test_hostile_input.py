@@ -660,7 +660,8 @@ def test_duplicate_csv_header_with_a_newline_is_one_line(tmp_path, capsys):
 PIECES = ["$44.95", "44.95", "5", "five", "2024", "in 2024", "the 2020s", "March 2024",
           "5th March 2024", "03/05/2024", "05/03/2024", "2024-03-05", "at 3pm", "at 15:00",
           "5:00", "17:00", "32 oz", "32", "20%", "20", "3rd", "1,299.00", "$1,299", "May 4",
-          "1990s", "1995", "12 hours"]
+          "1990s", "1995", "12 hours", "more than 40", "up to 40", "about 40", "40",
+          "22 °C", "72 °F", "2 kg", "4.4 lb", "12,99 €", "Rp 45.000", "1.234"]
 
 
 @settings(max_examples=300, deadline=None)

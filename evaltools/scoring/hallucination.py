@@ -22,7 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_support, supports
+from evaltools.scoring.anchors.mentions import (
+    Mention,
+    SupportIndex,
+    describe_support,
+    find_support,
+    supports,
+)
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.result import Anchor
@@ -98,14 +104,14 @@ def number_support(m: Mention, near: frozenset[str], context: ContextFeatures
     matches = [(f, n) for f, n in zip(context.mentions, context.near, strict=True)
                if supports(m, f)]
     if not matches:
-        return None, f"no matching {m.kind} in the context"
+        return None, describe_support(m, None, context.mentions)
     if not checkable:
         f = matches[0][0]
-        return f, f"matches '{f.text}' in the context"
+        return f, describe_support(m, f)
     for f, n in matches:
         if n & checkable:
             words = ", ".join(f"'{w}'" for w in sorted(n & checkable))
-            return f, f"matches '{f.text}' in the context, near {words}"
+            return f, f"{describe_support(m, f)}, near {words}"
     words = ", ".join(f"'{w}'" for w in sorted(checkable))
     return None, f"'{matches[0][0].text}' is in the context, but not near {words}"
 
@@ -128,8 +134,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             found, note = number_support(m, response.near[k], context)
         else:
             found = index.find(m)
-            note = (f"no matching {m.kind} in the context" if found is None
-                    else f"matches '{found.text}' in the context")
+            note = describe_support(m, found, index.candidates(m))
         echo = find_support(m, query_mentions) is not None
         suffix = "; restated from the query, not counted" if echo else ""
         if found is None:

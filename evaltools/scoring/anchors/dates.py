@@ -53,18 +53,20 @@ _MON = (
 )
 _ORD = "(?:st|nd|rd|th)?"
 _YEAR_SEP = f"(?:,{_SP}*|{_SP}+)"
+# A year after a month name: four digits, or two after an apostrophe ("March '24").
+_Y = "(?P<y>[0-9]{4}|['’][0-9]{2})"
 _END = r"(?![\w])"
 
 _MDY_RE = re.compile(
     rf"(?<![\w]){_MON}{_SP}+(?P<d>[0-9]{{1,2}}){_ORD}"
-    rf"(?:{_YEAR_SEP}(?:of{_SP}+)?(?P<y>[0-9]{{4}})(?![\w]|[.,][0-9]))?{_END}"
+    rf"(?:{_YEAR_SEP}(?:of{_SP}+)?{_Y}(?![\w]|[.,][0-9]))?{_END}"
 )
 _DMY_RE = re.compile(
     rf"(?<![\w.,$€£¥₹])(?P<d>[0-9]{{1,2}}){_ORD}{_SP}+(?:of{_SP}+)?{_MON}"
-    rf"(?:{_YEAR_SEP}(?P<y>[0-9]{{4}})(?![\w]|[.,][0-9]))?{_END}"
+    rf"(?:{_YEAR_SEP}{_Y}(?![\w]|[.,][0-9]))?{_END}"
 )
 _MY_RE = re.compile(
-    rf"(?<![\w]){_MON}{_YEAR_SEP}(?:of{_SP}+)?(?P<y>[0-9]{{4}})(?![\w]|[.,][0-9])"
+    rf"(?<![\w]){_MON}{_YEAR_SEP}(?:of{_SP}+)?{_Y}(?![\w]|[.,][0-9])"
 )
 _ISO_RE = re.compile(
     r"(?<![\w.,/-])(?P<y>[0-9]{4})(?P<s>[-/])(?P<m>[0-9]{1,2})(?P=s)(?P<d>[0-9]{1,2})"
@@ -75,23 +77,45 @@ _NUMERIC_RE = re.compile(
     r"(?P<y>[0-9]{4}|[0-9]{2})(?![\w]|[./-][0-9])"
 )
 _MERIDIEM_RE = re.compile(
-    r"(?<![\w:.,])(?P<h>[0-9]{1,2})(?::(?P<mi>[0-9]{2}))?(?::[0-9]{2})?"
+    r"(?<![\w:.,])(?P<h>[0-9]{1,2})(?:[:.](?P<mi>[0-9]{2}))?(?::[0-9]{2})?"
     rf"{_SP}?(?P<mer>(?i:[ap]\.m\.|[ap]\.m|[ap]m)){_END}"
 )
 _CLOCK_RE = re.compile(
     r"(?:(?<=[0-9]T)|(?<![\w:.,]))(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{2})(?::[0-9]{2}(?:\.[0-9]+)?)?"
     r"(?:(?=Z(?![\w]))|(?![\w:]|[.,][0-9]))"
 )
+# "14h30" (French and others); "14h" alone is a quantity of hours.
+_H_CLOCK_RE = re.compile(r"(?<![\w:.,])(?P<h>[0-9]{1,2})h(?P<mi>[0-5][0-9])(?![\w])")
+# "14.30" is a time only where a time is expected: after "at", "until", "opens"...,
+# before "h"/"Uhr"/"hrs", or as one end of a range of two such ("9.00-17.30").
+_DOT_CLOCK = r"(?:[01]?[0-9]|2[0-3])\.[0-5][0-9]"
+_DOT_CLOCK_RE = re.compile(rf"(?<![\w:.,]){_DOT_CLOCK}(?![\w]|[.,][0-9])")
+_DOT_CLOCK_BEFORE = re.compile(
+    rf"(?:(?<![\w])(?i:at|until|till|opens|closes|open|close|between){_SP}+|[-–]{_SP}*)$")
+_DOT_CLOCK_AFTER = re.compile(
+    rf"{_SP}*(?:[-–]{_SP}*{_DOT_CLOCK}(?![0-9])|(?i:h|hrs|uhr|o'clock)(?![\w]))")
 _NOON_RE = re.compile(rf"(?<![\w])(?:12{_SP}?)?(?P<w>(?i:noon|midday|midnight)){_END}")
 _DECADE_RE = re.compile(r"(?<![\w.,])(?P<y>1[0-9]{2}0|20[0-9]0)'?s(?![\w])")
 
 
+# Month names that are also common English words: in lower case they need a year.
+_WORDLIKE_MONTHS = frozenset({"may", "march", "mar"})
+
+
 def _month(m: re.Match) -> int | None:
     word = m.group("mon")
-    if not word[:1].isupper():
-        return None
     key = word.rstrip(".").lower()
+    if not word[:1].isupper() and key in _WORDLIKE_MONTHS and not m.group("y"):
+        return None  # "you may 5 times", "they march 5 miles"
     return _MONTHS.get(key) or _ABBREVIATIONS.get(key)
+
+
+def _year(text: str) -> int:
+    """``"2024"`` -> 2024; ``"'24"`` -> 2024, ``"'97"`` -> 1997 (00-49 are 2000-2049)."""
+    if text[0] in "'’":
+        two = int(text[1:])
+        return 2000 + two if two < 50 else 1900 + two
+    return int(text)
 
 
 def _valid(year: int | None, month: int, day: int) -> bool:
@@ -109,7 +133,7 @@ def _named(m: re.Match, out: list[Span]) -> None:
     if month is None:
         return
     day = int(m.group("d"))
-    year = int(m.group("y")) if m.group("y") else None
+    year = _year(m.group("y")) if m.group("y") else None
     if not _valid(year, month, day):
         return
     value = ("date", year, month, day) if year is not None else ("day", month, day)
@@ -119,8 +143,8 @@ def _named(m: re.Match, out: list[Span]) -> None:
 def _numeric(m: re.Match, out: list[Span]) -> None:
     a, b, ytext, sep = int(m.group("a")), int(m.group("b")), m.group("y"), m.group("s")
     if len(ytext) == 2:
-        if sep != "/":
-            return
+        if sep != "/" and (len(m.group("a")) != 2 or len(m.group("b")) != 2):
+            return  # "05.03.24" and "05-03-24" are dates; "1.2.24" is not
         year = 2000 + int(ytext) if int(ytext) < 50 else 1900 + int(ytext)
     else:
         year = int(ytext)
@@ -195,7 +219,7 @@ def find_dates(text: str) -> list[Span]:
             _named(m, found)
         for m in _MY_RE.finditer(text):
             month = _month(m)
-            year = int(m.group("y"))
+            year = _year(m.group("y"))
             if month is not None and FULL_YEAR_MIN <= year <= FULL_YEAR_MAX:
                 found.append((m.start(), m.end(), "date", ("month", year, month)))
         for m in _MERIDIEM_RE.finditer(text):
@@ -206,6 +230,17 @@ def find_dates(text: str) -> list[Span]:
             value = _clock(int(m.group("h")), int(m.group("mi")), None)
             if value is not None:
                 found.append((m.start(), m.end(), "date", value))
+        if "h" in text:
+            for m in _H_CLOCK_RE.finditer(text):
+                value = _clock(int(m.group("h")), int(m.group("mi")), None)
+                if value is not None:
+                    found.append((m.start(), m.end(), "date", value))
+        if "." in text:
+            for m in _DOT_CLOCK_RE.finditer(text):
+                if _DOT_CLOCK_BEFORE.search(text, max(0, m.start() - 10), m.start()) or \
+                        _DOT_CLOCK_AFTER.match(text, m.end()):
+                    h, mi = m.group().split(".")
+                    found.append((m.start(), m.end(), "date", ("time", int(h), int(mi))))
         for m in _DECADE_RE.finditer(text):
             found.append((m.start(), m.end(), "date", ("decade", int(m.group("y")))))
     if "noon" in lowered or "midday" in lowered or "midnight" in lowered:

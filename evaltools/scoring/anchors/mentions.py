@@ -20,8 +20,9 @@ The leniency rules (see ``docs/anchors.md``):
 2. A context number with no unit supports a claim with a unit of the same
    amount: ``44.95`` supports ``$44.95``, ``16 oz`` and ``16%`` — the context
    left the unit unstated. A different unit or currency does not: ``€44.95``
-   does not support ``$44.95``; ``2 lb`` does not support ``2 kg`` (no
-   conversions).
+   does not support ``$44.95``; ``2 lb`` does not support ``2 kg``. A
+   conversion the claim made (``72 °F`` for ``22 °C``) supports, and the
+   note says so (:func:`describe_support`).
 3. A claim with no unit is supported by any context amount equal to it:
    ``44.95`` is supported by ``$44.95``.
 4. A coarser date is supported by a finer one inside it (``2024`` by
@@ -30,7 +31,9 @@ The leniency rules (see ``docs/anchors.md``):
    supported by a coarser one (``March 5, 2024`` is not supported by ``2024``
    nor by ``March 5``).
 5. Times must be equal (``3pm`` = ``15:00``; ``3pm`` is not ``3am``).
-6. Ambiguous forms are read both ways: a numeric date whose first two
+6. A qualifier the claim writes (``more than 40``) must be stated or
+   implied by the context's (:func:`qualifier_allows`).
+7. Ambiguous forms are read both ways: a numeric date whose first two
    numbers are both 12 or less (``05/03/2024`` is May 3 or March 5) and a
    clock time with no a.m./p.m. and an hour from 1 to 12 (``5:00`` is 05:00
    or 17:00). Their ``value`` keeps the first reading (US month/day; as
@@ -44,20 +47,24 @@ import contextlib
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from evaltools.scoring.anchors.dates import find_dates
-from evaltools.scoring.anchors.numbers import find_numbers
+from evaltools.scoring.anchors.numbers import KRONA_CODES, find_number_spans
+from evaltools.scoring.anchors.units import same_after_conversion
 
-__all__ = ["Mention", "SupportIndex", "find_mentions", "find_support", "supports"]
+__all__ = ["QUALIFIERS", "Mention", "SupportIndex", "conversion", "describe_support",
+           "find_mentions", "find_support", "qualifier_allows", "supports"]
 
 _UNIT_BEARING = ("money", "quantity", "percent", "ordinal")
 # Numeric dates whose first two numbers are both 12 or less read either way.
 _AMBIGUOUS_DATE = re.compile(r"(0?[1-9]|1[0-2])([/.-])(0?[1-9]|1[0-2])\2[0-9]{2,4}")
 # Clock times with no a.m./p.m. and an hour from 1 to 12 (no leading zero): 5:00, 12:30.
-_AMBIGUOUS_TIME = re.compile(r"(?:[1-9]|1[0-2]):[0-5][0-9](?::[0-9]{2}(?:\.[0-9]+)?)?")
+_AMBIGUOUS_TIME = re.compile(r"(?:[1-9]|1[0-2])[:.][0-5][0-9](?::[0-9]{2}(?:\.[0-9]+)?)?")
+# A time written "14.30" with nothing else saying it is a time also reads as the number 14.3.
+_DOTTED_TIME = re.compile(r"[0-9]{1,2}\.[0-9]{2}")
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,14 @@ class Mention:
         The exact substring: ``source[start:end] == text``.
     start, end : int
         Character offsets into the text it was found in.
+    qualifier : str
+        What the text says of the amount just before or after it (one of
+        :data:`QUALIFIERS`): ``"more than 40"`` is ``">"``, ``"up to 3"``
+        ``"<="``, ``"about 2 million"`` ``"~"``, ``"exactly 40"`` ``"="``;
+        ``""`` when nothing is said.
+    others : tuple
+        Other readings of an ambiguous digit run (``1.234`` is 1.234 or
+        1234): values that may match as well as ``value``.
     value : tuple
         Canonical, hashable key that matching compares, e.g.
         ``("money", "USD", Decimal("19.99"))``, ``("quantity", "kg", Decimal("2"))``,
@@ -95,6 +110,8 @@ class Mention:
     start: int
     end: int
     value: tuple
+    qualifier: str = field(default="", repr=False)
+    others: tuple = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
         """Plain JSON types: decimals in ``value`` become strings (exact, no exponent).
@@ -102,13 +119,14 @@ class Mention:
         Returns
         -------
         dict
-            ``{"kind", "text", "start", "end", "value"}`` with ``value`` a list.
+            ``{"kind", "text", "start", "end", "value", "qualifier"}`` with
+        ``value`` a list.
 
         Examples
         --------
-        >>> find_mentions("Only $19.99")[0].to_dict()
-        {'kind': 'number', 'text': '$19.99', 'start': 5, 'end': 11,
-         'value': ['money', 'USD', '19.99']}
+        >>> find_mentions("Now $19.99")[0].to_dict()
+        {'kind': 'number', 'text': '$19.99', 'start': 4, 'end': 10,
+         'value': ['money', 'USD', '19.99'], 'qualifier': ''}
         """
         return {
             "kind": self.kind,
@@ -116,6 +134,7 @@ class Mention:
             "start": self.start,
             "end": self.end,
             "value": [format(v, "f") if isinstance(v, Decimal) else v for v in self.value],
+            "qualifier": self.qualifier,
         }
 
 
@@ -163,15 +182,64 @@ def find_mentions(text: str) -> list[Mention]:
         return []
     dates = find_dates(text)
     starts = [d[0] for d in dates]
-    spans = list(dates)
-    for span in find_numbers(text):
+    spans = [(*d, ()) for d in dates]
+    for span in find_number_spans(text):
         s, e = span[0], span[1]
         i = bisect.bisect_left(starts, e)  # dates starting before this span ends
         if i and dates[i - 1][1] > s:
             continue  # overlaps the date just before (dates never overlap each other)
         spans.append(span)
     spans.sort(key=lambda sp: sp[0])
-    return [Mention(kind, text[s:e], s, e, value) for s, e, kind, value in spans]
+    out = []
+    for s, e, kind, value, others in spans:
+        qualifier = _qualifier(text, s, e) if value[0] in _QUALIFIABLE else ""
+        out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
+    return out
+
+
+#: Qualifiers an amount can carry, and the words that state them (``docs/anchors.md``).
+QUALIFIERS = {
+    ">": ("more than", "over", "above", "greater than", "in excess of", "exceeding",
+          "upwards of", "higher than", "larger than", "longer than", "older than"),
+    ">=": ("at least", "no less than", "not less than", "no fewer than", "minimum of",
+           "a minimum of", "minimum", "min.", "starting at", "starting from", "from"),
+    "<": ("less than", "fewer than", "under", "below", "lower than", "shorter than",
+          "younger than", "cheaper than"),
+    "<=": ("up to", "at most", "no more than", "not more than", "maximum of",
+           "a maximum of", "maximum", "max.", "max", "as many as", "as much as", "within"),
+    "~": ("about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
+          "almost", "some", "circa", "ca.", "c.", "an estimated", "estimated", "~", "≈",
+          "close to", "just over", "just under", "more or less"),
+    "=": ("exactly", "precisely"),
+}
+# Written after the amount: "40+", "40 or more", "3 or fewer".
+_AFTER = {"+": ">=", "or more": ">=", "or higher": ">=", "or above": ">=", "and up": ">=",
+          "and above": ">=", "or over": ">=", "plus": ">=", "or less": "<=",
+          "or fewer": "<=", "or under": "<=", "or below": "<=", "and under": "<="}
+_QUALIFIABLE = ("money", "quantity", "percent", "number")
+_BEFORE_RE = re.compile(
+    r"(?i)(?:^|(?<=[^\w.]))(?P<q>"
+    + "|".join(sorted((re.escape(w) for ws in QUALIFIERS.values() for w in ws),
+                      key=len, reverse=True))
+    + r")[ \u00a0]*$"
+)
+_AFTER_RE = re.compile(
+    r"(?i)(?P<q>\+(?![\w])|[ \u00a0]+(?:"
+    + "|".join(sorted((re.escape(w) for w in _AFTER if w != "+"), key=len, reverse=True))
+    + r")(?![\w]))"
+)
+_BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
+
+
+def _qualifier(text: str, start: int, end: int) -> str:
+    """The qualifier written just before (``more than 40``) or after (``40+``) an amount."""
+    m = _BEFORE_RE.search(text, max(0, start - 24), start)
+    if m is not None:
+        return _BEFORE_WORD[m.group("q").lower()]
+    m = _AFTER_RE.match(text, end)
+    if m is not None:
+        return _AFTER[m.group("q").strip().lower()]
+    return ""
 
 
 def _amount(value: tuple) -> Decimal | int | None:
@@ -225,9 +293,106 @@ def supports(claimed: Mention, found: Mention) -> bool:
     >>> supports(first("2024-03-05"), first("05/03/2024"))  # May 3 or March 5
     True
     """
-    if claimed.value == found.value:
+    if not qualifier_allows(claimed.qualifier, found.qualifier):
+        return False
+    if claimed.value == found.value or _supports_readings(_readings(claimed), found):
         return True
-    return _supports_readings(_readings(claimed), found)
+    return conversion(claimed, found) is not None
+
+
+# claimed qualifier -> the context qualifiers that state it (besides the same one)
+_IMPLIED_BY = {
+    # A bare "40" restates the context's figure, whatever it says of it: "over 40 years" is
+    # often answered "40 years". Dropping a qualifier is noted, not held against the claim.
+    "": ("", "=", "~", ">=", "<=", ">", "<"),
+    "=": ("",),
+    "~": ("", "="),
+    ">=": ("", "=", ">"),
+    "<=": ("", "=", "<"),
+    ">": (),
+    "<": (),
+}
+
+
+def qualifier_allows(claimed: str, found: str) -> bool:
+    """Whether a context amount qualified ``found`` states the same amount qualified ``claimed``.
+
+    A qualifier the claim writes must be one the context states or implies:
+    ``"at least 40"`` is stated by ``"40"`` and by ``"more than 40"``;
+    ``"more than 40"`` only by ``"more than 40"`` (not by ``"40"`` nor ``"up
+    to 40"``); ``"about 40"`` by ``"40"``. A bare ``"40"`` restates the
+    context's figure whatever its qualifier (the note names the dropped one).
+
+    Examples
+    --------
+    >>> qualifier_allows(">", "<="), qualifier_allows(">=", ">"), qualifier_allows("", ">")
+    (False, True, True)
+    """
+    return claimed == found or found in _IMPLIED_BY.get(claimed, ())
+
+
+def conversion(claimed: Mention, found: Mention) -> Decimal | None:
+    """The context quantity in the claim's unit, when the claim converts it (``72 °F``/``22 °C``).
+
+    Examples
+    --------
+    >>> conversion(find_mentions("72 °F")[0], find_mentions("22 °C")[0])
+    Decimal('71.6')
+    """
+    c, f = claimed.value, found.value
+    if c[0] != "quantity" or f[0] != "quantity":
+        return None
+    return same_after_conversion(c[2], c[1], f[2], f[1])
+
+
+_QUALIFIER_WORDS = {">": "more than", ">=": "at least", "<": "less than", "<=": "up to",
+                    "~": "about", "=": "exactly"}
+
+
+def describe_support(claimed: Mention, found: Mention | None,
+                     context_mentions: Sequence[Mention] = ()) -> str:
+    """The note for an anchor: what matched, a qualifier or conversion, or why nothing did.
+
+    Examples
+    --------
+    >>> ctx = find_mentions("Seats up to 40 guests. Keep it at 22 °C.")
+    >>> claim = find_mentions("Seats more than 40 guests.")[0]
+    >>> describe_support(claim, find_support(claim, ctx), ctx)
+    "'40' is in the context, but as 'up to 40', not 'more than 40'"
+    >>> claim = find_mentions("Keep it at 72 °F.")[0]
+    >>> describe_support(claim, find_support(claim, ctx), ctx)
+    "matches '22 °C' in the context, converted: 22 °C = 71.6 °F"
+    """
+    if found is None:
+        for f in context_mentions:
+            if not qualifier_allows(claimed.qualifier, f.qualifier) and supports(
+                    _unqualified(claimed), _unqualified(f)):
+                return (f"'{f.text}' is in the context, but as "
+                        f"'{_qualified(f)}', not '{_qualified(claimed)}'")
+        return f"no matching {claimed.kind} in the context"
+    note = f"matches '{found.text}' in the context"
+    if found.qualifier != claimed.qualifier and found.qualifier:
+        note += f" ('{_qualified(found)}')"
+    converted = None if claimed.value == found.value else conversion(claimed, found)
+    if converted is not None:
+        unit = claimed.value[1]
+        note += (f", converted: {_amount_text(found.value[2])} {found.value[1]} = "
+                 f"{_amount_text(converted)} {unit}")
+    return note
+
+
+def _amount_text(d: Decimal) -> str:
+    q = d.quantize(Decimal("0.01")).normalize() if d != d.to_integral_value() else d
+    return format(q.normalize() if q == q.to_integral_value() else q, "f")
+
+
+def _unqualified(m: Mention) -> Mention:
+    return Mention(m.kind, m.text, m.start, m.end, m.value, "", m.others)
+
+
+def _qualified(m: Mention) -> str:
+    words = _QUALIFIER_WORDS.get(m.qualifier)
+    return f"{words} {m.text}" if words else m.text
 
 
 def _supports_readings(claimed_readings: tuple[tuple, ...], found: Mention) -> bool:
@@ -241,6 +406,8 @@ def _readings(mention: Mention) -> tuple[tuple, ...]:
     """Every value a mention can mean: its canonical value, plus the other reading
     of an ambiguous numeric date (``05/03/2024``) or a clock time (``5:00``)."""
     value = mention.value
+    if mention.others:
+        return (value, *mention.others)
     if not value or value[0] not in ("date", "time"):
         return (value,)
     return _date_time_readings(mention.text, value)
@@ -253,9 +420,17 @@ def _date_time_readings(text: str, value: tuple) -> tuple[tuple, ...]:
         if m and m.group(1) != m.group(3):
             return (value, ("date", value[1], value[3], value[2]))
         return (value,)
+    readings = [value]
     if _AMBIGUOUS_TIME.fullmatch(text):
-        return (value, ("time", (value[1] + 12) % 24, value[2]))
-    return (value,)
+        readings.append(("time", (value[1] + 12) % 24, value[2]))
+    if _DOTTED_TIME.fullmatch(text):
+        readings.append(("number", _canon_decimal(text)))
+    return tuple(readings)
+
+
+def _canon_decimal(text: str) -> Decimal:
+    d = Decimal(text)
+    return Decimal(int(d)) if d == d.to_integral_value() else d.normalize()
 
 
 def _supports_value(c: tuple, f: tuple) -> bool:
@@ -264,6 +439,8 @@ def _supports_value(c: tuple, f: tuple) -> bool:
     if not c or not f:
         return False
     ck, fk = c[0], f[0]
+    if ck == "money" and fk == "money":  # "kr" is any krona/krone
+        return c[2] == f[2] and "kr" in (c[1], f[1]) and {c[1], f[1]} <= KRONA_CODES
     if ck == "number":
         return _amount(f) == c[1]
     if ck in _UNIT_BEARING:
@@ -309,9 +486,15 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
     """
     value = mention.value
     readings = _readings(mention)
+    q = mention.qualifier
     for found in context_mentions:
-        if found.value == value or _supports_readings(readings, found):
+        if (found.value == value or _supports_readings(readings, found)) and (
+                q == found.qualifier or qualifier_allows(q, found.qualifier)):
             return found
+    if value[0] == "quantity":  # a conversion only when no value matched as written
+        for found in context_mentions:
+            if qualifier_allows(q, found.qualifier) and conversion(mention, found) is not None:
+                return found
     return None
 
 
@@ -346,18 +529,16 @@ class SupportIndex:
                 self._unkeyed.append(i)
             for k in keys:
                 self._buckets.setdefault(k, []).append(i)
+        self._quantities = [i for i, m in enumerate(self._mentions)
+                            if m.value and m.value[0] == "quantity"]
         self._memo: dict[Any, Mention | None] = {}
 
-    def find(self, mention: Mention) -> Mention | None:
-        """The first context mention supporting ``mention`` (as :func:`find_support`)."""
-        readings = _readings(mention)
-        memo_key = (mention.value, readings)
-        try:
-            return self._memo[memo_key]
-        except (KeyError, TypeError):
-            pass
-        keys: set[Any] = set()
-        for c in readings:
+    def candidates(self, mention: Mention) -> list[Mention]:
+        """The context mentions that can support ``mention``, in context order: those
+        sharing a value component with one of its readings, every quantity for a
+        quantity (a unit conversion changes the amount), and those without components."""
+        keys: set[Any] | None = set()
+        for c in _readings(mention):
             ck = _components(c)
             if not ck:
                 keys = None
@@ -366,17 +547,20 @@ class SupportIndex:
             if c and c[0] == "decade" and isinstance(c[1], int):
                 keys.update(range(c[1], c[1] + 10))
         if keys is None:
-            candidates = range(len(self._mentions))
-        else:
-            candidates = sorted({i for k in keys for i in self._buckets.get(k, ())}
-                                | set(self._unkeyed))
-        value = mention.value
-        found = None
-        for i in candidates:
-            m = self._mentions[i]
-            if m.value == value or _supports_readings(readings, m):
-                found = m
-                break
+            return list(self._mentions)
+        found = {i for k in keys for i in self._buckets.get(k, ())} | set(self._unkeyed)
+        if mention.value and mention.value[0] == "quantity":
+            found |= set(self._quantities)
+        return [self._mentions[i] for i in sorted(found)]
+
+    def find(self, mention: Mention) -> Mention | None:
+        """The first context mention supporting ``mention`` (as :func:`find_support`)."""
+        memo_key = (mention.value, _readings(mention), mention.qualifier)
+        try:
+            return self._memo[memo_key]
+        except (KeyError, TypeError):
+            pass
+        found = find_support(mention, self.candidates(mention))
         with contextlib.suppress(TypeError):
             self._memo[memo_key] = found
         return found

@@ -18,10 +18,12 @@ is canonical so that matching never looks at the surface text:
   to 2099 with no currency, unit, scale or sign.
 
 Amounts are :class:`decimal.Decimal` without trailing zeros (``20.00`` and
-``20`` give ``Decimal("20")``). Units are spelled one way (``kg``, ``oz``,
-``fl oz``, ``l``, ``ml``, ``in`` ...) but never converted: ``1 kg`` and
-``2.2 lb`` are different claims. The decisions are listed in
-``docs/anchors.md``.
+``20`` give ``Decimal("20")``). A digit run is read with its separators as
+one value (:func:`read_digit_run`: ``1.299,00``, ``4 500 Kč``, ``2'300,50``,
+``Rp 45.000``); an ambiguous ``1.234`` keeps both readings. Units are
+spelled one way (``kg``, ``oz``, ``fl oz``, ``l``, ``ml``, ``in`` ...) and
+not converted here (:mod:`~evaltools.scoring.anchors.units` reports
+conversions when matching). The decisions are listed in ``docs/anchors.md``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["find_numbers"]
+__all__ = ["decimal_convention", "find_number_spans", "find_numbers", "read_digit_run"]
 
 YEAR_MIN, YEAR_MAX = 1900, 2099
 """A bare integer in this range (four digits, nothing attached) is a year."""
@@ -46,14 +48,34 @@ _SP = f"[{_SPACES}]"
 
 _PREFIX_CURRENCY = {
     "US$": "USD", "$": "USD", "C$": "CAD", "CA$": "CAD", "A$": "AUD", "AU$": "AUD",
+    "NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "SG$": "SGD", "R$": "BRL", "MX$": "MXN",
     "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "Rs.": "INR", "Rs": "INR",
+    "₩": "KRW", "₽": "RUB", "₺": "TRY", "₱": "PHP", "฿": "THB", "₪": "ILS", "₴": "UAH",
+    "₫": "VND", "RM": "MYR", "Rp": "IDR", "Fr.": "CHF", "zł": "PLN", "Kč": "CZK",
 }
-_CODES = ("USD", "EUR", "GBP", "JPY", "CAD", "AUD", "INR", "CHF", "CNY", "NZD", "SEK", "MXN")
-_SUFFIX_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_CODES = (
+    "USD", "EUR", "GBP", "JPY", "CAD", "AUD", "INR", "CHF", "CNY", "RMB", "NZD", "SEK",
+    "NOK", "DKK", "ISK", "MXN", "PLN", "CZK", "HUF", "RON", "BGN", "TRY", "RUB", "BRL",
+    "ZAR", "HKD", "SGD", "KRW", "IDR", "MYR", "THB", "PHP", "VND", "ILS", "AED", "SAR",
+    "EGP", "NGN", "KES", "ARS", "CLP", "COP", "PEN", "TWD", "UAH",
+)
+_CODE_ALIAS = {"RMB": "CNY"}
+_SUFFIX_SYMBOL = {
+    "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB",
+    "₺": "TRY", "₱": "PHP", "฿": "THB", "₪": "ILS", "₴": "UAH", "₫": "VND", "円": "JPY",
+    "元": "CNY", "원": "KRW", "zł": "PLN", "zl": "PLN", "Kč": "CZK", "kr": "kr", "Kr": "kr",
+    "kr.": "kr", "Ft": "HUF", "lei": "RON", "лв": "BGN", "руб": "RUB", "Fr.": "CHF",
+}
 _SUFFIX_WORD = {
     "dollar": "USD", "dollars": "USD", "bucks": "USD", "euro": "EUR", "euros": "EUR",
-    "yen": "JPY", "rupee": "INR", "rupees": "INR",
+    "yen": "JPY", "rupee": "INR", "rupees": "INR", "yuan": "CNY", "renminbi": "CNY",
+    "won": "KRW", "rubles": "RUB", "roubles": "RUB", "francs": "CHF", "zloty": "PLN",
+    "złoty": "PLN", "zlotys": "PLN", "forint": "HUF", "ringgit": "MYR", "rupiah": "IDR",
+    "baht": "THB", "pesos": "MXN", "reais": "BRL", "kronor": "SEK", "kroner": "kr",
+    "koruna": "CZK", "korun": "CZK", "lira": "TRY", "shekels": "ILS", "dong": "VND",
 }
+#: The Scandinavian ``kr`` stands for any of these codes.
+KRONA_CODES = frozenset({"SEK", "NOK", "DKK", "ISK", "kr"})
 _CENTS = {"cent", "cents", "¢"}  # amount / 100, in USD
 
 # --- units: canonical -> surface forms -------------------------------------
@@ -207,39 +229,175 @@ _AFTER_A = "hundred|thousand|million|billion|trillion|dozen"
 
 # --- the two scanners ---------------------------------------------------------
 
+_SYMBOL_CHARS = "$€£¥₹₩₽₺₱฿₪₴₫"
+_LETTER_SYMBOLS = sorted((k for k in _SUFFIX_SYMBOL if k[0] not in _SYMBOL_CHARS),
+                         key=lambda k: (-len(k), k))
+_CJK_SYMBOLS = "円元원"  # word characters, so no word boundary is asked after them
 _SUFFIX = (
     "(?:"
     f"(?P<pct>{_SP}?%|{_SP}(?i:percent|per{_SP}cent|pct)(?![\\w]))"
     f"|(?P<cents>{_SP}?¢|{_SP}(?i:cents?)(?![\\w]))"
-    f"|(?P<csym>{_SP}?[$€£¥₹])"
+    f"|(?P<csym>{_SP}?(?:[{_SYMBOL_CHARS}{_CJK_SYMBOLS}]"
+    f"|(?:{'|'.join(re.escape(k) for k in _LETTER_SYMBOLS)})(?![\\w])))"
     f"|(?P<ccode>{_SP}?(?:{'|'.join(_CODES)})(?![A-Za-z]))"
     f"|(?P<cword>{_SP}(?i:{'|'.join(sorted(_SUFFIX_WORD, key=len, reverse=True))})(?![\\w]))"
     f"|(?:{_SP}?|-)(?P<unit>{_UNIT_RE})(?![\\w])"
     ")"
 )
 
-_PREFIX_ALT = "|".join(
-    [re.escape(p) for p in sorted(_PREFIX_CURRENCY, key=len, reverse=True)] + list(_CODES)
+_PREFIX_ALT = (
+    f"(?P<precode>{'|'.join(_CODES)}){_SP}?(?P<presym>[$€£¥])"
+    "|" + "|".join([re.escape(p) for p in sorted(_PREFIX_CURRENCY, key=len, reverse=True)]
+                   + list(_CODES))
 )
 
-_DIGITS_RE = re.compile(
-    "(?:"
-    f"(?<![\\w$€£¥₹])(?P<pre>{_PREFIX_ALT}){_SP}?"
-    "|(?:(?<![^\\s(\\[])(?P<neg>[-−]))"
-    "|(?<![\\w.,$€£¥₹])"
-    ")"
-    "(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?:\\.[0-9]+)?|[0-9]+(?:\\.[0-9]+)?|\\.[0-9]+)"
-    "(?![.,][0-9])"
-    "(?:"
-    f"(?P<scale>k|K|MM|M|mn|m|B|bn|Bn|BN)(?![\\w])"
-    f"|{_SP}(?P<scalew>(?i:thousand|million|billion|trillion|dozen))(?![\\w])"
-    ")?"
-    "(?:"
-    "(?P<ord>st|nd|rd|th)"
-    f"|{_SUFFIX}"
-    ")?"
-    "(?![\\w])"
+# One digit run with its separators: thousands grouped by "," "." "'" "’" or a
+# non-breaking / narrow space (always grouping), and one decimal mark. Which of
+# "," and "." is the decimal mark is decided afterwards (:func:`read_digit_run`).
+_RUN = r"[0-9]+(?:(?:[.,]|['’\u00a0\u202f](?=[0-9]{3}(?![0-9])))[0-9]+)*|\.[0-9]+"
+# Plain-space grouping ("4 500 Kč") is read only for money; elsewhere "3 100" is two numbers.
+_SPACED_RUN = r"[0-9]{1,3}(?: [0-9]{3}(?![0-9]))+(?:[.,][0-9]+)?"
+
+
+def _digits_re(run: str) -> re.Pattern:
+    return re.compile(
+        "(?:"
+        f"(?<![\\w{_SYMBOL_CHARS}])(?P<pre>{_PREFIX_ALT}){_SP}?"
+        "|(?:(?<![^\\s(\\[])(?P<neg>[-−]))"
+        f"|(?<![\\w.,'’{_SYMBOL_CHARS}])"
+        ")"
+        f"(?P<num>{run})"
+        "(?![.,'’][0-9])"
+        "(?:"
+        f"(?P<scale>k|K|MM|M|mn|m|B|bn|Bn|BN)(?![\\w])"
+        f"|{_SP}(?P<scalew>(?i:thousand|million|billion|trillion|dozen))(?![\\w])"
+        ")?"
+        "(?:"
+        "(?P<ord>st|nd|rd|th)"
+        f"|{_SUFFIX}"
+        ")?"
+        f"(?:(?<=[{_CJK_SYMBOLS}])|(?![\\w]))"
+    )
+
+
+_DIGITS_RE = _digits_re(_RUN)
+_SPACED_DIGITS_RE = _digits_re(_SPACED_RUN)
+_LONE_MARK = re.compile(r"[1-9][0-9]{0,2}[.,][0-9]{3}")  # "1.234": the text's convention decides
+_SPACED_HINT = re.compile(r"[0-9] [0-9]{3}(?![0-9])")  # cheap test before the full scan
+
+# Evidence of a text's decimal mark: a lone "," or "." followed by one, two, or
+# four or more digits (``12,99``, ``3.5``), or the last of two different marks
+# (``1.299,00``, ``1,299.00``).
+_DECIMAL_EVIDENCE = re.compile(
+    r"(?<![\w.,'’])[0-9]+(?:(?P<g>[.,'’\u00a0\u202f])[0-9]{3})*"
+    r"(?P<d>[.,])(?:[0-9]{1,2}|[0-9]{4,})(?![0-9]|[.,][0-9])"
 )
+
+
+def decimal_convention(text: str) -> str | None:
+    """The decimal mark a text uses, judged from its unambiguous numbers.
+
+    ``","`` when every unambiguous decimal in the text has a decimal comma
+    (``12,99``, ``1.299,00``), ``"."`` when every one has a point (``3.5``,
+    ``1,299.00``), else None (none, or both).
+
+    Examples
+    --------
+    >>> decimal_convention("Preis 12,99 €, Gewicht 1.250 g")
+    ','
+    >>> decimal_convention("Rated 4.5, 1,250 reviews"), decimal_convention("1,250 reviews")
+    ('.', None)
+    """
+    marks = set()
+    for m in _DECIMAL_EVIDENCE.finditer(text):
+        if m.group("g") is None or m.group("g") != m.group("d"):
+            marks.add(m.group("d"))
+            if len(marks) > 1:
+                return None
+    return marks.pop() if marks else None
+
+
+def read_digit_run(run: str, *, money: bool = False, convention: str | None = None
+                   ) -> tuple[Decimal, Decimal | None] | None:
+    """The value of one digit run with its separators, and its other reading if ambiguous.
+
+    The rule, in order (documented in ``docs/anchors.md``):
+
+    1. ``'``, ``’``, a non-breaking or a narrow space only group thousands.
+    2. With both ``,`` and ``.`` (``1.299,00``, ``1,299.00``) the last one is
+       the decimal mark and occurs once; the others group thousands.
+    3. A mark that occurs more than once groups thousands (``1.000.000``).
+    4. A single mark is decimal when thousands are also grouped otherwise
+       (``2'300,50``), when it is not followed by exactly three digits
+       (``12,99``, ``3.5``) or when the part before it cannot open a group
+       (``0.500``, ``1234.567``).
+    5. Otherwise (``1.234``, ``1,234``) it is ambiguous. Money groups thousands
+       (prices carry no third decimal: ``Rp 45.000`` is 45000); a text whose
+       unambiguous numbers all use one decimal mark decides
+       (:func:`decimal_convention`); else both readings are kept, the English
+       one first (``1,234`` = 1234, ``1.234`` = 1.234).
+
+    Groups after the first must have three digits and the first one to three.
+
+    Returns
+    -------
+    (value, other) or None
+        None when the run is no number (``1,2,3``, ``1.2.3``); ``other`` is the
+        second reading of an ambiguous run, else None.
+
+    Examples
+    --------
+    >>> read_digit_run("1.299,00"), read_digit_run("2'300,50"), read_digit_run("4\u202f500")
+    ((Decimal('1299.00'), None), (Decimal('2300.50'), None), (Decimal('4500'), None))
+    >>> read_digit_run("45.000", money=True), read_digit_run("12,99")
+    ((Decimal('45000'), None), (Decimal('12.99'), None))
+    >>> read_digit_run("1.234"), read_digit_run("1,234")
+    ((Decimal('1.234'), Decimal('1234')), (Decimal('1234'), Decimal('1.234')))
+    >>> read_digit_run("1.234", convention=",")
+    (Decimal('1234'), None)
+    >>> read_digit_run("1.2.3") is None
+    True
+    """
+    if run.isdigit():
+        return Decimal(run), None
+    if run.startswith("."):  # ".5"
+        return (Decimal("0" + run), None) if run[1:].isdigit() else None
+    parts = re.split(r"([^0-9])", run)
+    digits, seps = parts[0::2], parts[1::2]
+    marks = [c for c in seps if c in ".,"]
+    grouped_otherwise = len(marks) < len(seps)
+    decimal_at: int | None = None  # index in seps of the decimal mark
+    if len(set(marks)) == 2:
+        if seps[-1] not in ".," or marks.count(seps[-1]) != 1:
+            return None
+        decimal_at = len(seps) - 1
+    elif len(marks) == 1:
+        if seps[-1] not in ".,":
+            return None  # "1.234'567": a mark before grouping
+        decimal_at = len(seps) - 1
+        head = digits[0]
+        lone = len(seps) == 1 and len(digits[1]) == 3 and 0 < len(head) <= 3 \
+            and not head.startswith("0")
+        if lone and not grouped_otherwise:  # rule 5: "1.234", "1,234"
+            mark = marks[0]
+            if money or convention == ("," if mark == "." else "."):
+                decimal_at = None
+            elif convention is None:
+                grouped = Decimal(head + digits[1])
+                decimal = Decimal(f"{head}.{digits[1]}")
+                return (decimal, grouped) if mark == "." else (grouped, decimal)
+    whole = digits[:decimal_at + 1] if decimal_at is not None else digits
+    if not whole[0] or (len(whole) > 1 and len(whole[0]) > 3):
+        return None
+    inner = [len(d) for d in whole[1:]]
+    if (inner and inner[-1] != 3) or any(n not in (2, 3) for n in inner) \
+            or (2 in inner and (len(set(seps[:len(inner)])) != 1 or seps[0] != ",")):
+        return None  # groups of three; Indian lakh grouping "1,00,000" also
+    text = "".join(whole)
+    if decimal_at is not None:
+        text += "." + digits[-1]
+    return Decimal(text), None
+
 
 _WORDS_RE = re.compile(
     f"(?<![\\w-])(?P<words>(?i:(?:an?{_SP}+(?=(?:{_AFTER_A})\\b))?"
@@ -275,7 +433,8 @@ def _with_suffix(m: re.Match, amount: Decimal, prefix_currency: str | None) -> t
     if m.group("csym") is not None:
         suffix_currency = _SUFFIX_SYMBOL[m.group("csym").strip(_SPACES)]
     elif m.group("ccode") is not None:
-        suffix_currency = m.group("ccode").strip(_SPACES)
+        code = m.group("ccode").strip(_SPACES)
+        suffix_currency = _CODE_ALIAS.get(code, code)
     elif m.group("cword") is not None:
         suffix_currency = _SUFFIX_WORD[m.group("cword").strip(_SPACES).lower()]
     if suffix_currency is not None:
@@ -298,52 +457,106 @@ def _unit(surface: str) -> str:
     return "x" if key in ("x", "×") else key
 
 
-def _digit_spans(text: str) -> list[Span]:
-    out: list[Span] = []
+def _money_currency(m: re.Match) -> str | None:
+    """The currency written before or after the amount, if any."""
+    if m.group("pre") is not None:
+        return _prefix_currency(m)
+    if m.group("csym") is not None:
+        return _SUFFIX_SYMBOL[m.group("csym").strip(_SPACES)]
+    if m.group("ccode") is not None:
+        code = m.group("ccode").strip(_SPACES)
+        return _CODE_ALIAS.get(code, code)
+    if m.group("cword") is not None:
+        return _SUFFIX_WORD[m.group("cword").strip(_SPACES).lower()]
+    if m.group("cents") is not None:
+        return "USD"
+    return None
+
+
+def _prefix_currency(m: re.Match) -> str:
+    if m.group("precode") is not None:  # "CAD $20": the code decides
+        code = m.group("precode")
+        return _CODE_ALIAS.get(code, code)
+    pre = m.group("pre")
+    return _PREFIX_CURRENCY.get(pre) or _CODE_ALIAS.get(pre, pre)
+
+
+def _digit_spans(text: str) -> list[tuple]:
+    """Spans ``(start, end, kind, value, other_values)`` of numbers written with digits."""
+    out: list[tuple] = []
+    convention: list[str | None] = []  # computed once, on the first ambiguous run
+    spaced = [m for m in _SPACED_DIGITS_RE.finditer(text) if _money_currency(m) is not None] \
+        if _SPACED_HINT.search(text) else []
+    for m in spaced:
+        _digit_span(m, text, convention, out)
+    taken = [(m.start(), m.end()) for m in spaced]
     for m in _DIGITS_RE.finditer(text):
-        num = m.group("num")
-        if sum(c.isdigit() for c in num) > MAX_DIGITS:
+        if taken and any(s < m.end() and m.start() < e for s, e in taken):
             continue
-        pre = m.group("pre")
-        prefix_currency = _PREFIX_CURRENCY.get(pre, pre) if pre is not None else None
-        amount = Decimal(num.replace(",", ""))
-        if m.group("neg"):
-            amount = -amount
-        scale = m.group("scale")
-        if scale is not None:
-            if scale == "m" and pre is None:
-                # "5m" without a currency is five metres ("$5m" is five million).
-                out.append((m.start(), m.end("scale"), "number",
-                            ("quantity", "m", _canon(amount))))
-                continue
-            amount *= _SCALE_SYMBOLS[scale]
-        elif m.group("scalew") is not None:
-            amount *= _SCALE_WORDS.get(m.group("scalew").lower(), 12)  # or "dozen"
-        if m.group("ord") is not None:
-            if scale or m.group("scalew") or "." in num or "," in num or m.group("neg"):
-                continue
-            out.append((m.start(), m.end(), "number", ("ordinal", _canon(amount))))
-            continue
-        if prefix_currency is not None and _conflicting_suffix(m, pre, prefix_currency):
-            # "$15%", "€20 USD", "$2kg": keep only the prefixed amount.
-            end = m.end("scale") if scale else (
-                m.end("scalew") if m.group("scalew") else m.end("num"))
-            out.append((m.start(), end, "number", ("money", prefix_currency, _canon(amount))))
-            continue
-        value = _with_suffix(m, amount, prefix_currency)
-        if value is None:
-            if (
-                scale is None and m.group("scalew") is None and not m.group("neg")
-                and len(num) == 4 and num.isdigit() and YEAR_MIN <= int(num) <= YEAR_MAX
-            ):
-                out.append((m.start(), m.end(), "date", ("year", int(num))))
-                continue
-            value = ("number", _canon(amount))
-        out.append((m.start(), m.end(), "number", value))
+        _digit_span(m, text, convention, out)
     return out
 
 
-def _conflicting_suffix(m: re.Match, pre: str, prefix_currency: str) -> bool:
+def _digit_span(m: re.Match, text: str, convention: list, out: list) -> None:
+    num = m.group("num")
+    if sum(c.isdigit() for c in num) > MAX_DIGITS:
+        return
+    pre = m.group("pre")
+    prefix_currency = _prefix_currency(m) if pre is not None else None
+    money = _money_currency(m) is not None
+    if not money and not convention and _LONE_MARK.fullmatch(num):
+        convention.append(decimal_convention(text))
+    read = read_digit_run(num, money=money, convention=convention[0] if convention else None)
+    if read is None:
+        return
+    amount, other = read
+    if m.group("neg"):
+        amount = -amount
+        other = -other if other is not None else None
+    value = _digit_value(m, num, amount, pre, prefix_currency)
+    if value is None:
+        return
+    start, end, kind, val = value
+    others: tuple = ()
+    if other is not None:
+        alt = _digit_value(m, num, other, pre, prefix_currency)
+        if alt is not None and alt[3] != val:
+            others = (alt[3],)
+    out.append((start, end, kind, val, others))
+
+
+def _digit_value(m: re.Match, num: str, amount: Decimal, pre: str | None,
+                 prefix_currency: str | None) -> Span | None:
+    """The span and canonical value of one digit match, given its amount."""
+    scale = m.group("scale")
+    if scale is not None:
+        if scale == "m" and pre is None:
+            # "5m" without a currency is five metres ("$5m" is five million).
+            return (m.start(), m.end("scale"), "number", ("quantity", "m", _canon(amount)))
+        amount *= _SCALE_SYMBOLS[scale]
+    elif m.group("scalew") is not None:
+        amount *= _SCALE_WORDS.get(m.group("scalew").lower(), 12)  # or "dozen"
+    if m.group("ord") is not None:
+        if scale or m.group("scalew") or not num.isdigit() or m.group("neg"):
+            return None
+        return (m.start(), m.end(), "number", ("ordinal", _canon(amount)))
+    if prefix_currency is not None and _conflicting_suffix(m, prefix_currency):
+        # "$15%", "€20 USD", "$2kg": keep only the prefixed amount.
+        end = m.end("scale") if scale else (
+            m.end("scalew") if m.group("scalew") else m.end("num"))
+        return (m.start(), end, "number", ("money", prefix_currency, _canon(amount)))
+    value = _with_suffix(m, amount, prefix_currency)
+    if value is None:
+        if (
+            scale is None and m.group("scalew") is None and not m.group("neg")
+            and len(num) == 4 and num.isdigit() and YEAR_MIN <= int(num) <= YEAR_MAX
+        ):
+            return (m.start(), m.end(), "date", ("year", int(num)))
+        value = ("number", _canon(amount))
+    return (m.start(), m.end(), "number", value)
+
+
+def _conflicting_suffix(m: re.Match, prefix_currency: str) -> bool:
     """Whether what follows a prefixed amount disagrees with its currency.
 
     ``"$20 USD"`` agrees; ``"$20 CAD"`` refines a bare ``$`` (the code decides);
@@ -355,7 +568,7 @@ def _conflicting_suffix(m: re.Match, pre: str, prefix_currency: str) -> bool:
         return _SUFFIX_SYMBOL[m.group("csym").strip(_SPACES)] != prefix_currency
     if m.group("ccode"):
         code = m.group("ccode").strip(_SPACES)
-        return code != prefix_currency and pre != "$"
+        return _CODE_ALIAS.get(code, code) != prefix_currency and m.group("pre") != "$"
     if m.group("cword"):
         return _SUFFIX_WORD[m.group("cword").strip(_SPACES).lower()] != prefix_currency
     return False
@@ -492,17 +705,32 @@ def find_numbers(text: str) -> list[Span]:
     >>> [v for *_, v in find_numbers("twenty-four cans, a dozen eggs, one of the best, in 2019")]
     [('number', Decimal('24')), ('number', Decimal('12')), ('year', 2019)]
     """
+    return [span[:4] for span in find_number_spans(text)]
+
+
+def find_number_spans(text: str) -> list[tuple]:
+    """As :func:`find_numbers`, each span with a fifth item: the other readings.
+
+    ``(start, end, kind, value, others)``, where ``others`` holds the second
+    reading of an ambiguous digit run (``1.234`` is 1.234 or 1234), else ``()``.
+
+    Examples
+    --------
+    >>> [(v, o) for *_, v, o in find_number_spans("1.234 kg, Rp 45.000")]
+    [(('quantity', 'kg', Decimal('1.234')), (('quantity', 'kg', Decimal('1234')),)), \
+(('money', 'IDR', Decimal('45000')), ())]
+    """
     if not isinstance(text, str) or not text:
         return []
     spans = _digit_spans(text)
     for m in _PHONE_RE.finditer(text):
         digits = "".join(c for c in m.group() if "0" <= c <= "9")
         out_digits = digits[1:] if len(digits) == 11 else digits
-        spans.append((m.start(), m.end(), "number", ("phone", out_digits)))
+        spans.append((m.start(), m.end(), "number", ("phone", out_digits), ()))
     if any(c.isalpha() for c in text):
-        spans.extend(_word_spans(text))
+        spans.extend((*span, ()) for span in _word_spans(text))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
-    out: list[Span] = []
+    out: list[tuple] = []
     last_end = -1
     for span in spans:
         if span[0] >= last_end:
