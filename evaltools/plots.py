@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.highlight import VERDICT_COLOURS
 
 #: Which side of each score's threshold flags a record, and the spec rules drawn.
@@ -87,10 +88,7 @@ def score_distributions(records, scores: Sequence[str] = ("relevance", "complete
     'hallucination'
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
-    if config is None:
-        from evaltools.config import load_config
-
-        config = load_config()
+    config = config if config is not None else DEFAULT_CONFIG
     plt = _plt()
     df = _frame(records)
     fig, axes = plt.subplots(1, len(scores), figsize=(4.2 * len(scores), 3.4), squeeze=False)

@@ -197,3 +197,20 @@ def test_inconsistent_means_one_thing_in_every_view(tmp_path, capsys):
     assert (o["judged"], o["with_findings"], o["inconsistent"]) == (3, 2, 1)
     row = modules_overview(JUDGED, modules=["M15"]).iloc[0]
     assert (row["judged"], row["judge_with_findings"], row["inconsistent"]) == (3, 2, 1)
+
+
+def test_one_argument_message_format():
+    """Parameter errors are worded by evaltools.arguments only (it had 18 hand-written copies)."""
+    import evaltools.arguments as arguments
+
+    root = Path(evaltools.__file__).parent
+    own = Path(arguments.__file__)
+    written = [f"{p.relative_to(root)}:{n}" for p in sorted(root.rglob("*.py")) if p != own
+               for n, line in enumerate(p.read_text("utf-8").splitlines(), start=1)
+               if "parameter of" in line and ">>>" not in line
+               and not line.lstrip().startswith(("TypeError:", "ValueError:"))]
+    assert written == []
+    with pytest.raises(ValueError, match=r"^The 'n_bins' parameter of reliability must be a "
+                                         r"positive integer\. Got 0 instead\.$"):
+        from evaltools.calibration import reliability
+        reliability([0, 1], [0.2, 0.8], n_bins=0)

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from evaltools.arguments import parameter_message
 from evaltools.values import binary_label
-
-
-def _where(func: str, name: str) -> str:
-    return f"The '{name}' parameter of {func}"
 
 
 def binary_labels(values: Any, *, name: str = "y_true", func: str = "calibration") -> np.ndarray:
@@ -26,8 +23,8 @@ def binary_labels(values: Any, *, name: str = "y_true", func: str = "calibration
         except ValueError:
             y = None
         if y is None:
-            raise ValueError(f"{_where(func, name)} must hold binary labels 0/1. "
-                             f"Got {v!r} at position {i} instead.")
+            raise ValueError(parameter_message(name, func, "hold binary labels 0/1",
+                                               f"{v!r} at position {i}"))
         out[i] = y
     return out
 
@@ -37,15 +34,13 @@ def scores(values: Any, *, name: str = "score", func: str = "calibration") -> np
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{_where(func, name)} must hold numbers. "
-                         f"Got {values!r} instead.") from None
+        raise ValueError(parameter_message(name, func, "hold numbers", repr(values))) from None
     if arr.ndim != 1:
-        raise ValueError(f"{_where(func, name)} must be one-dimensional. "
-                         f"Got shape {arr.shape} instead.")
+        raise ValueError(parameter_message(name, func, "one-dimensional", f"shape {arr.shape}"))
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
-        raise ValueError(f"{_where(func, name)} must hold finite numbers. "
-                         f"Got {arr[bad[0]]!r} at position {int(bad[0])} instead.")
+        raise ValueError(parameter_message(name, func, "hold finite numbers",
+                                           f"{arr[bad[0]]!r} at position {int(bad[0])}"))
     return arr
 
 
@@ -60,14 +55,6 @@ def both_classes(y: np.ndarray, *, func: str) -> None:
     if len(set(y.tolist())) < 2:
         raise ValueError(f"{func}: needs both classes (0 and 1) among the labels. "
                          f"Got {sorted(set(y.tolist()))} instead.")
-
-
-def one_of(value: Any, allowed: Iterable[str], *, name: str, func: str) -> str:
-    allowed = tuple(allowed)
-    if value not in allowed:
-        raise ValueError(f"{_where(func, name)} must be one of {', '.join(map(repr, allowed))}. "
-                         f"Got {value!r} instead.")
-    return value
 
 
 def json_number(x: Any) -> Any:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import accuracy_score, cohen_kappa_score, confusion_matrix
 
+from evaltools.arguments import parameter_message
 from evaltools.calibration._checks import json_value
 from evaltools.scoring.result import VERDICTS
 
@@ -117,8 +118,9 @@ def _verdicts(values, name: str, labels: Sequence[str]) -> list[str]:
     out = []
     for i, v in enumerate(values):
         if v not in labels:
-            raise ValueError(f"The '{name}' parameter of verdict_agreement must hold verdicts "
-                             f"({', '.join(labels)}). Got {v!r} at position {i} instead.")
+            raise ValueError(parameter_message(name, "verdict_agreement",
+                                               f"hold verdicts ({', '.join(labels)})",
+                                               f"{v!r} at position {i}"))
         out.append(v)
     return out
 

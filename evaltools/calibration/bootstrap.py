@@ -23,6 +23,7 @@ from scipy.sparse import csr_matrix
 from scipy.stats import mannwhitneyu
 from sklearn.metrics import cohen_kappa_score, roc_auc_score
 
+from evaltools.arguments import check_positive_int, check_value
 from evaltools.calibration._checks import (
     binary_labels,
     both_classes,
@@ -53,13 +54,11 @@ class ConfidenceInterval:
 
 
 def _check_resampling(func: str, n_resamples: Any, confidence_level: Any) -> None:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ValueError(f"The 'n_resamples' parameter of {func} must be a positive integer. "
-                         f"Got {n_resamples!r} instead.")
-    if (isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float))
-            or not 0.0 < confidence_level < 1.0):
-        raise ValueError(f"The 'confidence_level' parameter of {func} must be a float in "
-                         f"(0, 1). Got {confidence_level!r} instead.")
+    check_positive_int(n_resamples, "n_resamples", func)
+    check_value(confidence_level, "confidence_level", func,
+                not isinstance(confidence_level, bool)
+                and isinstance(confidence_level, (int, float)) and 0.0 < confidence_level < 1.0,
+                "a float in (0, 1)")
 
 
 def bootstrap_ci(statistic: Callable[..., float], *arrays, n_resamples: int = 1000,

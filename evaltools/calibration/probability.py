@@ -15,7 +15,8 @@ import numpy as np
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss
 
-from evaltools.calibration._checks import binary_labels, json_value, one_of, same_length, scores
+from evaltools.arguments import check_one_of, check_positive_int, parameter_message
+from evaltools.calibration._checks import binary_labels, json_value, same_length, scores
 
 
 def _probabilities(y_true, prob, func: str) -> tuple[np.ndarray, np.ndarray]:
@@ -25,8 +26,8 @@ def _probabilities(y_true, prob, func: str) -> tuple[np.ndarray, np.ndarray]:
     if len(y) == 0:
         raise ValueError(f"{func}: needs at least one labelled record. Got none.")
     if p.min() < 0.0 or p.max() > 1.0:
-        raise ValueError(f"The 'prob' parameter of {func} must hold probabilities in [0, 1]. "
-                         f"Got values from {p.min()!r} to {p.max()!r} instead.")
+        raise ValueError(parameter_message("prob", func, "hold probabilities in [0, 1]",
+                                           f"values from {p.min()!r} to {p.max()!r}"))
     return y, p
 
 
@@ -122,10 +123,8 @@ def reliability(y_true, prob, *, n_bins: int = 10, strategy: str = "uniform") ->
     0.175
     """
     func = "reliability"
-    one_of(strategy, ("uniform", "quantile"), name="strategy", func=func)
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
-        raise ValueError(f"The 'n_bins' parameter of {func} must be a positive integer. "
-                         f"Got {n_bins!r} instead.")
+    check_one_of(strategy, "strategy", func, ("uniform", "quantile"))
+    check_positive_int(n_bins, "n_bins", func)
     y, p = _probabilities(y_true, prob, func)
     if strategy == "quantile":
         edges = np.unique(np.percentile(p, np.linspace(0, 100, n_bins + 1)))

@@ -40,14 +40,15 @@ from sklearn.metrics import (
     roc_curve,
 )
 
+from evaltools.arguments import check_one_of, check_value, parameter_message
 from evaltools.calibration._checks import (
     binary_labels,
     both_classes,
     json_value,
-    one_of,
     same_length,
     scores,
 )
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.values import is_missing
 
 DIRECTIONS = ("above", "below")
@@ -164,7 +165,7 @@ def evaluate_threshold(y_true, score, threshold: float, *, direction: str = "abo
     >>> evaluate_threshold([1, 0], [0.05, 0.5], 0.1, direction="below").tp
     1
     """
-    one_of(direction, DIRECTIONS, name="direction", func="evaluate_threshold")
+    check_one_of(direction, "direction", "evaluate_threshold", DIRECTIONS)
     y, s = _prepare(y_true, score, "evaluate_threshold")
     return _metrics(y, s, float(threshold), direction, bool(inclusive))
 
@@ -218,7 +219,7 @@ def threshold_sweep(y_true, score, *, thresholds: Iterable[float] | None = None,
     >>> list(sw.to_frame().columns[:3])
     ['threshold', 'direction', 'inclusive']
     """
-    one_of(direction, DIRECTIONS, name="direction", func="threshold_sweep")
+    check_one_of(direction, "direction", "threshold_sweep", DIRECTIONS)
     y, s = _prepare(y_true, score, "threshold_sweep")
     grid = _default_grid(s) if thresholds is None else scores(
         list(thresholds), name="thresholds", func="threshold_sweep")
@@ -294,17 +295,18 @@ def recommend_threshold(y_true, score, *, criterion: str = "youden",
     0.55
     """
     func = "recommend_threshold"
-    one_of(criterion, CRITERIA, name="criterion", func=func)
-    one_of(direction, DIRECTIONS, name="direction", func=func)
+    check_one_of(criterion, "criterion", func, CRITERIA)
+    check_one_of(direction, "direction", func, DIRECTIONS)
     if criterion == "cost":
-        if (cost_ratio is None or isinstance(cost_ratio, bool)
-                or not isinstance(cost_ratio, (int, float)) or not cost_ratio > 0):
-            raise ValueError(f"The 'cost_ratio' parameter of {func} must be a positive number "
-                             f"when criterion='cost'. Got {cost_ratio!r} instead.")
+        check_value(cost_ratio, "cost_ratio", func,
+                    cost_ratio is not None and not isinstance(cost_ratio, bool)
+                    and isinstance(cost_ratio, (int, float)) and cost_ratio > 0,
+                    "a positive number when criterion='cost'")
         cost_ratio = float(cost_ratio)
     elif cost_ratio is not None:
-        raise ValueError(f"The 'cost_ratio' parameter of {func} is only used with "
-                         f"criterion='cost'. Got criterion={criterion!r}.")
+        raise ValueError(parameter_message(
+            "cost_ratio", func, "left out (it is only used with criterion='cost')",
+            f"{cost_ratio!r} with criterion={criterion!r}"))
     y, s = _prepare(y_true, score, func)
     both_classes(y, func=func)
     # Every observed score is a candidate. roc_curve gives the true and false
@@ -437,10 +439,7 @@ def spec_thresholds(records, *, config=None) -> tuple[SpecCheck, ...]:
     >>> [(c.rule, c.metrics.tp, c.metrics.fp) for c in spec_thresholds(recs)]
     [('hallucination > 0.5', 1, 1), ('hallucination > 0.6', 1, 0)]
     """
-    if config is None:
-        from evaltools.config import load_config
-
-        config = load_config()
+    config = config if config is not None else DEFAULT_CONFIG
     frame = _as_frame(records)
     out = []
     for rule in SPEC_RULES:

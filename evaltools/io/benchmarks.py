@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from evaltools.arguments import check_one_of
 from evaltools.errors import InputError
 from evaltools.io.records import read_json_lines, require_text
 
@@ -125,9 +126,7 @@ def load_begin(path: str | Path, *, generic: str = "keep") -> list[dict[str, Any
     >>> [(r["query"], r["label_hallucinated"]) for r in load_begin(p)]
     [('Colour?', 0)]
     """
-    if generic not in ("keep", "drop"):
-        raise ValueError(f"The 'generic' parameter of load_begin must be 'keep' or 'drop'. "
-                         f"Got {generic!r} instead.")
+    check_one_of(generic, "generic", "load_begin", ("keep", "drop"))
     p = Path(path)
     if not p.is_file():
         raise InputError("file not found or not a regular file", source=str(p))

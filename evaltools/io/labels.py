@@ -49,6 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from evaltools.arguments import check_one_of
 from evaltools.io.records import bounded_lines, loads_bounded, lone_surrogate_path
 
 #: Longest line read from a labels file; a longer one is skipped as unreadable.
@@ -131,10 +132,7 @@ class LabelStore:
         position : int, optional
             Row position of the case in the annotated table.
         """
-        if action not in ACTIONS:
-            raise ValueError(
-                f"The 'action' parameter of LabelStore.append must be one of {ACTIONS}. "
-                f"Got {action!r} instead.")
+        check_one_of(action, "action", "LabelStore.append", ACTIONS)
         event = {
             "id": str(id),
             "field": field,

@@ -42,6 +42,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from evaltools.arguments import check_positive_int
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError
 from evaltools.io.records import (
@@ -154,8 +155,7 @@ def plan_parts(paths: Iterable[str | Path], *, records_per_part: int = 2048) -> 
     lines are counted as records and left for the worker to report, so the
     error a run stops with is the one a single-process run would stop with.
     """
-    if records_per_part < 1:
-        raise ValueError("records_per_part must be at least 1")
+    check_positive_int(records_per_part, "records_per_part", "plan_parts")
     parts: list[Part] = []
     kinds: dict[str, set[str]] = {}
     ordinal = 1

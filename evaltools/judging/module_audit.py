@@ -152,7 +152,7 @@ class ModuleAudit:
                  f"{st.judged} with an LLM judge."]
         if st.mean_total is not None:
             lines.append(f"evaltools: {st.passed} PASS, {st.failed} FAIL; mean total "
-                         f"{st.mean_total:.1f}/100.")
+                         f"{st.mean_total:.1f}/{self.registry.settings.verdict.max_total:g}.")
         o = self.judge_overview()
         if o["judged"]:
             lines.append(

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.report.model import Alert, Column, InputFile, Report, Section, Stat, Stats, Text
 from evaltools.report.model import Table as _Table
 
@@ -45,10 +46,9 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
                       current_name: str = "current") -> Report:
     """A :class:`Report` showing a :class:`evaltools.compare.RunComparison`."""
     from evaltools import __version__
-    from evaltools.config import load_config
 
     c = comparison
-    config = config or load_config()
+    config = config if config is not None else DEFAULT_CONFIG
     worse = [f for f in c.flips if f.worse]
     moved = [s for s in c.shifts if s.significant]
     deltas = [m for m in c.modules if m.significant]
@@ -127,9 +127,8 @@ def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path]
                   progress=None, n_resamples: int = 1000, seed: int = 0) -> Report:
     """Read two runs' files and return their comparison report."""
     from evaltools.compare import compare_runs
-    from evaltools.config import load_config
 
-    config = config or load_config()
+    config = config if config is not None else DEFAULT_CONFIG
     ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
                             progress=progress)
     cur, cur_inputs = _read(current, config=config, skip_invalid=skip_invalid,

@@ -43,6 +43,7 @@ from typing import Any
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError, shorten
 from evaltools.io import file_format, loads_bounded, read_records, row_unit
+from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
 from evaltools.scoring.result import SCORE_FIELDS as _SCORE_FIELDS
 
@@ -167,10 +168,8 @@ def check_judged(record: dict[str, Any], *, source: str, line: int, unit: str = 
     ``module`` must name a module of the judge registry (the shipped one when
     ``registry`` is None).
     """
-    from evaltools.judging.registry import load_registry
-
     module = record.get("module")
-    known = (registry if registry is not None else load_registry()).ids
+    known = (registry if registry is not None else DEFAULT_REGISTRY).ids
     if module is not None and known and module not in known:
         raise InputError(f"field 'module' must be one of {', '.join(known)}, got {module!r}",
                          source=source, line=line, field="module", unit=unit)
@@ -220,7 +219,6 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
         The file or a record breaks the contract (unless ``skip_invalid``).
     """
     from evaltools.io import Unreadable
-    from evaltools.judging.registry import load_registry
     from evaltools.judging.stream import judge_stream
     from evaltools.scoring.scorer import default_scorer
 
@@ -229,7 +227,7 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
     unit = row_unit(p)
     as_text = file_format(p) != "jsonl"  # CSV and Parquet: nested values are JSON text
     scorer = scorer if scorer is not None else default_scorer()
-    registry = registry if registry is not None else load_registry()
+    registry = registry if registry is not None else DEFAULT_REGISTRY
     pending: list[tuple[int, dict[str, Any]]] = []
 
     def flush() -> Iterator[Item]:

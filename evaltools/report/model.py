@@ -27,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from evaltools.arguments import check_one_of, check_positive_int
+
 #: Kinds of table columns: how a renderer formats and sorts a cell.
 COLUMN_KINDS = ("text", "int", "float", "percent", "verdict", "code", "list")
 
@@ -47,9 +49,7 @@ class Column:
     help: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in COLUMN_KINDS:
-            raise ValueError(f"The 'kind' parameter of Column must be one of {COLUMN_KINDS}. "
-                             f"Got {self.kind!r} instead.")
+        check_one_of(self.kind, "kind", "Column", COLUMN_KINDS)
 
     @property
     def numeric(self) -> bool:
@@ -279,10 +279,7 @@ class Limits:
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"The {f.name!r} parameter of Limits must be a positive "
-                                 f"integer. Got {v!r} instead.")
+            check_positive_int(getattr(self, f.name), f.name, "Limits")
 
 
 @dataclass(frozen=True)

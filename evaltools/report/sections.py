@@ -91,12 +91,14 @@ def summary(b: ReportStats) -> Section:
         blocks.append(_verdict_table("judged-verdicts", "Judge verdicts", counts,
                                      ("PASS", "FAIL", "ERROR")))
         totals = [v for m in b.modules.values() for v in m.total]
-        pass_at = float(b.registry.settings.verdict.pass_at)
+        verdict = b.registry.settings.verdict
+        pass_at, top = float(verdict.pass_at), float(verdict.max_total)
         blocks.append(Figure(
             "judge-total-distribution", "Judge total scores",
-            figures.histograms_svg({"total_score": totals}, value_range=(0.0, 100.0),
+            figures.histograms_svg({"total_score": totals}, value_range=(0.0, top),
                                    thresholds={"total_score": [(pass_at, "PASS at")]}),
-            alt="Histogram of recomputed judge total scores (0-100) with the PASS threshold."))
+            alt=f"Histogram of recomputed judge total scores (0-{top:g}) with the PASS "
+                "threshold."))
         blocks.append(Table.from_rows("judge-total-stats", "Judge score statistics",
                                       _DESCRIBE_COLUMNS,
                                       [("total_score", *describe(totals).values())]))

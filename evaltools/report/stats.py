@@ -34,7 +34,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.highlight import span_marks
+from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.summary import ModuleStats
 from evaltools.report.model import (
     InputFile,
@@ -272,11 +274,8 @@ class ReportStats:
 
     def __init__(self, *, config=None, registry=None, limits: Limits | None = None,
                  title: str = "evaltools report"):
-        from evaltools.config import load_config
-        from evaltools.judging.registry import load_registry
-
-        self.config = config if config is not None else load_config()
-        self.registry = registry if registry is not None else load_registry()
+        self.config = config if config is not None else DEFAULT_CONFIG
+        self.registry = registry if registry is not None else DEFAULT_REGISTRY
         self.limits = limits or Limits()
         self.title = title
         self.inputs: list[InputFile] = []

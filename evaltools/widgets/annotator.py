@@ -37,6 +37,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from evaltools.arguments import check_one_of, check_value, parameter_message
 from evaltools.highlight import NO_MATHS, escape
 from evaltools.io.labels import LabelStore, iter_label_events, read_labels
 
@@ -102,15 +103,15 @@ class Annotator:
             self.label_values = dict(labels)
         else:
             self.label_values = {str(lab): str(lab) for lab in labels}
-        if not self.label_values:
-            raise ValueError("The 'labels' parameter of Annotator must name at least one "
-                             "label. Got an empty collection instead.")
+        check_value(labels, "labels", "Annotator", bool(self.label_values),
+                    "at least one label")
         self.frame = frame.reset_index(drop=True)
         self.ids = _case_ids(self.frame)
         dupes = sorted(i for i, n in Counter(self.ids).items() if n > 1)
         if dupes:
-            raise ValueError(f"The 'frame' parameter of Annotator must have unique ids (labels "
-                             f"are saved by id). Got repeated ids {dupes[:5]} instead.")
+            raise ValueError(parameter_message("frame", "Annotator",
+                                               "a frame with unique ids (labels are saved by id)",
+                                               f"repeated ids {dupes[:5]}"))
         self.field = field
         if fields is None:
             shown = [c for c in _DEFAULT_FIELDS if c in self.frame.columns]
@@ -197,9 +198,7 @@ class Annotator:
         puts its saved note back in the box.
         """
         self._check_open()
-        if label not in self.label_values:
-            raise ValueError(f"The 'label' parameter of Annotator.label must be one of "
-                             f"{list(self.label_values)}. Got {label!r} instead.")
+        check_one_of(label, "label", "Annotator.label", self.label_values)
         if self.done:
             self._say("All cases are done; nothing to label. Use Previous to go back.")
             return

@@ -36,6 +36,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from evaltools.arguments import check_one_of
 from evaltools.errors import InputError
 from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, escape
 from evaltools.judging.api import judge
@@ -190,9 +191,7 @@ class JudgeForm:
         self._quiet += 1
         try:
             for name, v in values.items():
-                if name not in self.sliders:
-                    raise ValueError(f"The reasoning sub-score must be one of "
-                                     f"{list(self.sliders)}. Got {name!r} instead.")
+                check_one_of(name, "name", "JudgeForm.set_reasoning", self.sliders)
                 self.sliders[name].value = v
         finally:
             self._quiet -= 1

@@ -32,6 +32,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from evaltools.arguments import parameter_message
 from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, case_html, escape, legend_html
 from evaltools.scoring.result import COUNT_FIELDS, SCORE_FIELDS
@@ -191,9 +192,9 @@ class ScoreExplorer:
             raise ValueError("ScoreExplorer.select needs a frame; none was given.")
         pos = which if isinstance(which, int) else self._ids.index(str(which))
         if not 0 <= pos < len(self.frame):
-            raise IndexError(f"The 'which' parameter of ScoreExplorer.select must be a "
-                             f"position in [0, {len(self.frame) - 1}] or an id. "
-                             f"Got {which!r} instead.")
+            raise IndexError(parameter_message(
+                "which", "ScoreExplorer.select",
+                f"a position in [0, {len(self.frame) - 1}] or an id", repr(which)))
         if self.picker.value != pos:
             self.picker.value = pos   # observer calls back into _load
         else:

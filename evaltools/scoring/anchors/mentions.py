@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from evaltools.arguments import check_type
 from evaltools.scoring.anchors.dates import find_dates
 from evaltools.scoring.anchors.numbers import KRONA_CODES, find_number_spans
 from evaltools.scoring.anchors.units import same_after_conversion
@@ -173,11 +174,7 @@ def find_mentions(text: str) -> list[Mention]:
     >>> find_mentions("one of the best")
     []
     """
-    if not isinstance(text, str):
-        raise TypeError(
-            f"The 'text' parameter of find_mentions must be a str. Got {type(text).__name__} "
-            "instead."
-        )
+    check_type(text, "text", "find_mentions", str, "a str")
     if not text:
         return []
     dates = find_dates(text)
