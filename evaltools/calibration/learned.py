@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.errors import InputError, one_line, shorten
+from evaltools.io import atomic_path
 from evaltools.io.records import depth_exceeds, loads_bounded
 from evaltools.values import binary_label
 
@@ -333,8 +334,6 @@ class LearnedCalibration:
         >>> load_calibration(path) == cal
         True
         """
-        from evaltools.io import atomic_path
-
         target = Path(path)
         with atomic_path(target) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
             json.dump(self.to_dict(), fh, indent=2, ensure_ascii=False, allow_nan=False)

@@ -17,7 +17,14 @@ import math
 import re
 from pathlib import Path
 
+from evaltools import __version__
+from evaltools.calibration.learned import fit_calibration
+from evaltools.cli.progress import progress
+from evaltools.config import load_config
 from evaltools.errors import InputError
+from evaltools.io import refuse_overwriting_input
+from evaltools.io.labelled import group_keys, read_labelled
+from evaltools.io.results import is_scored, score_labelled
 
 EXAMPLES = """\
 examples:
@@ -50,8 +57,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _groups(records, args) -> list[str] | None:
-    from evaltools.io.labelled import group_keys
-
     if not args.group_by:
         if args.group_regex:
             raise InputError("--group-regex needs --group-by FIELD", source=args.input.name)
@@ -61,8 +66,6 @@ def _groups(records, args) -> list[str] | None:
 
 def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
-    from evaltools.cli.progress import progress
-    from evaltools.io.results import is_scored
     from evaltools.scoring.scorer import ResponseScorer
 
     if is_scored(records[0]):
@@ -81,19 +84,12 @@ def _sha256(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evaltools import __version__
-    from evaltools.calibration.learned import fit_calibration
-    from evaltools.config import load_config
-    from evaltools.io.labelled import read_labelled
-    from evaltools.io.results import score_labelled
-
     if args.folds < 2:
         raise InputError(f"--folds must be at least 2. Got {args.folds} instead.",
                          source=args.input.name)
     if not (math.isfinite(args.C) and args.C > 0):
         raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
                          source="command line")
-    from evaltools.io import refuse_overwriting_input
 
     refuse_overwriting_input(args.output, [args.input])
     config = load_config(args.config)

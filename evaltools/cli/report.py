@@ -14,7 +14,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from evaltools.cli.progress import progress
+from evaltools.config import load_config
 from evaltools.errors import InputError
+from evaltools.io import count_records, refuse_overwriting_input
+from evaltools.judging.registry import load_registry
+from evaltools.report.build import build_report
+from evaltools.report.compare import compare_files
+from evaltools.report.model import Limits
 
 EXAMPLES = """\
 examples:
@@ -49,19 +56,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
 
-def _compare(args: argparse.Namespace, config) -> int:
-    from evaltools.cli.progress import progress
-    from evaltools.io import count_records
-    from evaltools.report.compare import compare_files
+def _reading(args: argparse.Namespace, files):
+    """A progress bar per input file, sized by its record count (what the builders call)."""
+    paths = {p.name: p for p in files}
+    return lambda items, name: progress(
+        items, f"reading {name}", total=count_records(paths[name]) if name in paths else None,
+        disabled=args.no_progress)
 
-    paths = {p.name: p for p in [*args.inputs, *args.reference]}
+
+def _compare(args: argparse.Namespace, config) -> int:
     title = args.title if args.title != "evaltools report" else "evaltools comparison"
     report = compare_files(args.reference, args.inputs, config=config, title=title,
                            skip_invalid=args.skip_invalid,
-                           progress=lambda items, name: progress(
-                               items, f"reading {name}",
-                               total=count_records(paths[name]) if name in paths else None,
-                               disabled=args.no_progress))
+                           progress=_reading(args, [*args.inputs, *args.reference]))
     report.to_file(args.output)
     if not args.quiet:
         flips = report.section("summary").blocks[0].items[3].value
@@ -71,16 +78,9 @@ def _compare(args: argparse.Namespace, config) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evaltools.cli.progress import progress
-    from evaltools.config import load_config
-    from evaltools.judging.registry import load_registry
-    from evaltools.report.build import build_report
-    from evaltools.report.model import Limits
-
     if args.output.suffix.lower() not in (".html", ".htm"):
         raise InputError("the report is HTML: give an output path ending in .html",
                          source=str(args.output))
-    from evaltools.io import refuse_overwriting_input
 
     refuse_overwriting_input(args.output, [*args.inputs, *(args.reference or ())])
     limits = {}
@@ -94,19 +94,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(str(exc), source="command line") from None
     config = load_config(args.config)
     registry = load_registry(args.registry)
-    from evaltools.io import count_records
 
     if args.reference:
         return _compare(args, config)
 
-    paths = {p.name: p for p in args.inputs}
     report = build_report(args.inputs, config=config, registry=registry, limits=lim,
-                          title=args.title,
-                          skip_invalid=args.skip_invalid,
-                          progress=lambda items, name: progress(
-                              items, f"reading {name}",
-                              total=count_records(paths[name]) if name in paths else None,
-                              disabled=args.no_progress))
+                          title=args.title, skip_invalid=args.skip_invalid,
+                          progress=_reading(args, args.inputs))
     report.to_file(args.output)
     if not args.quiet:
         summary = report.section("summary").blocks[0]

@@ -26,6 +26,8 @@ from typing import Any
 
 from evaltools.cli.progress import progress_bar
 from evaltools.errors import ClusterError, OutputError
+from evaltools.io import write_or_drain
+from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
 
 SUCCESS = "_SUCCESS"
 
@@ -148,8 +150,6 @@ def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
         **options) -> None:
     """Plan the inputs, run ``task`` on every part, write the output, fill ``summary``."""
     from evaltools.dask import output_kinds, run_parts
-    from evaltools.io import write_or_drain
-    from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
 
     check_arguments(args)
     plan = plan_parts(expand_inputs(args.input), records_per_part=args.partition_size)

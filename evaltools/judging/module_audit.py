@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaltools.io import read_records
 from evaltools.judging.audit import CODES, FINDING_KINDS
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import JudgeResult
@@ -75,8 +76,6 @@ _LEVELS = {"boolean": ("YES", "NO"), "classification": ("EXACT", "PARTIAL", "NON
 
 def _records(records: Any) -> list[dict[str, Any]]:
     if isinstance(records, (str, Path)):
-        from evaltools.io import read_records
-
         return [rec for _, rec in read_records(records)]
     if hasattr(records, "to_dict") and hasattr(records, "columns"):
         return [{k: v for k, v in r.items() if not is_missing(v) or k == "expected"}

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from evaltools.judging.checks import Check, run_check
+from evaltools.judging.registry import DEFAULT_REGISTRY
 
 if TYPE_CHECKING:
     from evaltools.judging.registry import Module, Registry
@@ -121,8 +122,6 @@ def assess_rules(module: Module, output: Any, expected: Any,
     >>> assess_rules(m, True, True, None).unassessed
     (1, 2, 3, 4)
     """
-    from evaltools.judging.registry import DEFAULT_REGISTRY
-
     points = (registry or DEFAULT_REGISTRY).settings.rules.points_per_rule
     given = list(given or [])
     results = []

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from evaltools import __version__
-from evaltools.report import figures, sections
+from evaltools.report import alerts, figures, sections
+from evaltools.report.inputs import file_sha256, iter_items
 from evaltools.report.model import (
     Case,
     Column,
@@ -55,8 +56,6 @@ class ReportBuilder(ReportStats):
 
     def build(self) -> Report:
         """The report over everything added so far."""
-        from evaltools.report import alerts
-
         parts = (alerts.section(self), sections.summary(self), sections.modules(self),
                  sections.worst(self),
                  sections.calibration(self), sections.configuration(self),
@@ -117,7 +116,6 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
     evaltools.errors.InputError
         A file or record breaks the data contract (unless ``skip_invalid``).
     """
-    from evaltools.report.inputs import file_sha256, iter_items
     from evaltools.scoring.scorer import ResponseScorer
 
     builder = ReportBuilder(config=config, registry=registry, limits=limits, title=title)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from evaltools import calibration as cal
 from evaltools.report import figures
 from evaltools.report.model import Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import ReportStats
@@ -54,7 +55,6 @@ def _verdict_rows(agreement) -> list[tuple]:
 def agreement_blocks(id: str, title: str, human, predicted, labels, *,
                      reference: str = "Reference") -> list:
     """Stats, a confusion figure and table of two verdict series (from verdict_agreement)."""
-    from evaltools import calibration as cal
     from evaltools import plots
 
     pairs = [(h, p) for h, p in zip(human, predicted, strict=True)
@@ -108,7 +108,6 @@ def section(b: ReportStats) -> Section:
 def _scoring_blocks(b: ReportStats) -> list:
     import pandas as pd
 
-    from evaltools import calibration as cal
     from evaltools import plots
 
     lab = b.labelled

@@ -11,7 +11,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from evaltools import __version__
+from evaltools.compare import compare_runs
 from evaltools.config import DEFAULT_CONFIG
+from evaltools.report.inputs import file_sha256, iter_items
 from evaltools.report.model import Alert, Column, InputFile, Report, Section, Stat, Stats, Text
 from evaltools.report.model import Table as _Table
 
@@ -19,7 +22,6 @@ from evaltools.report.model import Table as _Table
 def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
           progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
           ) -> tuple[list[dict[str, Any]], list[InputFile]]:
-    from evaltools.report.inputs import file_sha256, iter_items
     from evaltools.scoring.scorer import ResponseScorer
 
     scorer = ResponseScorer(config)
@@ -45,8 +47,6 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
                       reference_name: str = "reference",
                       current_name: str = "current") -> Report:
     """A :class:`Report` showing a :class:`evaltools.compare.RunComparison`."""
-    from evaltools import __version__
-
     c = comparison
     config = config if config is not None else DEFAULT_CONFIG
     worse = [f for f in c.flips if f.worse]
@@ -126,8 +126,6 @@ def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path]
                   config=None, title: str = "evaltools comparison", skip_invalid: bool = False,
                   progress=None, n_resamples: int = 1000, seed: int = 0) -> Report:
     """Read two runs' files and return their comparison report."""
-    from evaltools.compare import compare_runs
-
     config = config if config is not None else DEFAULT_CONFIG
     ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
                             progress=progress)

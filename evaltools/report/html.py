@@ -39,6 +39,9 @@ from typing import Any
 
 from markupsafe import Markup
 
+from evaltools.highlight import highlight_evidence_html, highlight_html, legend_html
+from evaltools.io import atomic_path
+
 
 def _fmt(value: Any, kind: str = "text") -> str:
     """A cell's display text.
@@ -79,20 +82,14 @@ def _sortkey(value: Any) -> str:
 
 
 def _highlight(text: str, anchors) -> Markup:
-    from evaltools.highlight import highlight_html
-
     return Markup(highlight_html(text or "", list(anchors or ())))
 
 
 def _highlight_evidence(text: str, anchors) -> Markup:
-    from evaltools.highlight import highlight_evidence_html
-
     return Markup(highlight_evidence_html(text or "", list(anchors or ())))
 
 
 def _legend() -> Markup:
-    from evaltools.highlight import legend_html
-
     return Markup(legend_html())
 
 
@@ -209,8 +206,6 @@ def write_text_atomic(text: str, path: str | Path) -> Path:
     >>> write_text_atomic("<p>hi</p>", p).read_text()
     '<p>hi</p>'
     """
-    from evaltools.io import atomic_path
-
     target = Path(path)
     with atomic_path(target) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)

@@ -28,6 +28,9 @@ import html
 import sys
 from pathlib import Path
 
+from evaltools import __version__
+from evaltools.report.html import write_text_atomic
+
 #: The groups of pages, in order: (title, glob relative to the reports folder).
 GROUPS = (("Report", "report.html"), ("Comparisons", "*diff*.html"),
           ("Notebooks", "notebooks/*.html"), ("Module audits", "audits/*.html"))
@@ -44,8 +47,6 @@ def sha256(path: str | Path) -> str:
 
 def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = None) -> str:
     """The index page's HTML for the pages under ``folder`` and the ``inputs`` files."""
-    from evaltools import __version__
-
     folder = Path(folder)
     now = now or _dt.datetime.now(_dt.UTC)
     esc = html.escape
@@ -94,8 +95,6 @@ code {{ font-size: 0.9em; word-break: break-all; }}
 
 def write_index(folder: str | Path, *, inputs=()) -> Path:
     """Write ``folder/index.html`` (atomically) and return its path."""
-    from evaltools.report.html import write_text_atomic
-
     return write_text_atomic(render_index(folder, inputs=inputs), Path(folder) / "index.html")
 
 

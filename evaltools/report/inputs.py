@@ -42,8 +42,9 @@ from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError, shorten
-from evaltools.io import file_format, loads_bounded, read_records, row_unit
+from evaltools.io import Unreadable, file_format, loads_bounded, read_records, row_unit
 from evaltools.judging.registry import DEFAULT_REGISTRY
+from evaltools.judging.stream import judge_stream
 from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
 from evaltools.scoring.result import SCORE_FIELDS as _SCORE_FIELDS
 
@@ -218,8 +219,6 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
     InputError
         The file or a record breaks the contract (unless ``skip_invalid``).
     """
-    from evaltools.io import Unreadable
-    from evaltools.judging.stream import judge_stream
     from evaltools.scoring.scorer import default_scorer
 
     p = Path(path)

@@ -28,6 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from evaltools.arguments import check_one_of, check_positive_int
+from evaltools.report.html import (
+    render_block,
+    render_fragment,
+    render_html,
+    render_section,
+    write_html,
+)
 
 #: Kinds of table columns: how a renderer formats and sorts a cell.
 COLUMN_KINDS = ("text", "int", "float", "percent", "verdict", "code", "list")
@@ -73,7 +80,6 @@ class Block:
     kind: ClassVar[str] = "block"
 
     def _repr_html_(self) -> str:  # a notebook shows a block as the report does
-        from evaltools.report.html import render_block
 
         return render_block(self)
 
@@ -218,7 +224,6 @@ class Section:
         return [b for b in self.blocks if isinstance(b, Figure)]
 
     def _repr_html_(self) -> str:  # a notebook shows a section as the report does
-        from evaltools.report.html import render_section
 
         return render_section(self)
 
@@ -302,26 +307,19 @@ class Report:
 
     def to_html(self) -> str:
         """The report as one self-contained HTML page."""
-        from evaltools.report.html import render_html
-
         return render_html(self)
 
     def to_file(self, path) -> None:
         """Write the HTML page to ``path`` atomically."""
-        from evaltools.report.html import write_html
-
         write_html(self, path)
 
     def _repr_html_(self) -> str:  # notebooks show the report inline
-        from evaltools.report.html import render_fragment
 
         return render_fragment(self)
 
     def to_widgets(self):
         """The report as an ``ipywidgets.Tab``: one tab per section (same model, same HTML)."""
         import ipywidgets as widgets
-
-        from evaltools.report.html import render_section
 
         tab = widgets.Tab(children=[widgets.HTML(render_section(s)) for s in self.sections])
         for i, s in enumerate(self.sections):

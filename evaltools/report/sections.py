@@ -12,8 +12,11 @@ import platform
 from collections import Counter
 from collections.abc import Mapping
 
+from evaltools import __version__
 from evaltools.judging.audit import FINDING_KINDS
+from evaltools.report import calibration as cal
 from evaltools.report import figures
+from evaltools.report.calibration import agreement_blocks
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, describe
 
@@ -238,8 +241,6 @@ def modules(b: ReportStats) -> Section:
 
 
 def _llm_agreement(b: ReportStats) -> list:
-    from evaltools.report.calibration import agreement_blocks
-
     return agreement_blocks("llm-verdict-confusion", "LLM judge verdicts vs recomputed",
                             [h for h, _ in b.llm_verdicts], [p for _, p in b.llm_verdicts],
                             ("PASS", "FAIL"), reference="LLM judge")
@@ -286,8 +287,6 @@ def worst(b: ReportStats) -> Section:
 
 def calibration(b: ReportStats) -> Section:
     """Agreement with human labels, when the records carry any."""
-    from evaltools.report import calibration as cal
-
     return cal.section(b)
 
 
@@ -337,8 +336,6 @@ def _setting(value):
 
 def provenance(b: ReportStats) -> Section:
     """Versions and the input files' hashes."""
-    from evaltools import __version__
-
     rows = [(f.path, f.records, ", ".join(f"{k}: {n}" for k, n in f.kinds), f.size_bytes,
              f.sha256) for f in b.inputs]
     return Section("provenance", "Provenance", (

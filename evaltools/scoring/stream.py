@@ -12,13 +12,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
 from typing import Any
 
-from evaltools.config import Config
+from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import InputError
 from evaltools.io import Unreadable, require_text
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.relevance import CorpusTfidf, relevance_reference, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.score import score_features
+from evaltools.text import load_pipeline
 
 REQUIRED = ("query", "context", "response")
 
@@ -45,8 +46,6 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
         raise InputError(f"a record must be an object, got {type(record).__name__}",
                          source=source, line=line, unit=unit)
     if max_chars is None:
-        from evaltools.config import DEFAULT_CONFIG
-
         max_chars = DEFAULT_CONFIG.input.max_text_chars
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
                             required=REQUIRED, max_chars=max_chars) for f in REQUIRED)
@@ -87,9 +86,6 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
     both. :class:`evaltools.scoring.scorer.ResponseScorer` passes its cache.
     """
     if cache is None:
-        from evaltools.config import DEFAULT_CONFIG
-        from evaltools.text import load_pipeline
-
         config = config if config is not None else DEFAULT_CONFIG
         cache = FeatureCache(nlp if nlp is not None else load_pipeline(config), config)
     elif config is not None or nlp is not None:
