@@ -55,6 +55,25 @@ def _frame(records):
     return records if isinstance(records, pd.DataFrame) else pd.DataFrame(list(records))
 
 
+def _legend_outside(ax, **kwargs):
+    """A legend to the right of the axes, so it never covers bars, curves or threshold labels."""
+    return ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+                     borderaxespad=0.0, **kwargs)
+
+
+def _threshold_line(ax, value: float, text: str, *, row: int = 0, colour: str = "black",
+                    style: str = "--"):
+    """A vertical threshold line with a label that states its value (``text value``)."""
+    ax.axvline(value, color=colour, linestyle=style, linewidth=1)
+    lo, hi = ax.get_xlim()
+    right = value >= lo + 0.7 * (hi - lo)
+    # One label per line, stacked so two close lines keep both labels readable.
+    ax.annotate(f"{text} {value:g}", (value, 1), xycoords=("data", "axes fraction"),
+                xytext=(-3 if right else 3, -4 - 14 * row), textcoords="offset points",
+                fontsize=9, va="top", ha="right" if right else "left",
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
+
+
 def score_distributions(records, scores: Sequence[str] = ("relevance", "completeness",
                                                           "hallucination"), *,
                         label: str | None = "label_hallucinated", bins: int = 20,
@@ -106,19 +125,17 @@ def score_distributions(records, scores: Sequence[str] = ("relevance", "complete
             what = {0: f"{label} = 0", 1: f"{label} = 1", None: "all"}[key]
             ax.hist(vals, bins=edges, alpha=0.6, color=_LABEL_COLOURS[key],
                     label=f"{what} (n={len(vals)})")
-        for i, (section, key) in enumerate(_SPEC_LINES.get(name, ())):
-            t = getattr(getattr(config, section), key)
-            ax.axvline(t, color="black", linestyle="--", linewidth=1)
-            # One label per line, stacked so two close lines keep both labels readable.
-            ax.annotate(f"{key} {t:g}", (t, 1), xycoords=("data", "axes fraction"),
-                        xytext=(3, -4 - 14 * i), textcoords="offset points", fontsize=9,
-                        va="top", ha="left" if t < 0.7 else "right",
-                        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+        ax.set_xlim(0, 1)
+        lines = _SPEC_LINES.get(name, ())
+        if lines:  # head room: the threshold labels sit above the tallest bar
+            ax.set_ylim(0, ax.get_ylim()[1] * (1.15 + 0.12 * len(lines)))
+        for i, (section, key) in enumerate(lines):
+            _threshold_line(ax, getattr(getattr(config, section), key), key, row=i)
         ax.set_title(name)
         ax.set_xlabel("score")
-        ax.set_xlim(0, 1)
-        # Below the panel: a legend in the corner would cover bars and threshold labels.
-        ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1,
+        # Below the panel (under the axis label): a legend in the corner would cover bars
+        # and threshold labels.
+        ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.24), ncol=1,
                   frameon=False)
     axes[0][0].set_ylabel("records")
     fig.tight_layout()
@@ -170,8 +187,10 @@ def roc_pr(y_true, scores: Mapping[str, Any], *,
                     label=f"chance ({prevalence:.2f})")
     ax2.set(title="Precision-recall", xlabel="recall", ylabel="precision", xlim=(0, 1),
             ylim=(0, 1.02))
-    ax1.legend(fontsize=9, loc="lower right")
-    ax2.legend(fontsize=9, loc="lower left")
+    # Below each panel, under the axis label: inside, a legend covers the curves.
+    for ax in (ax1, ax2):
+        ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.16),
+                  frameon=False)
     fig.tight_layout()
     return fig
 
@@ -207,7 +226,7 @@ def threshold_sweep(sweep, *, score: str = "score",
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(8.5, 4))
     t = [r.threshold for r in sweep.rows]
     for m in metrics:
         ax.plot(t, [getattr(r, m) for r in sweep.rows], label=m)
@@ -221,7 +240,7 @@ def threshold_sweep(sweep, *, score: str = "score",
     op = ">" if direction == "above" else "<"
     ax.set(xlabel=f"threshold (flag when {score} {op} threshold)", ylabel="metric",
            title=f"Threshold sweep: {score}", ylim=(-0.05, 1.05))
-    ax.legend(fontsize=9, loc="best")
+    _legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -251,7 +270,7 @@ def reliability_diagram(reliability):
     plt = _plt()
     items = reliability.items() if isinstance(reliability, Mapping) else [("", reliability)]
     items = list(items)
-    fig, (ax, axh) = plt.subplots(2, 1, figsize=(5.5, 6), sharex=True,
+    fig, (ax, axh) = plt.subplots(2, 1, figsize=(8, 6), sharex=True,
                                   gridspec_kw={"height_ratios": [3, 1]})
     ax.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="perfect")
     width = None
@@ -265,7 +284,7 @@ def reliability_diagram(reliability):
                 width=width, align="edge", alpha=0.7, label=name or None)
     ax.set(title="Reliability", ylabel="observed rate of label 1", xlim=(0, 1),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=9, loc="upper left")
+    _legend_outside(ax)
     axh.set(xlabel="predicted probability", ylabel="records")
     fig.tight_layout()
     return fig
@@ -344,7 +363,7 @@ def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_
     series = [(column, df[column])] if column in df.columns else []
     if human and human in df.columns:
         series.append((human, df[human]))
-    fig, ax = plt.subplots(figsize=(5, 3.4))
+    fig, ax = plt.subplots(figsize=(6, 3.4))
     x = np.arange(len(labels))
     width = 0.8 / max(len(series), 1)
     for i, (name, s) in enumerate(series):
@@ -357,7 +376,7 @@ def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_
     ax.set_xticks(x, list(labels))
     ax.set(ylabel="records", title="Verdict mix")
     if len(series) > 1:
-        ax.legend(fontsize=9)
+        _legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -372,7 +391,13 @@ def plot_module_audit(audit):
     if audit.module.type == "extraction" and len(audit.f1_values()):
         axes[0].hist(audit.f1_values(), bins=[i / 10 for i in range(11)],
                      color="#2c7fb8", edgecolor="white")
-        axes[0].set(title="F1 distribution", xlabel="F1", ylabel="records")
+        axes[0].set(title="F1 distribution", xlabel="F1", ylabel="records", xlim=(0, 1))
+        bands = audit.registry.settings.correctness
+        # The credit bands, each line labelled with its value; head room keeps labels off bars.
+        axes[0].set_ylim(0, axes[0].get_ylim()[1] * 1.45)
+        for i, (value, text) in enumerate(((bands.partial_credit_f1, "partial credit from"),
+                                           (bands.full_credit_f1, "full credit from"))):
+            _threshold_line(axes[0], value, text, row=i, colour="#555555")
     else:
         mix = audit.correctness_mix()["count"]
         axes[0].bar(mix.index.astype(str), mix.values, color="#2c7fb8")
@@ -384,8 +409,11 @@ def plot_module_audit(audit):
     axes[1].bar([i + 0.2 for i in x], rv["judge_violated"], width=0.4, label="LLM judge",
                 color="#7f7f7f")
     axes[1].set_xticks(list(x), [f"rule {i + 1}" for i in x])
-    axes[1].set(title="rule violations", ylabel="records")
-    axes[1].legend(fontsize=9)
+    axes[1].set_ylabel("records")
+    axes[1].set_title("rule violations", pad=26)
+    # Between the title and the bars, never on them.
+    axes[1].legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2,
+                   frameon=False, borderaxespad=0.2)
     subs = [s.name for s in audit.registry.settings.reasoning.subscores]
     data = [[getattr(r.reasoning_quality, s) for r in audit.results
              if r.reasoning_quality is not None

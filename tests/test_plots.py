@@ -6,7 +6,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+from pathlib import Path
+
 import matplotlib.pyplot as plt
+import matplotlib.text
 import pytest
 from matplotlib.figure import Figure
 
@@ -100,3 +103,122 @@ def test_verdict_mix_counts():
     heights = [p.get_height() for p in ax.patches]
     assert heights == [1, 0, 3, 1, 1, 2]  # predicted, then human
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["verdict", "label_verdict"]
+
+
+# ------------------------------------------------------------------ legibility of every figure
+
+
+def _every_figure():
+    """One figure of each public function of evaltools.plots, on small hand-made inputs."""
+    from evaltools.judging.module_audit import module_audit
+
+    y = [r["label_hallucinated"] for r in RECORDS]
+    hall = [r["hallucination"] for r in RECORDS]
+    rel = reliability([0, 0, 1, 1], [0.1, 0.3, 0.6, 0.9], n_bins=4)
+    data = Path(__file__).resolve().parent.parent / "data" / "judgments.jsonl"
+    return {
+        "score_distributions": plots.score_distributions(RECORDS),
+        "roc_pr": plots.roc_pr(y, {"hallucination": hall,
+                                   "relevance": [r["relevance"] for r in RECORDS]}),
+        "threshold_sweep": plots.threshold_sweep(threshold_sweep(y, hall), score="hallucination",
+                                                 marks={"spec FAIL": 0.5, "spec high risk": 0.6,
+                                                        "Youden's J": 0.2}),
+        "reliability_diagram": plots.reliability_diagram({"fitted": rel, "shipped": rel}),
+        "confusion_matrix": plots.confusion_matrix(verdict_agreement(
+            [r["label_verdict"] for r in RECORDS], [r["verdict"] for r in RECORDS])),
+        "verdict_mix": plots.verdict_mix(RECORDS),
+        "plot_module_audit": plots.plot_module_audit(module_audit(data, "M01")),
+        "plot_module_audit boolean": plots.plot_module_audit(module_audit(data, "M15")),
+    }
+
+
+def _texts(fig):
+    return [t for t in fig.findobj(matplotlib.text.Text)
+            if t.get_visible() and t.get_text().strip() and t.figure is fig]
+
+
+def test_every_public_plot_is_covered():
+    public = {n for n in dir(plots) if not n.startswith("_") and callable(getattr(plots, n))
+              and getattr(getattr(plots, n), "__module__", "") == plots.__name__}
+    assert public <= {k.split()[0] for k in _every_figure()}
+
+
+def test_no_legend_covers_data_or_labels():
+    for key, fig in _every_figure().items():
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        texts = _texts(fig)
+        for ax in fig.axes:
+            legend = ax.get_legend()
+            if legend is None:
+                continue
+            box = legend.get_window_extent(r)
+            inside = set(legend.get_texts()) | {legend.get_title()}
+            assert not box.overlaps(ax.get_window_extent(r)), f"{key}: legend on the data"
+            for t in texts:
+                if t not in inside:
+                    assert not box.overlaps(t.get_window_extent(r)), \
+                        f"{key}: legend covers {t.get_text()!r}"
+
+
+def test_text_is_legible_and_threshold_labels_are_level():
+    for key, fig in _every_figure().items():
+        for t in _texts(fig):
+            assert t.get_fontsize() >= 9, f"{key}: {t.get_text()!r} at {t.get_fontsize()} pt"
+            ylabels = {ax.yaxis.label for ax in fig.axes}
+            if t not in ylabels:
+                assert t.get_rotation() == 0, f"{key}: {t.get_text()!r} rotated"
+
+
+def _threshold_lines(ax):
+    """Vertical or horizontal straight lines spanning the axes (axvline / axhline)."""
+    for line in ax.get_lines():
+        xs, ys = list(line.get_xdata()), list(line.get_ydata())
+        if len(xs) == 2 and xs[0] == xs[1] and list(ys) == [0, 1]:
+            yield float(xs[0])
+        elif len(ys) == 2 and ys[0] == ys[1] and list(xs) == [0, 1] and \
+                line.get_transform() is not ax.transData:
+            yield float(ys[0])
+
+
+def test_every_threshold_line_says_its_value():
+    seen = 0
+    for key, fig in _every_figure().items():
+        for ax in fig.axes:
+            legend = ax.get_legend()
+            words = [t.get_text() for t in ax.texts] + \
+                    ([t.get_text() for t in legend.get_texts()] if legend else [])
+            for value in _threshold_lines(ax):
+                seen += 1
+                shown = {f"{value:g}", f"{value:.2f}", f"{value:.3g}"}
+                assert any(s in w for w in words for s in shown), \
+                    f"{key}: the line at {value} does not say its value ({words})"
+    assert seen >= 9
+
+
+def test_threshold_labels_stand_clear_of_bars():
+    from matplotlib.patches import Rectangle
+
+    for key, fig in _every_figure().items():
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        for ax in fig.axes:
+            values = list(_threshold_lines(ax))
+            labels = [t for t in ax.texts if any(f"{v:g}" in t.get_text() for v in values)]
+            bars = [b for b in ax.patches if isinstance(b, Rectangle) and b.get_height() > 0]
+            for t in labels:
+                box = t.get_window_extent(r)
+                for b in bars:
+                    assert not box.overlaps(b.get_window_extent(r)), \
+                        f"{key}: {t.get_text()!r} is drawn over a bar"
+
+
+def test_module_audit_f1_panel_marks_the_credit_bands():
+    from evaltools.judging.module_audit import module_audit
+
+    data = Path(__file__).resolve().parent.parent / "data" / "judgments.jsonl"
+    fig = plots.plot_module_audit(module_audit(data, "M01"))
+    ax = fig.axes[0]
+    assert sorted(_threshold_lines(ax)) == [0.5, 0.8]
+    assert [t.get_text() for t in ax.texts] == ["partial credit from 0.5",
+                                                "full credit from 0.8"]

@@ -123,7 +123,10 @@ def histograms_svg(series: Mapping[str, Sequence[float]], *, title: str = "",
                    color="#4c72b0", edgecolor="white", linewidth=0.5)
         else:
             ax.text(0.5, 0.5, "no values", ha="center", va="center", transform=ax.transAxes)
-        for i, (value, label) in enumerate((thresholds or {}).get(name, ())):
+        marks = (thresholds or {}).get(name, ())
+        if marks and values.size:  # head room: the threshold labels sit above the bars
+            ax.set_ylim(0, ax.get_ylim()[1] * (1.15 + 0.12 * len(marks)))
+        for i, (value, label) in enumerate(marks):
             # Every threshold line says its value; ids let a test pair lines and labels.
             ax.axvline(value, color="#c62828", linestyle="--", linewidth=1,
                        gid=f"ev-threshold-line-{i}")
