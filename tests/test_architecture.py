@@ -9,7 +9,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "evaltools"
-PRESENTATION = ("plots", "highlight", "prompt", "widgets", "report", "cli", "__main__")
+PRESENTATION = ("plots", "highlight", "prompt", "tables", "widgets", "report", "cli",
+                "__main__")
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

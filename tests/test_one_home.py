@@ -189,7 +189,8 @@ def test_inconsistent_means_one_thing_in_every_view(tmp_path, capsys):
 
     rep = report_from_records(judged=[evaltools.judge(r).to_dict() | {"module": "M15"}
                                       for r in JUDGED])
-    t = next(t for t in rep.section("modules").tables() if t.id == "modules").to_records()[0]
+    t = next(t for t in rep.section("modules").tables()
+             if t.id == "module-scores").to_records()[0]
     assert (t["llm_judged"], t["llm_findings"], t["llm_inconsistent"], t["llm_disagree"]) \
         == (3, 2, 1, 1)
 

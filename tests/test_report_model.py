@@ -180,7 +180,8 @@ def test_llm_judge_disagreements_are_counted():
                  issues=["verdict: the judge says FAIL, recomputed PASS"]),
             dict(base, id="c")]
     rep = report_from_records(judged=recs)
-    row = next(t for t in rep.section("modules").tables() if t.id == "modules").to_records()[0]
+    row = next(t for t in rep.section("modules").tables()
+               if t.id == "module-scores").to_records()[0]
     assert (row["llm_judged"], row["llm_disagree"], row["with_issues"]) == (2, 1, 1)
 
 

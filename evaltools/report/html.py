@@ -50,6 +50,8 @@ def _fmt(value: Any, kind: str = "text") -> str:
     --------
     >>> _fmt(0.12345, "float"), _fmt(0.5, "percent"), _fmt(12345, "int"), _fmt(None, "float")
     ('0.123', '50.0%', '12,345', '—')
+    >>> _fmt(76.798, "float"), _fmt(5.6667, "float"), _fmt(0.0004, "float"), _fmt(1234.6, "float")
+    ('76.8', '5.67', '0', '1,235')
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
@@ -60,7 +62,11 @@ def _fmt(value: Any, kind: str = "text") -> str:
     if kind == "percent" and isinstance(value, (int, float)):
         return f"{100 * value:.1f}%"
     if kind == "float" and isinstance(value, (int, float)):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.0f}"
+        if value == int(value):
+            return f"{value:,.0f}"
+        # Three significant digits, at most three decimals: 0.123, 5.67, 76.8, 1,235.
+        decimals = max(0, min(3, 2 - math.floor(math.log10(abs(value)))))
+        return f"{value:,.{decimals}f}".rstrip("0").rstrip(".")
     if kind == "int" and isinstance(value, (int, float)):
         return f"{int(value):,}"
     if isinstance(value, float):

@@ -16,8 +16,8 @@ An exported page has no kernel, so nothing a widget shows could be
 recomputed: every control is stored disabled and each widget output is
 preceded by a note, "static snapshot — run the notebook to interact", so a
 page never looks live while it is not. A notebook executed by papermill shows
-its parameters once: the default ``parameters`` cell is left out of the page
-when an ``injected-parameters`` cell follows it.
+each parameter once: in the default ``parameters`` cell, the assignments the
+``injected-parameters`` cell overrides are turned into comments.
 
 Used by ``scripts/export_notebooks.py``; any script that exports notebooks
 can call :func:`export_html` the same way.
@@ -154,7 +154,13 @@ def _has_widget_views(nb) -> bool:
 
 
 def without_default_parameters(nb):
-    """``nb`` without its ``parameters`` cell when papermill injected parameters after it.
+    """``nb`` showing each parameter once when papermill injected parameters.
+
+    In the default ``parameters`` cell, every assignment that the
+    ``injected-parameters`` cell after it overrides becomes a comment (the
+    value the page was run with is the injected one); a default cell left with
+    nothing else is dropped. Defaults that were not overridden stay, so every
+    name the page uses is defined on it.
 
     Examples
     --------
@@ -165,11 +171,56 @@ def without_default_parameters(nb):
     ...     v4.new_code_cell('module = "M02"', metadata={"tags": ["injected-parameters"]})])
     >>> [c.source for c in without_default_parameters(nb).cells]
     ['module = "M02"']
+    >>> nb = v4.new_notebook(cells=[
+    ...     v4.new_code_cell('module = "M01"  # any id\\ndata = "x.jsonl"',
+    ...                      metadata={"tags": ["parameters"]}),
+    ...     v4.new_code_cell('module = "M02"', metadata={"tags": ["injected-parameters"]})])
+    >>> print(without_default_parameters(nb).cells[0].source)
+    # Defaults; papermill set module in the next cell.
+    # module = "M01"  # any id
+    data = "x.jsonl"
     """
+    import ast
+
     tags = [set(c.get("metadata", {}).get("tags", [])) for c in nb.cells]
-    if any("injected-parameters" in t for t in tags):
-        nb.cells = [c for c, t in zip(nb.cells, tags, strict=True) if "parameters" not in t]
+    injected: set[str] = set()
+    for cell, t in zip(nb.cells, tags, strict=True):
+        if "injected-parameters" in t:
+            injected |= _assigned(ast.parse(cell.source))
+    if not injected:
+        return nb
+    kept = []
+    for cell, t in zip(nb.cells, tags, strict=True):
+        if "parameters" in t:
+            lines = cell.source.splitlines()
+            overridden = set()
+            for node in ast.parse(cell.source).body:
+                if _assigned(node) and _assigned(node) <= injected:
+                    overridden.update(range(node.lineno - 1, node.end_lineno))
+            code = [i for i, line in enumerate(lines)
+                    if line.strip() and not line.lstrip().startswith("#")]
+            if all(i in overridden for i in code):
+                continue
+            names = ", ".join(sorted(injected))
+            cell.source = "\n".join(
+                [f"# Defaults; papermill set {names} in the next cell."]
+                + [f"# {line}" if i in overridden else line for i, line in enumerate(lines)])
+        kept.append(cell)
+    nb.cells = kept
     return nb
+
+
+def _assigned(tree) -> set[str]:
+    """Names a statement (or module) assigns at its top level."""
+    import ast
+
+    body = tree.body if isinstance(tree, ast.Module) else [tree]
+    names = set()
+    for node in body:
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
 
 
 def as_snapshot(nb):
@@ -203,7 +254,7 @@ def as_snapshot(nb):
         "text/html": f'<div class="evaltools-snapshot-note" style="font-size:90%;'
                      f'color:#6b4e00;background:#fff8e1;border:1px solid #f0d58c;'
                      f'border-radius:4px;padding:4px 8px;margin:4px 0;">'
-                     f'&#9432; {SNAPSHOT_NOTE}</div>',
+                     f'{SNAPSHOT_NOTE}</div>',
         "text/plain": SNAPSHOT_NOTE})
     for cell in nb.cells:
         if cell.cell_type != "code":

@@ -130,25 +130,26 @@ def modules(b: ReportStats) -> Section:
 
     order = sorted(b.modules, key=lambda m: (m[:3], m))
     judge = b.registry.settings
-    rows = []
-    for mid in order:
-        m, st = b.modules[mid], b.modules[mid].counts
-        info = module_info(mid)
-        rows.append((mid, getattr(info, "name", ""), m.module_type or getattr(info, "type", ""),
-                     st.records, st.passed, st.failed, st.errors, _share(st.passed, st.valid),
-                     _mean(m.correctness), _mean(m.rules), _mean(m.reasoning), _mean(m.total),
-                     st.with_issues, st.judged, st.with_findings, st.inconsistent,
-                     st.verdict_differs))
+    # Two tables of at most nine columns, the ones read first on the left: how each
+    # module did, then its section scores and how far its LLM judge can be trusted.
     blocks: list = [Table.from_rows(
         "modules", "Modules",
-        [Column("module", "Module", "code"), Column("name", "Name"), Column("type", "Type"),
-         Column("records", "Records", "int"), Column("pass", "PASS", "int"),
-         Column("fail", "FAIL", "int"), Column("errors", "Invalid", "int"),
+        [Column("module", "Module", "code"), Column("name", "Name"),
+         Column("records", "Records", "int"),
          Column("pass_rate", "Pass rate", "percent"),
+         Column("total", f"Mean total (of {judge.verdict.max_total:g})", "float"),
+         Column("pass", "PASS", "int"), Column("fail", "FAIL", "int"),
+         Column("errors", "Invalid", "int"), Column("type", "Type")],
+        [(mid, getattr(module_info(mid), "name", ""), st.records, _share(st.passed, st.valid),
+          _mean(m.total), st.passed, st.failed, st.errors,
+          m.module_type or getattr(module_info(mid), "type", ""))
+         for mid, m, st in ((mid, b.modules[mid], b.modules[mid].counts) for mid in order)]),
+        Table.from_rows(
+        "module-scores", "Section scores and LLM judges, by module",
+        [Column("module", "Module", "code"),
          Column("correctness", f"Correctness (of {judge.correctness.max_points:g})", "float"),
          Column("rules", f"Rules (of {judge.rules.max_points:g})", "float"),
          Column("reasoning", f"Reasoning (of {judge.reasoning.max_points:g})", "float"),
-         Column("total", f"Total (of {judge.verdict.max_total:g})", "float"),
          Column("with_issues", "Records with issues", "int"),
          Column("llm_judged", "LLM-judged", "int",
                 "records carrying an LLM judge's result"),
@@ -159,7 +160,11 @@ def modules(b: ReportStats) -> Section:
                 "(arithmetic or verdict findings)"),
          Column("llm_disagree", "LLM verdict differs", "int",
                 "LLM judge verdict differs from the recomputed one")],
-        rows)]
+        [(mid, _mean(m.correctness), _mean(m.rules), _mean(m.reasoning), st.with_issues,
+          st.judged, st.with_findings, st.inconsistent, st.verdict_differs)
+         for mid, m, st in ((mid, b.modules[mid], b.modules[mid].counts) for mid in order)],
+        note="Mean section scores of the recomputed judgments; the LLM judge's own results "
+             "checked by the judge audit.")]
     blocks.append(Figure("module-verdicts", "Verdicts by module",
                          figures.verdict_bars_svg({mid: b.modules[mid].counts.verdicts()
                                                    for mid in order}),
