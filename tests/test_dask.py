@@ -379,7 +379,7 @@ def test_workers_option_starts_a_local_cluster(tmp_path, capsys):
                        "--partition-size", "8")
     assert code == 0, err
     assert "dask: started 2 local worker processes (scheduler tcp://127.0.0.1:" in err
-    assert "dashboard" in err
+    assert "dask: dashboard at http://127.0.0.1:" in err
     assert (tmp_path / "many.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
 
 
