@@ -391,12 +391,12 @@ def plot_module_audit(audit):
     if audit.module.type == "extraction" and len(audit.f1_values()):
         axes[0].hist(audit.f1_values(), bins=[i / 10 for i in range(11)],
                      color="#2c7fb8", edgecolor="white")
-        axes[0].set(title="F1 distribution", xlabel="F1", ylabel="records", xlim=(0, 1))
+        axes[0].set(title="F1 and credit bands", xlabel="F1", ylabel="records", xlim=(0, 1))
         bands = audit.registry.settings.correctness
         # The credit bands, each line labelled with its value; head room keeps labels off bars.
         axes[0].set_ylim(0, axes[0].get_ylim()[1] * 1.45)
-        for i, (value, text) in enumerate(((bands.partial_credit_f1, "partial credit from"),
-                                           (bands.full_credit_f1, "full credit from"))):
+        for i, (value, text) in enumerate(((bands.partial_credit_f1, "partial ≥"),
+                                           (bands.full_credit_f1, "full ≥"))):
             _threshold_line(axes[0], value, text, row=i, colour="#555555")
     else:
         mix = audit.correctness_mix()["count"]

@@ -220,5 +220,4 @@ def test_module_audit_f1_panel_marks_the_credit_bands():
     fig = plots.plot_module_audit(module_audit(data, "M01"))
     ax = fig.axes[0]
     assert sorted(_threshold_lines(ax)) == [0.5, 0.8]
-    assert [t.get_text() for t in ax.texts] == ["partial credit from 0.5",
-                                                "full credit from 0.8"]
+    assert [t.get_text() for t in ax.texts] == ["partial ≥ 0.5", "full ≥ 0.8"]
