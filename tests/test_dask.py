@@ -40,7 +40,7 @@ DATA = ROOT / "data"
 @pytest.fixture(scope="module")
 def cluster():
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as c, Client(c) as client:
+                      dashboard_address="127.0.0.1:0") as c, Client(c) as client:
         yield client
 
 
@@ -303,7 +303,7 @@ def test_a_worker_killed_mid_run_is_survived(tmp_path):
     single = [r for res in run_parts(None, plan, score_part, config=DEFAULT_CONFIG)
               for r in res["rows"]]
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as c, Client(c) as client:
+                      dashboard_address="127.0.0.1:0") as c, Client(c) as client:
         client.wait_for_workers(2)
         pids = client.run(os.getpid)
         killed = []

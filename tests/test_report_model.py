@@ -9,7 +9,7 @@ from report_synth import judged_records, scored_records
 
 from evaltools.report import Limits, ReportBuilder, Table, report_from_records
 from evaltools.report.build import clip, describe
-from evaltools.report.model import Case, Column, Figure
+from evaltools.report.model import Case, Column, Figure, Text
 
 SECTIONS = ["alerts", "summary", "modules", "worst", "calibration", "configuration",
             "provenance"]
@@ -286,3 +286,16 @@ def test_unsupported_spans_are_drawn_as_span_marks_within_the_cut():
     assert ("support", 0.6) in case.fields
     page = case._repr_html_()
     assert "evaltools-kind-span" in page and "closest context sentence" in page
+
+
+def test_agreement_with_human_labels_stands_next_to_the_response_verdicts():
+    labelled = report_from_records(scored=list(scored_records(60, labelled_every=1)))
+    blocks = list(labelled.section("summary").blocks)
+    at = next(i for i, blk in enumerate(blocks) if getattr(blk, "id", "") == "scored-verdicts")
+    note = blocks[at + 1]
+    assert isinstance(note, Text)
+    assert "verdicts agree with human labels on " in note.text and "kappa" in note.text
+    assert "evaltools calibrate" in note.text
+    unlabelled = report_from_records(scored=list(scored_records(60, labelled_every=0)))
+    assert not any("human labels" in getattr(blk, "text", "")
+                   for blk in unlabelled.section("summary").blocks)

@@ -22,20 +22,25 @@ CALIBRATION_POINTER = ("Thresholds fitted to labels: notebooks/02_calibration.ip
                        "a hallucination probability: evaltools calibrate")
 
 
-def alerts(b) -> list[Alert]:
-    """The alerts of a :class:`~evaltools.report.stats.ReportStats`'s records."""
+def human_agreement(b):
+    """How far the records' verdicts agree with their human verdicts (None without any)."""
     from evaltools.calibration.agreement import spec_agreement
 
+    lab = b.labelled
+    rows = [{"verdict": v, "label_verdict": h}
+            for v, h in zip(lab["verdict"], lab["label_verdict"], strict=True)]
+    return spec_agreement(rows) if rows else None
+
+
+def alerts(b) -> list[Alert]:
+    """The alerts of a :class:`~evaltools.report.stats.ReportStats`'s records."""
     cfg = b.config.alerts
     out: list[Alert] = []
     n_err = b.scored_errors + sum(m.counts.errors for m in b.modules.values())
     if n_err:
         out.append(Alert(f"{n_err:,} invalid record{'s' if n_err != 1 else ''}: kept with "
                          "an error and left out of every score", "table-invalid-records"))
-    lab = b.labelled
-    rows = [{"verdict": v, "label_verdict": h}
-            for v, h in zip(lab["verdict"], lab["label_verdict"], strict=True)]
-    agreement = spec_agreement(rows) if rows else None
+    agreement = human_agreement(b)
     if agreement is not None and not agreement.kappa >= cfg.kappa_below:
         out.append(Alert(f"Low agreement with human labels: {agreement.sentence()}, "
                          f"below kappa {cfg.kappa_below:g}. {CALIBRATION_POINTER}",

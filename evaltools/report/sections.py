@@ -65,6 +65,13 @@ def summary(b: ReportStats) -> Section:
     if b.n_scored:
         blocks.append(_verdict_table("scored-verdicts", "Response verdicts",
                                      b.scored_verdicts, ("PASS", "WARN", "FAIL", "ERROR")))
+        from evaltools.report.alerts import CALIBRATION_POINTER, human_agreement
+
+        agreement = human_agreement(b)
+        if agreement is not None:  # next to the verdicts, however good or bad
+            low = not agreement.kappa >= b.config.alerts.kappa_below
+            blocks.append(Text(f"Against human labels: {agreement.sentence()}. "
+                               f"{CALIBRATION_POINTER}.", tone="warn" if low else "info"))
         import pandas as pd
 
         from evaltools import plots
