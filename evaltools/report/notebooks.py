@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import copy
 import re
 import shutil
@@ -180,8 +181,6 @@ def without_default_parameters(nb):
     # module = "M01"  # any id
     data = "x.jsonl"
     """
-    import ast
-
     tags = [set(c.get("metadata", {}).get("tags", [])) for c in nb.cells]
     injected: set[str] = set()
     for cell, t in zip(nb.cells, tags, strict=True):
@@ -212,8 +211,6 @@ def without_default_parameters(nb):
 
 def _assigned(tree) -> set[str]:
     """Names a statement (or module) assigns at its top level."""
-    import ast
-
     body = tree.body if isinstance(tree, ast.Module) else [tree]
     names = set()
     for node in body:

@@ -16,6 +16,7 @@ from evaltools import __version__
 from evaltools.judging.audit import FINDING_KINDS
 from evaltools.report import calibration as cal
 from evaltools.report import figures
+from evaltools.report.alerts import CALIBRATION_POINTER, human_agreement
 from evaltools.report.calibration import agreement_blocks
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, describe
@@ -65,8 +66,6 @@ def summary(b: ReportStats) -> Section:
     if b.n_scored:
         blocks.append(_verdict_table("scored-verdicts", "Response verdicts",
                                      b.scored_verdicts, ("PASS", "WARN", "FAIL", "ERROR")))
-        from evaltools.report.alerts import CALIBRATION_POINTER, human_agreement
-
         agreement = human_agreement(b)
         if agreement is not None:  # next to the verdicts, however good or bad
             low = not agreement.kappa >= b.config.alerts.kappa_below
