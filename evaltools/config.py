@@ -59,7 +59,9 @@ class CompletenessConfig:
 class HallucinationConfig:
     fail_above: float = 0.5
     high_risk_above: float = 0.6
-    claim_window: int = 12
+    claim_min_share: float = 0.5
+    claim_rare_above: float = 0.55
+    claim_head_rare_above: float = 0.45
     count_query_anchors: bool = False
     number_context: bool = False
     number_context_window: int = 6
@@ -126,7 +128,6 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("completeness", "warn_below"): (0.0, 1.0),
     ("hallucination", "fail_above"): (0.0, 1.0),
     ("hallucination", "high_risk_above"): (0.0, 1.0),
-    ("hallucination", "claim_window"): (1, 200),
     ("hallucination", "number_context_window"): (1, 200),
     ("drift", "ngram"): (1, 10),
     ("drift", "overlap_below"): (0.0, 1.0),

@@ -1,13 +1,40 @@
-"""Assertive SVO claims: hedges are no claims, negation is explicit, support is co-occurrence."""
+"""Claims in every common construction, and their support in one context sentence.
+
+Each construction has a supported and an unsupported pair; the expectations
+are written by hand from the sentences, not read off the code.
+"""
+
+import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from evaltools.config import DEFAULT
 from evaltools.scoring.anchors.claims import ContextIndex, extract_claims
+from evaltools.scoring.anchors.mentions import find_mentions
+
+SHARE = DEFAULT.hallucination.claim_min_share
+RARE = DEFAULT.hallucination.claim_rare_above
+HEAD = DEFAULT.hallucination.claim_head_rare_above
+
+
+def claims(nlp, text):
+    return extract_claims(nlp(text), mentions=find_mentions(text))
 
 
 def triples(nlp, text):
-    return [(c.subject, c.verb, c.object, c.negated) for c in extract_claims(nlp(text))]
+    return [(c.subject, c.verb, c.object, c.negated) for c in claims(nlp, text)]
 
+
+def check(nlp, context, response, kind=None):
+    idx = ContextIndex(nlp(context), find_mentions(context))
+    return [(c, idx.support(c, min_share=SHARE, rare_above=RARE,
+                                    head_rare_above=HEAD)) for c in claims(nlp, response)
+            if kind is None or c.kind == kind]
+
+
+# --- extraction --------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("The Rambler includes a lid.", [("rambler", "include", "lid", False)]),
@@ -19,8 +46,45 @@ def triples(nlp, text):
     ("The battery is not replaceable.", [("battery", "be", "replaceable", True)]),
     ("The blender is a Ninja product.", [("blender", "be", "product", False)]),
 ])
-def test_assertive_claims(nlp, text, expected):
+def test_subject_verb_object_claims(nlp, text, expected):
     assert triples(nlp, text) == expected
+
+
+@pytest.mark.parametrize(("text", "kind", "span"), [
+    ("The bridge was built in 1932.", "passive", "The bridge was built in 1932"),
+    ("The bridge, which was built in 1932, spans the river.", "relative",
+     "was built in 1932"),
+    ("Founded in 1990, the company makes shoes.", "participle", "Founded in 1990"),
+    ("Tim Cook, the former CEO of Apple, visited Paris.", "appositive",
+     "Tim Cook, the former CEO of Apple"),
+    ("Lake Victoria is the largest lake in Africa.", "comparison",
+     "Lake Victoria is the largest lake in Africa"),
+    ("The Hydro Flask is larger than the Yeti.", "comparison",
+     "The Hydro Flask is larger than the Yeti"),
+    ("Preheat the oven to 350 degrees.", "imperative", "Preheat the oven"),
+    ("Do not use bleach.", "imperative", "Do not use bleach"),
+    ("No pets are allowed.", "passive", "No pets are allowed"),
+    ("Includes a 2-year limited warranty.", "svo", "Includes a 2-year limited warranty"),
+    ("The battery is replaceable.", "copula", "The battery is replaceable"),
+])
+def test_each_construction_is_a_claim(nlp, text, kind, span):
+    found = {(c.kind, c.text) for c in claims(nlp, text)}
+    assert (kind, span) in found
+    for c in claims(nlp, text):
+        assert text[c.start:c.end] == c.text
+
+
+def test_coordinated_verbs_make_one_claim_each(nlp):
+    cs = claims(nlp, "Apple acquired Beats and hired its founders.")
+    assert [(c.subject, c.verb, c.object) for c in cs] == [
+        ("apple", "acquire", "beats"), ("apple", "hire", "founder")]
+
+
+def test_verbless_list_items_are_claims(nlp):
+    text = "Amenities:\n- Free parking\n- Outdoor pool\n- Price: $35"
+    cs = claims(nlp, text)
+    assert [(c.kind, c.text) for c in cs] == [("list item", "Free parking"),
+                                              ("list item", "Outdoor pool")]
 
 
 @pytest.mark.parametrize("text", [
@@ -34,52 +98,189 @@ def test_assertive_claims(nlp, text, expected):
     "I think it includes a case.",
     "The data suggests a defect.",
     "If it includes a lid, keep it.",
+    # statements about the sources
+    "The document does not say when the bridge opened.",
+    "The context doesn't mention parking.",
+    "There is no information about parking in the document.",
+    # opinions and first person
+    "I love this hotel.",
+    "You will love the rooftop bar.",
+    "The view is amazing.",
+    "I visited the museum last year.",
+    # questions
+    "Does the hotel have a pool?",
+    "Is the bridge older than the tunnel?",
 ])
-def test_hedged_statements_are_not_claims(nlp, text):
-    assert triples(nlp, text) == []
+def test_hedges_meta_opinions_and_questions_are_not_claims(nlp, text):
+    assert claims(nlp, text) == []
 
 
-def test_numbers_and_dates_are_left_to_their_anchors(nlp):
-    doc = nlp("The Yeti Rambler was released in 2019 and costs $35.")
-    assert extract_claims(doc) == []
+def test_a_number_object_is_left_to_its_anchor(nlp):
+    assert claims(nlp, "The Yeti costs $35.") == []
+    assert claims(nlp, "The base is 3.5 inches wide.") == []
+    assert claims(nlp, "It was released in 2019.") == []  # nothing else to look up
+
+
+def test_numbers_inside_a_claim_are_its_values(nlp):
+    (c,) = claims(nlp, "The bridge was built in 1932.")
+    assert [m.text for m in c.values] == ["1932"]
+    assert {w.word.key for w in c.words} == {"bridge", "build"}
 
 
 def test_claim_offsets_point_into_the_response(nlp):
-    text = "With a 140W charger it goes from empty to full. The pack has 2 bottles."
-    for c in extract_claims(nlp(text)):
+    text = ("With a 140W charger it goes from empty to full. The pack, which ships in a box, "
+            "has 2 bottles.\n- Free parking\n- Spa  access")
+    for c in claims(nlp, text):
         assert 0 <= c.start < c.end <= len(text)
         assert text[c.start:c.end] == c.text
 
 
-CONTEXT = ("The Hydro Flask 32 oz comes with a Flex Cap. It does not include a straw lid. "
-           "The kit comes without batteries.")
+# --- support: one supported and one unsupported pair per construction ---------------------
+
+CONTEXT = (
+    "The Golden Gate Bridge was built in 1937 by Joseph Strauss. "
+    "Tim Cook is the chief executive of Apple; he was the CEO of Apple from 2011. "
+    "Lake Victoria is the largest lake in Africa. "
+    "The hotel offers free parking and an outdoor pool, and the spa is closed on Mondays. "
+    "Preheat the oven to 350 degrees and bake the cake for 30 minutes. "
+    "Apple acquired Beats in 2014. "
+    "Pets are not allowed in the rooms. "
+    "The Hydro Flask 32 oz comes with a Flex Cap. It does not include a straw lid. "
+    "The kit comes without batteries."
+)
 
 
 @pytest.mark.parametrize(("response", "supported", "note"), [
-    ("The Hydro Flask includes a Flex Cap.", [True], "co-occur"),
-    ("It does not include a straw lid.", [True], "pronoun"),          # negation matches
-    ("The kit includes batteries.", [False], "negates"),               # context says without
-    ("It has no batteries.", [True], "pronoun"),
-    ("The Hydro Flask includes a carrying case.", [False], "not in the context"),
+    # passive
+    ("The bridge was built in 1937.", True, "found together"),
+    ("The tunnel was built in 1937.", False, "'tunnel' is not in the context"),
+    ("The bridge was built in 1938.", False, "'1938' is not in the context"),
+    # active with the passive's agent: roles read as the active
+    ("Joseph Strauss built the bridge.", True, "found together"),
+    # superlative
+    ("Lake Victoria is the largest lake in Africa.", True, "found together"),
+    ("Lake Victoria is the smallest lake in Africa.", False, "'largest' where it says"),
+    ("Lake Victoria is the only lake in Africa.", False, "'only' is not in the context"),
+    # coordinated objects (first conjunct)
+    ("The hotel offers free parking and a gym.", True, "found together"),
+    # imperative
+    ("Preheat the oven to 350 degrees.", True, "found together"),
+    ("Preheat the grill to 350 degrees.", False, "'grill' is not in the context"),
+    # negated clause
+    ("Pets are not allowed.", True, "found together"),
+    ("Pets are allowed in the rooms.", False, "the context negates it"),
+    ("It does not include a straw lid.", True, "found together"),
+    ("The kit includes batteries.", False, "the context negates it"),
+    # antonym
+    ("The spa is closed on Mondays.", True, "found together"),
+    ("The spa is open on Mondays.", False, "the context says 'close'"),
+    # swapped roles
+    ("Apple acquired Beats.", True, "found together"),
+    ("Beats was acquired by Apple.", True, "found together"),
+    ("Beats acquired Apple.", False, "roles swapped"),
+    # generic verb need not occur verbatim: "includes" for "comes with"
+    ("The Hydro Flask includes a Flex Cap.", True, "found together"),
+    ("The Hydro Flask includes a carrying case.", False, "only 32% of its predicate's words"),
 ])
-def test_claim_support(nlp, response, supported, note):
-    ctx = ContextIndex(nlp(CONTEXT))
-    results = [ctx.support(c, window=12) for c in extract_claims(nlp(response))]
-    assert [r.supported for r in results] == supported
-    assert note in results[0].note
+def test_claim_support_pairs(nlp, response, supported, note):
+    (c, s), *_ = check(nlp, CONTEXT, response)
+    assert s.supported is supported, (c.text, s.note)
+    assert note in s.note
 
 
-def test_a_straw_lid_claim_against_a_negated_context_is_unsupported(nlp):
-    ctx = ContextIndex(nlp(CONTEXT))
-    (claim,) = extract_claims(nlp("It includes a straw lid."))
-    s = ctx.support(claim, window=12)
+@pytest.mark.parametrize(("response", "supported", "kind", "note"), [
+    ("The bridge, which was built by Joseph Strauss, is red.", True, "relative", "found"),
+    ("The lake, which was built by Joseph Strauss, is deep.", False, "relative",
+     "only 0% of its subject's words are in one context sentence"),
+    ("Built in 1937, the bridge spans the bay.", True, "participle", "found"),
+    ("Built in 1937, the lake is huge.", False, "participle",
+     "only 0% of its subject's words are in one context sentence"),
+    ("Tim Cook, the CEO of Apple, spoke.", True, "appositive", "found"),
+    ("Tim Cook, the CEO of Google, spoke.", False, "appositive",
+     "'Google' is not in the context"),
+])
+def test_claims_inside_a_sentence(nlp, response, supported, kind, note):
+    (c, s), = check(nlp, CONTEXT, response, kind=kind)
+    assert s.supported is supported, (c.text, s.note)
+    assert note in s.note
+
+
+def test_list_items_against_the_context(nlp):
+    results = check(nlp, CONTEXT, "Amenities:\n- Free parking\n- Outdoor pool\n- Rooftop bar")
+    assert [(c.text, s.supported) for c, s in results] == [
+        ("Free parking", True), ("Outdoor pool", True), ("Rooftop bar", False)]
+
+
+def test_words_must_be_together_in_one_sentence_not_anywhere(nlp):
+    ctx = "The tumbler is made of steel. A separate lid is sold by the store."
+    (_, s), = check(nlp, ctx, "The tumbler includes a lid.")
+    assert not s.supported and "in the same context sentence" in s.note
+
+
+def test_a_long_sentence_with_a_parenthetical_still_supports(nlp):
+    ctx = ("The tumbler, which we tested for many long weeks in the field (through rain, "
+           "snow, dust and two cross-country road trips), has a leakproof lid.")
+    (_, s), = check(nlp, ctx, "The tumbler has a leakproof lid.")
+    assert s.supported
+    assert ctx[s.evidence_start:s.evidence_end] == ctx
+
+
+def test_evidence_is_the_context_sentence(nlp):
+    (_, s), = check(nlp, CONTEXT, "It includes a straw lid.")
     assert not s.supported and "negates" in s.note
     assert CONTEXT[s.evidence_start:s.evidence_end] == "It does not include a straw lid."
 
 
-def test_claim_window_is_configurable(nlp):
-    ctx = ContextIndex(nlp("The tumbler, which we tested for many long weeks in the field, "
-                           "has a lid."))
-    (claim,) = extract_claims(nlp("The tumbler has a lid."))
-    assert ctx.support(claim, window=20).supported
-    assert not ctx.support(claim, window=3).supported
+def test_a_subjectless_context_sentence_lends_the_subject(nlp):
+    ctx = "YETI Rambler 20 oz Tumbler. Includes a MagSlider Lid. Dishwasher safe."
+    (_, s), = check(nlp, ctx, "The Rambler includes a lid.")
+    assert s.supported
+    (_, s), = check(nlp, ctx, "No, the Rambler does not include a lid.")
+    assert not s.supported and "affirms" in s.note
+
+
+def test_a_json_no_negates(nlp):
+    from evaltools.scoring.reader import read_context
+    ctx = read_context('{"name": "Blue Door Cafe", "attributes": {"OutdoorSeating": "no", '
+                       '"DogsAllowed": true}}').text
+    (_, s), = check(nlp, ctx, "Blue Door Cafe allows dogs.")
+    assert s.supported
+    (_, s), = check(nlp, ctx, "Blue Door Cafe has outdoor seating.")
+    assert not s.supported and "negates" in s.note
+
+
+def test_thresholds_come_from_the_config(nlp):
+    ctx = ContextIndex(nlp("The hotel offers parking."), [])
+    (c,) = claims(nlp, "The hotel provides secure parking.")
+    assert ctx.support(c, min_share=0.3, rare_above=RARE).supported
+    assert not ctx.support(c, min_share=0.9, rare_above=RARE).supported
+
+
+# --- robustness and resources ---------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.sampled_from(list("abc XYZ.,;:-\n?!'\"()019$%é")), max_size=120))
+def test_extraction_never_crashes_and_offsets_are_exact(nlp, text):
+    idx = ContextIndex(nlp("The abc is XYZ. It has no 019 abc."), find_mentions("019"))
+    for c in extract_claims(nlp(text), mentions=find_mentions(text)):
+        assert text[c.start:c.end] == c.text
+        s = idx.support(c, min_share=SHARE, rare_above=RARE,
+                                    head_rare_above=HEAD)
+        assert isinstance(s.supported, bool)
+
+
+@pytest.mark.slow
+def test_extraction_is_linear_in_text_length(nlp):
+    unit = ("The Rambler, which ships in a box, includes a lid and a straw. "
+            "Preheat the oven.\n- Free parking\n")
+    small, large = nlp(unit * 60), nlp(unit * 600)
+    extract_claims(nlp(unit))  # warm the lookup tables
+    t0 = time.perf_counter()
+    n_small = len(extract_claims(small))
+    t_small = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    n_large = len(extract_claims(large))
+    t_large = time.perf_counter() - t0
+    assert n_large == 10 * n_small
+    assert t_large < 25 * t_small  # 10x the text; quadratic would be about 100x

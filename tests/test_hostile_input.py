@@ -588,7 +588,7 @@ def test_every_numeric_setting_has_a_range():
     ("[drift]\nngram = 2000000\n", "[drift] ngram must be a whole number in [1, 10]"),
     ("[batch]\nchunk_size = 0\n", "[batch] chunk_size must be a whole number in [1, 100,000]"),
     ("[input]\nmax_depth = 100000\n", "[input] max_depth must be a whole number in [2, 500]"),
-    ("[hallucination]\nclaim_window = 99999999\n", "claim_window must be a whole number"),
+    ("[hallucination]\nnumber_context_window = 99999999\n", "number_context_window must be a whole number"),
     ("[drift]\npenalty = 1e400\n", "[drift] penalty must be a float in [0, 1]. Got inf"),
 ])
 def test_out_of_range_settings_are_refused(tmp_path, capsys, toml, what):

@@ -107,12 +107,11 @@ def query_features(doc, config: Config) -> QueryFeatures:
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     mentions = tuple(find_mentions(doc.text))
-    spans = [(m.start, m.end) for m in mentions]
     hall = config.hallucination if config is not None else None
     near = (mention_neighbours(doc, mentions, hall.number_context_window)
             if hall is not None and hall.number_context else ())
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
-                            tuple(extract_claims(doc, skip_spans=spans)), near,
+                            tuple(extract_claims(doc, mentions=mentions)), near,
                             sum(_name_like(t) for t in doc),
                             tuple(words_of(doc)), sentence_spans(doc), doc.text)
 
@@ -126,8 +125,9 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
     near, lemmas = ((mention_neighbours(doc, mentions, hall.number_context_window),
                      frozenset(content_lemmas(doc))) if hall.number_context
                     else ((), frozenset()))
-    return ContextFeatures(doc.text, ContextIndex(doc), mentions, by_n, near, lemmas, tokens,
-                           SentenceIndex(doc), structured)
+    index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
+    return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
+                           index.sentences, structured)
 
 
 def _memory_zone(nlp):

@@ -117,7 +117,8 @@ def number_support(m: Mention, near: frozenset[str], context: ContextFeatures
 
 
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
-                  query: QueryFeatures | None = None, *, window: int,
+                  query: QueryFeatures | None = None, *, min_share: float = 0.5,
+                  rare_above: float = 0.55, head_rare_above: float = 0.45,
                   count_query_anchors: bool = False,
                   number_context: bool = False) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
@@ -145,7 +146,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                   found.start, found.end, note=f"{note}{suffix}",
                                   counted=not echo))
     for c in response.claims:
-        s = context.index.support(c, window=window)
+        s = context.index.support(c, min_share=min_share, rare_above=rare_above,
+                                 head_rare_above=head_rare_above)
         evidence = context.text[s.evidence_start:s.evidence_end] \
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
@@ -156,12 +158,14 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
 
 
 def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
-                        query: QueryFeatures | None = None, *, window: int = 12,
+                        query: QueryFeatures | None = None, *, min_share: float = 0.5,
+                        rare_above: float = 0.55, head_rare_above: float = 0.45,
                         count_query_anchors: bool = False, number_context: bool = False,
                         ngram: int = 2, overlap_below: float = 0.2,
                         penalty: float = 0.2) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
-    anchors = check_anchors(response, context, query, window=window,
+    anchors = check_anchors(response, context, query, min_share=min_share,
+                            rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
                             number_context=number_context)
     s_claims = claims_score(anchors)

@@ -222,6 +222,7 @@ def words_of(doc) -> list[Word]:
             groups[-1].append(tok)
         else:
             groups.append([tok])
+    text = doc.text  # once: Doc.text rebuilds the string from every token
     out = []
     for group in groups:
         pieces = [t for t in group if t.text not in _HYPHENS]
@@ -236,9 +237,9 @@ def words_of(doc) -> list[Word]:
         start, end = first.idx, last.idx + len(last.text)
         content = any(is_content(t) for t in pieces)
         key = "".join(parts)
-        surface = fold(doc.text[start:end])
+        surface = fold(text[start:end])
         forms = (key,) if surface == key or not surface.isalnum() else (key, surface)
-        out.append(Word(doc.text[start:end], start, end, key, forms, parts,
+        out.append(Word(text[start:end], start, end, key, forms, parts,
                         sent_of[first.i], content, last.pos_,
                         all(t.like_num for t in pieces)))
     return out
@@ -261,6 +262,40 @@ def sentence_spans(doc) -> tuple[tuple[int, int], ...]:
     return tuple((s.start_char, s.end_char) for s in doc.sents)
 
 
+#: Words found under another word's key: a verb and the noun the context uses for it
+#: ("born" in "birth date: 1989-02-24"). Shared prefixes are matched without a table
+#: (:func:`derived`); this holds only pairs that share none.
+DERIVATIONS = {
+    "bear": ("birth",), "born": ("birth",), "die": ("death",), "dead": ("death",),
+    "marry": ("spouse", "married"), "married": ("spouse",), "wife": ("spouse",),
+    "husband": ("spouse",), "lead": ("leader",), "live": ("residence",),
+    "buy": ("purchase",), "purchase": ("buy",),
+}
+#: Shortest shared prefix that makes two words derivations of each other.
+DERIVED_PREFIX = 5
+
+
+def derived(a: str, b: str) -> bool:
+    """Whether two keys are forms of one word: a shared prefix of at least 5 letters that
+    leaves at most 2 letters of the shorter (``locate``/``location``, ``compose``/``composer``).
+
+    Examples
+    --------
+    >>> derived("locate", "location"), derived("certify", "certification")
+    (True, True)
+    >>> derived("present", "president"), derived("car", "card")
+    (False, False)
+    """
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= DERIVED_PREFIX and n >= min(len(a), len(b)) - 2
+
+
 class SentenceIndex:
     """Where a text holds each key: word positions and sentences (whole words and compound parts).
 
@@ -279,7 +314,7 @@ class SentenceIndex:
     (1, None)
     """
 
-    __slots__ = ("_at", "_starts", "_word_sent", "spans", "text")
+    __slots__ = ("_at", "_sorted", "_starts", "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -295,6 +330,7 @@ class SentenceIndex:
         self._at = {k: tuple(v) for k, v in at.items()}
         self._starts = tuple(starts)
         self._word_sent = tuple(word_sent)
+        self._sorted: list[str] | None = None
 
     def positions(self, key: str) -> tuple[int, ...]:
         """Positions of the words holding ``key``, in order."""
@@ -336,6 +372,28 @@ class SentenceIndex:
     def find(self, word: Word) -> frozenset[int]:
         """Sentences holding ``word`` (see :meth:`locate`)."""
         return frozenset(self._word_sent[j] for j in self.locate(word))
+
+    def find_derived(self, word: Word) -> frozenset[int]:
+        """Sentences holding a derivation of ``word`` (:func:`derived`, :data:`DERIVATIONS`).
+
+        ``birth`` for ``born``, ``location`` for ``located``, ``composer`` for ``compose``.
+        """
+        found: frozenset[int] = frozenset()
+        for key in word.forms:
+            for other in DERIVATIONS.get(key, ()):
+                found = found | self.sentences(other)
+            if len(key) < DERIVED_PREFIX or not key.isalpha():
+                continue
+            if self._sorted is None:
+                self._sorted = sorted(self._at)
+            prefix = key[:DERIVED_PREFIX]
+            i = bisect.bisect_left(self._sorted, prefix)
+            while i < len(self._sorted) and self._sorted[i].startswith(prefix):
+                other = self._sorted[i]
+                if derived(key, other):
+                    found = found | self.sentences(other)
+                i += 1
+        return found
 
     def has_all(self, keys: Iterable[str]) -> int | None:
         """The first sentence that holds every key, or None."""

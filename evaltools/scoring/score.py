@@ -53,7 +53,9 @@ def score_features(rid: Any, query: QueryFeatures,
                           cosine=cosine)
     comp = completeness_score(query.keywords, response.tokens)
     hall = hallucination_score(
-        response, context, query, window=config.hallucination.claim_window,
+        response, context, query, min_share=config.hallucination.claim_min_share,
+        rare_above=config.hallucination.claim_rare_above,
+        head_rare_above=config.hallucination.claim_head_rare_above,
         count_query_anchors=config.hallucination.count_query_anchors,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,

@@ -1,31 +1,75 @@
-"""Assertive subject-verb-object claims, and their support in a context.
+"""Assertive claims of a response, and their support in one sentence of the context.
 
-A claim is a verb with a subject and an object in the dependency parse
-("The Rambler **includes** a lid"; for *be*, an adjective complement counts
-as the object: "the battery **is** replaceable"), asserted as a fact. Not
-claims:
+A claim is one asserted clause of the response, read from the dependency
+parse, in any of the common constructions:
 
-- hedged verbs — a modal auxiliary (*may, might, could, would, should*), a
-  hedging adverb or adjective in the clause (*reportedly, possibly, likely,
-  apparently, ...*), a hedging governor (*appears to include*, *I think it
-  includes*, *suggests*), or a condition (*if it includes*);
-- objects that are pronouns, and objects inside a number or date anchor
-  (those are checked as numbers and dates already).
+========================  =================================================
+construction              example (the claim's predicate in bold)
+========================  =================================================
+subject-verb-object       the Rambler **includes** a lid
+copula                    the battery **is** replaceable; Acme **is** a brand
+passive                   the bridge **was built** in 1932 (by Smith)
+relative clause           the bridge, which **was built** in 1932, ...
+participial clause        the bridge **built** in 1932 ...; **Founded** in 1990, Acme ...
+appositive                Tim Cook, **the former CEO of Apple**, ...
+comparative/superlative   X **is larger** than Y; the **largest** lake
+coordinated verbs         it **washes** and **dries** clothes (two claims)
+coordinated objects       includes a cap and a straw (one claim per object)
+imperative                **preheat** the oven to 350 °F; **do not use** bleach
+negated clause            it **does not include** a straw; **no** pets are allowed
+subjectless               **Includes** a 2-year warranty.
+verbless list item        ``- Free parking``
+========================  =================================================
 
-Negation is explicit: a claim is ``negated`` when its verb has a ``neg``
-child (*not, n't, never*), its object is determined by *no*, or it comes
-through *without* (:func:`clause_negated`). A claim is supported when the
-lemmas of its subject head and object head occur within ``window`` tokens of
-each other in the context **and** the polarity of the context's object token,
-read the same way, equals the claim's. A pronoun subject (*it, they*) cannot
-be looked up, so only the object is checked, with the same polarity rule.
+Not claims (:func:`_not_asserted`): questions; hedges — a modal (*may,
+might, could, would, should*), a hedging word (*reportedly, possibly,
+likely, ...*), a hedging governor (*appears to*, *I think*, *suggests*) or a
+condition (*if, unless*); statements about the sources (*the document does
+not say ...*, *there is no information about ...*); opinions (*I love*, *it
+is great*) and anything said in the first person singular. A clause whose
+object is a number or date anchor (*costs $35*) is left to that anchor, and a
+clause with nothing to look up (*it was released in 2019*) makes no claim.
+
+Each claim carries its **words** (content words from :mod:`evaltools.scoring.matcher`,
+each with its rarity weight and its role: the subject's or the predicate's),
+and the number and date mentions inside it.
+
+Support (:meth:`ContextIndex.support`): the claim is supported by a context
+**sentence** that holds
+
+- every *required* word: the subject and object heads, names, numbers and
+  dates (matched as values, :func:`~evaltools.scoring.anchors.mentions.supports`),
+  comparatives, superlatives and qualifiers (*only, more, most, ...*), and
+  words rarer than ``rare_above``;
+- at least ``min_share`` of the weight of the subject's words and, apart,
+  of the predicate's words (generic words such as *offers*, *has*, *company*
+  weigh little, so they need not occur verbatim);
+
+where a context sentence without a subject of its own (*It is designed ...*,
+*Includes a lid.*, a key/value line of a JSON record) lends the claim's
+subject words from anywhere in the context. The sentence must also agree:
+
+- **polarity** — the claim's object (else its predicate) negated in the
+  context sentence exactly when the claim is negated (*not/n't/never*,
+  *no X*, *without X*, a JSON ``no``; read by :func:`clause_negated`);
+- **no antonym** — a predicate word the sentence lacks whose opposite it has
+  (*open*/*closed*) contradicts;
+- **roles** — *Apple acquired Beats* is not supported by *Beats acquired
+  Apple* (passives read as their active: *Beats was acquired by Apple*
+  supports it).
+
+The evidence is that context sentence.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from evaltools.scoring.anchors.mentions import Mention, supports
+from evaltools.scoring.matcher import SentenceIndex, Word, fold, rarity, token_key, words_of
 
 HEDGE_AUX = frozenset({"may", "might", "could", "would", "should"})
 HEDGE_VERBS = frozenset({
@@ -39,14 +83,101 @@ HEDGE_WORDS = frozenset({
     "unlikely", "rumored", "rumoured", "purportedly", "conceivably",
 })
 CONDITION_MARKS = frozenset({"if", "whether", "unless"})
-SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj"})
+#: Nouns that name the sources themselves: "the document does not say ...".
+SOURCE_NOUNS = frozenset({
+    "document", "context", "text", "passage", "article", "source", "information", "excerpt",
+    "snippet", "page", "description", "listing", "record", "material", "data", "detail",
+    "mention", "knowledge", "paragraph", "review", "reviews", "summary", "input",
+})
+#: Verbs that report what a source says.
+REPORT_VERBS = frozenset({
+    "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
+    "detail", "describe", "report", "tell", "provide", "contain", "list", "include", "give",
+    "show", "note", "clarify", "confirm", "explain", "reference", "refer", "be",
+})
+#: Verbs of liking: "you will love it" is an opinion.
+OPINION_VERBS = frozenset({"love", "like", "enjoy", "prefer", "hate", "recommend", "adore"})
+#: Evaluative adjectives: "it is great" is an opinion.
+OPINION_ADJ = frozenset({
+    "great", "good", "nice", "awesome", "amazing", "wonderful", "fantastic", "excellent",
+    "interesting", "cool", "fun", "lovely", "perfect", "terrible", "awful", "bad",
+    "horrible", "boring", "fascinating", "glad", "happy", "sorry", "sure", "right",
+    "welcome", "true",
+})
+#: Words that qualify a claim; a context sentence must hold them too.
+QUALIFIERS = frozenset({"only", "sole"})
+#: Comparative forms that state an amount rather than a degree.
+AMOUNT_WORDS = frozenset({"more", "most", "less", "least", "fewer", "fewest"})
+#: Pairs of opposite words (matching keys): a sentence with the opposite contradicts.
+ANTONYM_PAIRS = (
+    ("open", "close"), ("open", "closed"), ("include", "exclude"), ("available", "unavailable"),
+    ("allow", "prohibit"), ("allow", "ban"), ("free", "paid"), ("increase", "decrease"),
+    ("rise", "fall"), ("win", "lose"), ("accept", "reject"), ("before", "after"),
+    ("large", "small"), ("larger", "smaller"), ("largest", "smallest"), ("high", "low"),
+    ("higher", "lower"), ("highest", "lowest"), ("early", "late"), ("earlier", "later"),
+    ("old", "new"), ("older", "newer"), ("male", "female"), ("north", "south"),
+    ("east", "west"), ("indoor", "outdoor"), ("hot", "cold"), ("up", "down"),
+    ("start", "end"), ("begin", "end"), ("buy", "sell"), ("minimum", "maximum"),
+    ("safe", "unsafe"), ("possible", "impossible"), ("legal", "illegal"),
+)
+ANTONYMS: dict[str, tuple[str, ...]] = {}
+for _a, _b in ANTONYM_PAIRS:
+    ANTONYMS[_a] = tuple(sorted({*ANTONYMS.get(_a, ()), _b}))  # sorted: notes are deterministic
+    ANTONYMS[_b] = tuple(sorted({*ANTONYMS.get(_b, ()), _a}))
+
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 OBJECT_DEPS = frozenset({"dobj", "attr", "dative", "oprd", "obj"})
 CLAUSE_LINKS = frozenset({"xcomp", "ccomp", "conj"})
+#: Dependencies of a predicate that start a claim of their own.
+PREDICATE_DEPS = frozenset({"ROOT", "conj", "ccomp", "relcl", "acl", "advcl", "parataxis"})
+#: Children that belong to a claim's predicate (with their phrases).
+ARGUMENT_DEPS = frozenset({"dobj", "attr", "dative", "oprd", "obj", "acomp", "prep", "agent",
+                           "xcomp", "advmod", "npadvmod", "prt", "neg", "nmod"})
+#: Children whose phrases are claims (or clauses) of their own, never part of another's words.
+OWN_CLAUSE_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "parataxis", "appos", "punct",
+                             "mark", "cc"})
+RELATIVE_TAGS = frozenset({"WDT", "WP", "WP$"})
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "●"})
+_KEY_NO = re.compile(r":\s*no\s*[.;]?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ClaimWord:
+    """One content word of a claim: the matcher's word, its weight, and whose it is.
+
+    ``role`` is ``"subject"`` or ``"predicate"``; ``head`` marks the subject's
+    or object's head word (always required); ``qualifier`` a comparative,
+    superlative or qualifier word (always required; matched on its surface form).
+    """
+
+    word: Word
+    weight: float
+    role: str
+    head: bool = False
+    qualifier: bool = False
+
+    @property
+    def name(self) -> bool:
+        """A name or a number: always required."""
+        return self.word.pos == "PROPN" or self.word.num
+
+    def to_dict(self) -> dict:
+        return {"text": self.word.text, "key": self.word.key, "weight": round(self.weight, 3),
+                "role": self.role, "head": self.head, "qualifier": self.qualifier}
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One assertive SVO claim of a response; ``subject`` is None for pronouns."""
+    """One asserted clause of a response.
+
+    ``subject``, ``verb`` and ``object`` are head lemmas for the note
+    (``subject`` None for a pronoun or no subject, ``object`` "" when the
+    predicate has none); ``kind`` names the construction; ``words`` and
+    ``values`` are what support looks up; ``roles`` is (agent, relation,
+    patient) keys when both participants are named, for the swapped-role test;
+    ``focus`` the key whose polarity is compared.
+    """
 
     text: str
     start: int
@@ -55,22 +186,44 @@ class Claim:
     verb: str
     object: str
     negated: bool
+    kind: str = "svo"
+    words: tuple[ClaimWord, ...] = ()
+    values: tuple[Mention, ...] = ()
+    roles: tuple[str, str, str] | None = None
+    focus: str = ""
 
     def to_dict(self) -> dict:
         return {"text": self.text, "start": self.start, "end": self.end,
                 "subject": self.subject, "verb": self.verb, "object": self.object,
-                "negated": self.negated}
+                "negated": self.negated, "kind": self.kind,
+                "words": [w.to_dict() for w in self.words],
+                "values": [m.to_dict() for m in self.values]}
 
 
 def _lemma(tok) -> str:
     return tok.lemma_.lower()
 
 
-def _hedged(verb) -> bool:
+def _is_pronoun(tok) -> bool:
+    return tok.pos_ == "PRON" or tok.dep_ == "expl" or tok.tag_ in RELATIVE_TAGS
+
+
+def _first_person(tok) -> bool:
+    return tok.lower_ in FIRST_PERSON
+
+
+def _not_asserted(verb) -> bool:
+    """A hedge, a condition, a statement about the sources, an opinion, or first person.
+
+    Walks up through the clauses that govern ``verb`` (*appears to*, *I think
+    that*, *the document says that*).
+    """
     tok = verb
     for _ in range(12):  # clause chains are short; bound the walk
-        if _lemma(tok) in HEDGE_VERBS:
+        lemma = _lemma(tok)
+        if lemma in HEDGE_VERBS or lemma in OPINION_VERBS:
             return True
+        subj = None
         for child in tok.children:
             low = child.lower_
             if child.dep_ in ("aux", "auxpass") and _lemma(child) in HEDGE_AUX:
@@ -79,6 +232,18 @@ def _hedged(verb) -> bool:
                 return True
             if child.dep_ == "mark" and low in CONDITION_MARKS:
                 return True
+            if child.dep_ in SUBJECT_DEPS:
+                subj = child
+            if child.dep_ == "acomp" and _lemma(child) in OPINION_ADJ:
+                return True
+        if subj is not None:
+            if _first_person(subj):
+                return True
+            if _lemma(subj) in SOURCE_NOUNS and lemma in REPORT_VERBS:
+                return True
+            if subj.dep_ == "expl" and lemma == "be" and any(
+                    c.dep_ in OBJECT_DEPS and _lemma(c) in SOURCE_NOUNS for c in tok.children):
+                return True  # "there is no information about ..."
         if tok.dep_ in CLAUSE_LINKS and tok.head.i != tok.i:
             tok = tok.head
         else:
@@ -86,33 +251,55 @@ def _hedged(verb) -> bool:
     return False
 
 
-def _subject(verb):
-    tok = verb
+def _is_predicate(tok) -> bool:
+    if tok.dep_ not in PREDICATE_DEPS:
+        return False
+    if tok.pos_ == "VERB":
+        return True
+    return tok.pos_ == "AUX" and tok.lemma_ in ("be", "have")
+
+
+def _infinitive(tok) -> bool:
+    return tok.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in tok.children)
+
+
+def _subject(pred):
+    """The subject token of a predicate (relatives resolved), or None; and whether passive."""
+    passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in pred.children)
+    tok = pred
     for _ in range(12):
         for child in tok.children:
             if child.dep_ in SUBJECT_DEPS:
-                return child
+                if child.tag_ in RELATIVE_TAGS and tok.dep_ == "relcl":
+                    return tok.head, passive
+                return child, passive
+        if tok.dep_ in ("relcl", "acl") and tok.head.pos_ in ("NOUN", "PROPN"):
+            return tok.head, passive or tok.tag_ == "VBN"
+        if tok.dep_ == "advcl" and tok.tag_ in ("VBN", "VBG"):
+            return _subject(tok.head)[0], passive or tok.tag_ == "VBN"
         if tok.dep_ in ("conj", "xcomp") and tok.head.i != tok.i:
             tok = tok.head
         else:
-            return None
-    return None
+            return None, passive
+    return None, passive
 
 
-def _objects(verb) -> list:
-    """The verb's object heads with their conjuncts.
+def _objects(pred) -> list:
+    """The predicate's object heads with their conjuncts.
 
     The direct object (or attribute) first; for *be*, an adjective complement;
-    else the object of a preposition.
+    in a relative clause, the noun it modifies when the relative pronoun is the
+    object; else the object of a preposition.
     """
-    for child in verb.children:
+    for child in pred.children:
         if child.dep_ in OBJECT_DEPS:
+            if child.tag_ in RELATIVE_TAGS and pred.dep_ == "relcl":
+                return [pred.head]
             return [child, *child.conjuncts]
-    if verb.lemma_ == "be":  # copula with an adjective: "the battery is replaceable"
-        for child in verb.children:
-            if child.dep_ == "acomp":
-                return [child, *child.conjuncts]
-    for child in verb.children:
+    for child in pred.children:
+        if child.dep_ == "acomp":
+            return [child, *child.conjuncts]
+    for child in pred.children:
         if child.dep_ in ("agent", "prep"):
             for grandchild in child.children:
                 if grandchild.dep_ == "pobj":
@@ -124,9 +311,9 @@ def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
     True when ``tok`` (or a noun above it) is determined by *no* or governed
-    by *without*, or when the nearest governing verb has a ``neg`` child.
-    Used alike for a claim's object and for every context token, so both
-    sides of a comparison read polarity the same way.
+    by *without*, or when the nearest governing verb has a ``neg`` child or
+    an argument determined by *no* (*no pets are allowed*). Used alike for a
+    claim and for every context token, so both sides read polarity the same way.
     """
     t = tok
     for _ in range(12):
@@ -135,27 +322,307 @@ def clause_negated(tok) -> bool:
         if t.dep_ == "pobj" and t.head.lower_ == "without":
             return True
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
-            return any(c.dep_ == "neg" for c in t.children)
+            return any(c.dep_ == "neg" or (
+                c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
+                and any(g.dep_ == "det" and g.lower_ == "no" for g in c.children))
+                for c in t.children)
         if t.head.i == t.i:
             return False
         t = t.head
     return False
 
 
-def _object_end(obj) -> int:
-    """End offset of an object phrase, its own conjuncts left out."""
-    last = obj
-    for child in obj.children:
-        if child.dep_ not in ("conj", "cc", "punct", "appos") and child.right_edge.i > last.i:
-            last = child.right_edge
-    return last.idx + len(last.text)
+def _phrase(tok, *, drop_conj: bool = False) -> list:
+    """Tokens of the phrase headed by ``tok``, clauses of their own left out."""
+    out, stack = [], [(tok, True)]
+    while stack:
+        t, top = stack.pop()
+        out.append(t)
+        for c in t.children:
+            if c.dep_ in OWN_CLAUSE_DEPS:
+                continue
+            if c.dep_ == "conj" and ((top and drop_conj) or c.pos_ in ("VERB", "AUX")):
+                continue
+            stack.append((c, False))
+    return out
 
 
-def extract_claims(doc, *, skip_spans: Sequence[tuple[int, int]] = ()) -> list[Claim]:
-    """Assertive SVO claims of a parsed response.
+def _degree(tok) -> bool:
+    """A comparative or superlative word (*larger, best*), or *only* before a noun.
 
-    ``skip_spans`` are character spans already anchored (numbers, dates): a
-    claim whose object lies in one is left to that anchor.
+    *more*, *most*, *less* and *least* alone are amounts, not degrees (*burns
+    more fuel*); the adjective they grade (*more expensive*) carries the claim.
+    """
+    if tok.lower_ in QUALIFIERS:
+        return tok.head.pos_ in ("NOUN", "PROPN", "NUM")
+    return tok.tag_ in ("JJR", "JJS", "RBR", "RBS") and tok.lower_ not in AMOUNT_WORDS
+
+
+class _Words:
+    """The response's matcher words and mentions, looked up by token."""
+
+    def __init__(self, doc, mentions: Sequence[Mention]):
+        self.doc = doc
+        self.text = doc.text  # once: Doc.text rebuilds the string from every token
+        self.words = words_of(doc)
+        self.by_token: list[int] = [-1] * len(doc)
+        k = 0
+        for tok in doc:
+            while k < len(self.words) and self.words[k].end <= tok.idx:
+                k += 1
+            if k < len(self.words) and self.words[k].start <= tok.idx < self.words[k].end:
+                self.by_token[tok.i] = k
+        self.mentions = sorted(mentions, key=lambda m: m.start)
+        self._starts = [m.start for m in self.mentions]
+
+    def mention_at(self, start: int, end: int) -> Mention | None:
+        i = bisect.bisect_right(self._starts, start) - 1
+        for j in (i, i + 1):
+            if 0 <= j < len(self.mentions):
+                m = self.mentions[j]
+                if m.start < end and start < m.end:
+                    return m
+        return None
+
+    def claim_words(self, tokens, role: str, heads: frozenset[int]
+                    ) -> tuple[list[ClaimWord], list[Mention]]:
+        words: dict[int, ClaimWord] = {}
+        values: dict[int, Mention] = {}
+        for tok in tokens:
+            m = self.mention_at(tok.idx, tok.idx + len(tok.text))
+            if m is not None:
+                values[m.start] = m
+                continue
+            k = self.by_token[tok.i]
+            if k < 0:
+                continue
+            w = self.words[k]
+            qualifier = _degree(tok)
+            if qualifier:
+                surface = fold(tok.text)
+                w = Word(w.text, w.start, w.end, surface, (surface,), (surface,), w.sent,
+                         True, w.pos, w.num)
+            elif not w.content:
+                continue
+            head = tok.i in heads
+            prev = words.get(k)
+            if prev is not None:
+                head, qualifier = head or prev.head, qualifier or prev.qualifier
+            words[k] = ClaimWord(w, rarity(w.key), role, head, qualifier)
+        return list(words.values()), list(values.values())
+
+
+def _span_of(tokens) -> tuple[int, int]:
+    first = min(tokens, key=lambda t: t.i)
+    last = max(tokens, key=lambda t: t.i)
+    while last.i > first.i and (last.is_punct or last.is_space):
+        last = last.doc[last.i - 1]
+    return first.idx, last.idx + len(last.text)
+
+
+def _key(tok) -> str:
+    return token_key(tok) if not _is_pronoun(tok) else ""
+
+
+def _roles(pred, subj, objs, passive: bool) -> tuple[str, str, str] | None:
+    """(agent, relation, patient) keys of a predicate, when both participants are named."""
+    if subj is None or _is_pronoun(subj):
+        return None
+    rel = token_key(pred)
+    if passive:
+        agent = next((g for c in pred.children if c.dep_ == "agent"
+                      for g in c.children if g.dep_ == "pobj"), None)
+        if agent is None or not _key(agent):
+            return None
+        return (_key(agent), rel, _key(subj))
+    for o in objs[:1]:
+        if o.dep_ == "acomp" and o.tag_ in ("JJR", "RBR"):  # "X is larger than Y"
+            than = next((g for c in o.children if c.dep_ == "prep" and c.lower_ == "than"
+                         for g in c.children if g.dep_ == "pobj"), None)
+            if than is not None and _key(than):
+                return (_key(subj), fold(o.text), _key(than))
+        if o.dep_ in OBJECT_DEPS and o.dep_ != "attr" and _key(o):
+            return (_key(subj), rel, _key(o))
+    return None
+
+
+def _opens_line(tok) -> bool:
+    """Whether only list markers and punctuation precede ``tok`` in its sentence and line."""
+    i = tok.i - 1
+    while i >= tok.sent.start:
+        prev = tok.doc[i]
+        if prev.is_space and "\n" in prev.text:
+            return True
+        if not (prev.is_punct or prev.is_space or _is_marker(prev)):
+            return False
+        i -= 1
+    return True
+
+
+def _predicate_claims(pred, words: _Words) -> list[Claim]:
+    if pred.dep_ in ("acl", "advcl", "relcl") and _infinitive(pred):
+        return []  # "a way to clean it", "to keep drinks cold": purposes, not facts
+    if _not_asserted(pred):
+        return []
+    subj, passive = _subject(pred)
+    imperative = (subj is None and pred.dep_ == "ROOT" and pred.tag_ == "VB")
+    if subj is not None and subj.tag_ in RELATIVE_TAGS:
+        return []
+    if subj is not None and _first_person(subj):
+        return []
+    objs = _objects(pred)
+    primary = next((c for c in pred.children if c.dep_ in OBJECT_DEPS | {"acomp"}), None)
+    if primary is not None and (
+            words.mention_at(primary.idx, primary.idx + len(primary.text))
+            or (primary.dep_ == "acomp" and any(
+                words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
+        return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
+    named_subject = subj is not None and not _is_pronoun(subj)
+    own_subject = named_subject and subj.head.i == pred.i
+    subj_tokens = _phrase(subj, drop_conj=False) if named_subject else []
+    # the predicate's own tokens: the verb, its particles and arguments (objects apart)
+    shared = [pred]
+    obj_ids = {o.i for o in objs}
+    for child in pred.children:
+        if child.dep_ in ARGUMENT_DEPS and child.i not in obj_ids and not (
+                child.dep_ in ("prep", "agent") and any(g.i in obj_ids for g in child.children)):
+            shared.extend(_phrase(child))
+    prep_objs = {o.i for o in objs if o.dep_ == "pobj"}
+    heads = frozenset({subj.i} if named_subject else set())
+    subj_words, subj_values = words.claim_words(subj_tokens, "subject", heads)
+    out = []
+    groups = [[o] for o in objs] or [[]]
+    if prep_objs:  # objects of a preposition stay together: "comes with a cap and a lid"
+        groups = [objs]
+    for k, group in enumerate(groups):
+        obj_tokens = []
+        for o in group:
+            if o.i == pred.head.i:  # relative pronoun object: the noun is outside the clause
+                continue
+            if o.dep_ == "pobj":
+                obj_tokens.extend([o.head, *_phrase(o, drop_conj=True)])
+            else:
+                obj_tokens.extend(_phrase(o, drop_conj=True))
+        obj_heads = frozenset(o.i for o in group if not _is_pronoun(o))
+        pred_words, pred_values = words.claim_words(
+            [*shared, *obj_tokens], "predicate", obj_heads)
+        if any(o.i == pred.head.i for o in group):  # "the car that she bought": car is the object
+            extra, _ = words.claim_words(_phrase(pred.head), "predicate", frozenset({pred.head.i}))
+            pred_words.extend(extra)
+        has_object = any(not _is_pronoun(o) and not words.mention_at(o.idx, o.idx + len(o.text))
+                         for o in group)
+        if imperative and not has_object:
+            continue
+        if not named_subject and not has_object:
+            continue  # nothing to look up: "it was released in 2019"
+        if subj is None and not imperative and not _opens_line(pred):
+            continue  # a subject the parser lost mid-sentence; "Includes a lid." is kept
+        if not pred_values and not any(w.word.start != pred.idx for w in pred_words) and (
+                not passive or any(c.dep_ in ("ccomp", "xcomp") for c in pred.children)):
+            continue  # the active verb alone: "its breakthrough came", "economists assert"
+        if k == 0:
+            span_tokens = [t for t in shared if not group or t.i <= max(
+                x.i for x in obj_tokens or [pred])] + obj_tokens
+            span_tokens += [c for c in pred.children
+                            if c.dep_ in ("aux", "auxpass", "neg") and c.i < pred.i]
+            if own_subject and subj.i < pred.i:
+                span_tokens += subj_tokens
+        else:
+            span_tokens = obj_tokens or [pred]
+        start, end = _span_of(span_tokens)
+        obj = group[0] if group else None
+        focus_tok = obj if obj is not None and not _is_pronoun(obj) else pred
+        focus = ("" if focus_tok.is_stop else
+                 fold(focus_tok.text) if _degree(focus_tok) else token_key(focus_tok))
+        negated = (clause_negated(obj) if obj is not None else clause_negated(pred)) or (
+            named_subject and any(c.dep_ == "det" and c.lower_ == "no" for c in subj.children))
+        kind = ("imperative" if imperative else "relative" if pred.dep_ == "relcl"
+                else "participle" if pred.dep_ in ("acl", "advcl") else "passive" if passive
+                else "copula" if pred.lemma_ == "be" else "svo")
+        if any(w.qualifier for w in pred_words) and kind in ("copula", "svo"):
+            kind = "comparison" if any(w.word.key.endswith(("er", "est"))
+                                       for w in pred_words if w.qualifier) else kind
+        out.append(Claim(
+            text=words.text[start:end], start=start, end=end,
+            subject=_lemma(subj) if named_subject else None, verb=_lemma(pred),
+            object=_lemma(obj) if obj is not None else "", negated=negated, kind=kind,
+            words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
+            roles=_roles(pred, subj, group, passive), focus=focus))
+    return out
+
+
+def _appositive_claim(tok, words: _Words) -> Claim | None:
+    """"Tim Cook, the former CEO of Apple, ...": Tim Cook is the former CEO of Apple."""
+    head = tok.head
+    if (head.pos_ not in ("NOUN", "PROPN") or tok.pos_ not in ("NOUN", "PROPN")
+            or head.dep_ == "ROOT"):
+        return None  # a verbless fragment ("Great question, happy shopping!") asserts nothing
+    before = tok.left_edge.i - 1
+    if head.i > tok.i or before < 0 or tok.doc[before].text not in (",", "(", "—", "–"):
+        return None  # set off by a comma, a bracket or a dash: "Tim Cook, the CEO of Apple,"
+    if words.mention_at(tok.idx, tok.idx + len(tok.text)):
+        return None
+    subj_tokens = _phrase(head)
+    obj_tokens = _phrase(tok)
+    subj_words, subj_values = words.claim_words(subj_tokens, "subject", frozenset({head.i}))
+    pred_words, pred_values = words.claim_words(obj_tokens, "predicate", frozenset({tok.i}))
+    if not subj_words or not pred_words:
+        return None
+    start, end = _span_of([*subj_tokens, *obj_tokens])
+    return Claim(text=words.text[start:end], start=start, end=end, subject=_lemma(head),
+                 verb="be", object=_lemma(tok), negated=clause_negated(tok), kind="appositive",
+                 words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
+                 focus=token_key(tok))
+
+
+def _lines(sent):
+    """Runs of a sentence's tokens between line breaks."""
+    line: list = []
+    for tok in sent:
+        if tok.is_space and "\n" in tok.text:
+            if line:
+                yield line
+            line = []
+        elif not tok.is_space:
+            line.append(tok)
+    if line:
+        yield line
+
+
+def _is_marker(tok) -> bool:
+    return tok.text in BULLETS or (tok.like_num and tok.i + 1 < len(tok.doc)
+                                   and tok.doc[tok.i + 1].text in (".", ")"))
+
+
+def _list_item_claim(line, words: _Words) -> Claim | None:
+    """A verbless list item ("- Free parking") as a claim of its own."""
+    if not _is_marker(line[0]) or any(
+            t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") for t in line):
+        return None
+    body = line[1:]
+    while body and (body[0].is_punct or body[0].text in BULLETS):
+        body = body[1:]
+    if not body:
+        return None
+    heads = frozenset({max((t for t in body if t.pos_ in ("NOUN", "PROPN")),
+                           key=lambda t: t.i, default=body[-1]).i})
+    found, values = words.claim_words(body, "predicate", heads)
+    if not found or (values and len(found) <= 1):
+        return None  # "- Price: $35" is the number's anchor
+    start, end = _span_of(body)
+    head = body[0].doc[next(iter(heads))]
+    negated = any(t.lower_ in ("no", "not", "without") for t in body)
+    return Claim(text=words.text[start:end], start=start, end=end, subject=None, verb="",
+                 object=_lemma(head), negated=negated, kind="list item", words=tuple(found),
+                 values=tuple(values), focus=token_key(head))
+
+
+def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
+    """Asserted claims of a parsed response, in text order.
+
+    ``mentions`` are the response's number and date anchors: a clause whose
+    object is one is left to it; others become the claim's ``values``.
+    Linear in the length of the text.
 
     Examples
     --------
@@ -166,38 +633,27 @@ def extract_claims(doc, *, skip_spans: Sequence[tuple[int, int]] = ()) -> list[C
     [('rambler', 'include', 'lid', False), (None, 'include', 'straw', True)]
     >>> extract_claims(nlp("The Rambler may include a lid."))
     []
+    >>> [(c.kind, c.text) for c in extract_claims(nlp("The bridge was built by Smith."))]
+    [('passive', 'The bridge was built by Smith')]
     """
+    words = _Words(doc, mentions)
     claims: list[Claim] = []
-    for verb in doc:
-        if verb.pos_ not in ("VERB", "AUX") or verb.dep_ in ("aux", "auxpass"):
+    sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+    for sent in sents:
+        if sent.text.rstrip().endswith("?"):
             continue
-        subj = _subject(verb)
-        if subj is None:
-            continue
-        objs = _objects(verb)
-        if not objs or _hedged(verb):
-            continue
-        subject = None if subj.pos_ == "PRON" else _lemma(subj)
-        own_subject = subject is not None and subj.head.i == verb.i
-        for k, obj in enumerate(objs):
-            if obj.pos_ == "PRON" or obj.like_num:
-                continue
-            if any(s <= obj.idx < e for s, e in skip_spans):
-                continue
-            if k > 0:  # a conjunct object: its own phrase, so anchors do not overlap
-                start = obj.left_edge.idx
-            elif own_subject:
-                start = min(subj.left_edge.idx, verb.idx)
-            else:
-                start = verb.idx
-            end = _object_end(obj)
-            if k == 0:  # the span always holds the verb and the object phrase
-                start = min(start, verb.idx, obj.left_edge.idx)
-                end = max(end, verb.idx + len(verb.text))
-            claims.append(Claim(
-                text=doc.text[start:end], start=start, end=end, subject=subject,
-                verb=_lemma(verb), object=_lemma(obj), negated=clause_negated(obj),
-            ))
+        for tok in sent:
+            if _is_predicate(tok):
+                claims.extend(_predicate_claims(tok, words))
+            elif tok.dep_ == "appos" and not _not_asserted(tok.head.head):
+                c = _appositive_claim(tok, words)
+                if c is not None:
+                    claims.append(c)
+        for line in _lines(sent):
+            c = _list_item_claim(line, words)
+            if c is not None:
+                claims.append(c)
+    claims.sort(key=lambda c: (c.start, c.end))
     return claims
 
 
@@ -210,78 +666,202 @@ class ClaimSupport:
 
 
 class ContextIndex:
-    """Token positions of a parsed context, by lower-cased lemma and text.
+    """What claim support needs from a parsed context, unit by unit.
 
-    Evidence spans are the context sentences that hold the matched tokens.
-
-    Holds plain Python data only (no spaCy objects), so it can be cached.
+    A unit is a sentence; consecutive ``key: value`` (or ``a | b | c``) lines,
+    as a JSON record reads, form one unit, so a record is read whole. For
+    each unit: which words it holds (:class:`~evaltools.scoring.matcher.SentenceIndex`),
+    where each word stands negated or affirmed, whether it has a subject of
+    its own, the (agent, relation, patient) roles of its clauses, and its
+    number and date mentions. Plain Python data only (no spaCy objects), so
+    it can be cached.
     """
 
-    __slots__ = ("_neg", "_pos", "_spans", "text")
+    __slots__ = ("_aff", "_elided", "_mentions", "_neg", "_roles", "_unit", "sentences",
+                 "spans", "text")
 
-    def __init__(self, doc):
+    def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
-        self._pos: dict[str, list[int]] = defaultdict(list)
-        self._spans: list[tuple[int, int]] = []
-        self._neg: list[bool] = []
-        sents = ([(s.start_char, s.end_char) for s in doc.sents]
-                 if doc.has_annotation("SENT_START") else [])
-        k = 0
+        ws = list(words) if words is not None else words_of(doc)
+        self.sentences = SentenceIndex(doc, ws)
+        spans = self.sentences.spans
+        starts = [s for s, _ in spans]
+
+        def sent_of_tok(t) -> int:
+            return bisect.bisect_right(starts, t.idx) - 1
+
+        subjects: set[int] = set()
+        keyed: set[int] = set()  # "key: value" and "a | b | c" lines have no subject
         for tok in doc:
-            while k + 1 < len(sents) and tok.idx >= sents[k][1]:
-                k += 1
-            self._spans.append(sents[k] if sents else (tok.idx, tok.idx + len(tok.text)))
-            self._neg.append(clause_negated(tok))
-            if tok.is_punct or tok.is_space:
-                continue
-            low, lem = tok.lower_, _lemma(tok)
-            self._pos[lem].append(tok.i)
-            if low != lem:
-                self._pos[low].append(tok.i)
+            if tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ in ("NOUN", "PROPN"):
+                subjects.add(sent_of_tok(tok))
+            elif tok.text in (":", "|"):
+                keyed.add(sent_of_tok(tok))
+        unit: list[int] = []
+        unit_spans: list[tuple[int, int]] = []
+        for k, (a, b) in enumerate(spans):
+            if k and k in keyed and k - 1 in keyed:
+                unit.append(unit[-1])
+                unit_spans[-1] = (unit_spans[-1][0], b)
+            else:
+                unit.append(len(unit_spans))
+                unit_spans.append((a, b))
+        self._unit = unit
+        self.spans = tuple(unit_spans)
+        key_no = {k for k, (a, b) in enumerate(spans) if _KEY_NO.search(self.text[a:b])}
+        neg: dict[str, set[int]] = {}
+        aff: dict[str, set[int]] = {}
+        tok_at = {tok.idx: tok for tok in doc}
+        for w in ws:
+            tok = tok_at.get(w.start)
+            negated = w.sent in key_no or (tok is not None and clause_negated(tok))
+            for f in (*w.forms, *(w.parts if len(w.parts) > 1 else ())):
+                (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
+        self._neg = {k: frozenset(v) for k, v in neg.items()}
+        self._aff = {k: frozenset(v) for k, v in aff.items()}
+        roles: dict[int, set[tuple[str, str, str]]] = {}
+        for tok in doc:
+            if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
+                subj, passive = _subject(tok)
+                r = _roles(tok, subj, _objects(tok), passive)
+                if r is not None:
+                    roles.setdefault(unit[sent_of_tok(tok)], set()).add(r)
+        self._elided = frozenset(unit[k] for k in range(len(spans))
+                                 if k not in subjects or k in keyed)
+        self._roles = {k: frozenset(v) for k, v in roles.items()}
+        by_unit: dict[int, list[Mention]] = {}
+        for m in mentions:
+            k = max(0, bisect.bisect_right(starts, m.start) - 1)
+            by_unit.setdefault(unit[k] if k < len(unit) else 0, []).append(m)
+        self._mentions = {k: tuple(v) for k, v in by_unit.items()}
 
-    def positions(self, key: str) -> list[int]:
-        return self._pos.get(key, [])
+    def _units(self, sents: frozenset[int]) -> frozenset[int]:
+        unit = self._unit
+        return frozenset(unit[s] for s in sents if s < len(unit))
 
-    def _span(self, lo: int, hi: int) -> tuple[int, int]:
-        """Character span of the sentences holding tokens ``lo`` and ``hi``."""
-        return self._spans[lo][0], self._spans[hi][1]
+    def _find(self, w: ClaimWord) -> frozenset[int]:
+        found = self.sentences.find(w.word)
+        if w.role == "predicate" and not w.name and not w.qualifier:
+            found = found | self.sentences.find_derived(w.word)
+        return self._units(found)
 
-    def support(self, claim: Claim, *, window: int) -> ClaimSupport:
-        """Whether the context supports ``claim``, with the span that decided it.
+    def _polarity_ok(self, claim: Claim, s: int) -> bool:
+        key = claim.focus
+        if not key:
+            return True
+        seen = {True} if s in self._neg.get(key, ()) else set()
+        if s in self._aff.get(key, ()):
+            seen.add(False)
+        return not seen or claim.negated in seen
+
+    def _value_units(self, m: Mention) -> frozenset[int]:
+        return frozenset(s for s, ms in self._mentions.items() if any(supports(m, f) for f in ms))
+
+    def support(self, claim: Claim, *, min_share: float, rare_above: float,
+                head_rare_above: float = 0.45) -> ClaimSupport:
+        """Whether one context sentence (or record) supports ``claim``, with it as evidence.
+
+        Parameters
+        ----------
+        claim : Claim
+        min_share : float
+            Share of the weight of the subject's words, and apart of the
+            predicate's words, that the sentence must hold
+            (config ``hallucination.claim_min_share``).
+        rare_above : float
+            Words at least this rare (:func:`~evaltools.scoring.matcher.rarity`)
+            are required (config ``hallucination.claim_rare_above``).
+        head_rare_above : float
+            The subject's and object's head words are required from this
+            rarity on; more generic heads (*company*, *player*) count in the
+            share only (config ``hallucination.claim_head_rare_above``).
 
         Examples
         --------
         >>> from evaltools.text import load_pipeline
         >>> nlp = load_pipeline()
-        >>> ctx = ContextIndex(nlp("The Rambler ships with a MagSlider lid."))
-        >>> [c for c in extract_claims(nlp("The Rambler includes a lid."))
-        ...  if ctx.support(c, window=12).supported][0].object
-        'lid'
+        >>> ctx = ContextIndex(nlp("The Rambler ships with a MagSlider lid. "
+        ...                        "It is not dishwasher safe."))
+        >>> [ctx.support(c, min_share=0.5, rare_above=0.55).note
+        ...  for c in extract_claims(nlp("The Rambler includes a lid. It is dishwasher safe."))]
+        ['found together in one context sentence', 'the context negates it']
         """
-        objs = self.positions(claim.object)
-        if not objs:
-            return ClaimSupport(False, None, None, f"'{claim.object}' is not in the context")
-        if claim.subject is None:
-            pairs = [(j, j) for j in objs]
+        found = [self._find(w) for w in claim.words]
+        vals = [self._value_units(m) for m in claim.values]
+        required = [(w.head and w.weight >= head_rare_above) or w.qualifier or w.name
+                    or w.weight >= rare_above for w in claim.words]
+        for w, f, req in zip(claim.words, found, required, strict=True):
+            if req and not f and not any(a in self.sentences for a in ANTONYMS.get(w.word.key, ())):
+                return ClaimSupport(False, None, None, f"'{w.word.text}' is not in the context")
+        for m, f in zip(claim.values, vals, strict=True):
+            if not f:
+                return ClaimSupport(False, None, None, f"'{m.text}' is not in the context")
+        candidates: set[int] = set()
+        for w, f in zip(claim.words, found, strict=True):
+            if w.role == "predicate":
+                candidates |= f
+        for f in vals:
+            candidates |= f
+        if not candidates:
+            for f in found:
+                candidates |= f
+        best: tuple[tuple, int, str] | None = None
+        for s in sorted(candidates):
+            ok, rank, note = self._judge(claim, s, found, vals, required, min_share)
+            if ok:
+                start, end = self.spans[s]
+                return ClaimSupport(True, start, end, note)
+            if best is None or rank > best[0]:
+                best = (rank, s, note)
+        if best is None:
+            return ClaimSupport(False, None, None, "its words are not in the context")
+        rank, s, note = best
+        start, end = self.spans[s]
+        return ClaimSupport(False, start, end, note)
+
+    def _judge(self, claim: Claim, s: int, found, vals, required, min_share: float
+               ) -> tuple[bool, tuple, str]:
+        """Whether sentence ``s`` supports ``claim``; a rank for the closest miss; a note."""
+        weight = {"subject": 0.0, "predicate": 0.0}
+        got = {"subject": 0.0, "predicate": 0.0}
+        missing = []
+        elided = s in self._elided
+        for w, f, req in zip(claim.words, found, required, strict=True):
+            weight[w.role] += w.weight
+            if s in f or (w.role == "subject" and elided and f):
+                got[w.role] += w.weight
+            elif req:
+                missing.append(w.word.text)
+        for m, f in zip(claim.values, vals, strict=True):
+            if s not in f:
+                missing.append(m.text)
+        shares = {r: (got[r] / weight[r] if weight[r] else 1.0) for r in weight}
+        share = min(shares.values())
+        for w, f in zip(claim.words, found, strict=True):
+            if w.role == "predicate" and s not in f:
+                opposite = next((a for a in ANTONYMS.get(w.word.key, ())
+                                 if s in self._units(self.sentences.sentences(a))), None)
+                if opposite is not None:
+                    return False, (True, 1, share), (
+                        f"the context says '{opposite}' where it says '{w.word.text}'")
+        contradiction = 0
+        note = "found together in one context sentence"
+        if missing:
+            note = (f"{', '.join(repr(x) for x in missing[:3])} "
+                    f"{'is' if len(missing) == 1 else 'are'} not in the same context sentence")
+        elif share < min_share:
+            note = (f"only {share:.0%} of its {min(shares, key=shares.get)}'s words are in one "
+                    "context sentence")
         else:
-            subs = self.positions(claim.subject)
-            if not subs:
-                return ClaimSupport(False, None, None,
-                                    f"'{claim.subject}' is not in the context")
-            pairs = sorted(((i, j) for i in subs for j in objs if abs(i - j) <= window),
-                           key=lambda p: (abs(p[0] - p[1]), p))
-            if not pairs:
-                return ClaimSupport(
-                    False, None, None,
-                    f"'{claim.subject}' and '{claim.object}' are not within {window} tokens "
-                    "in the context")
-        for i, j in pairs:
-            lo, hi = min(i, j), max(i, j)
-            if self._neg[j] == claim.negated:
-                s, e = self._span(lo, hi)
-                return ClaimSupport(True, s, e, "subject and object co-occur"
-                                    if claim.subject else "object found (pronoun subject)")
-        lo, hi = min(pairs[0]), max(pairs[0])
-        s, e = self._span(lo, hi)
-        polarity = "negates" if not claim.negated else "affirms"
-        return ClaimSupport(False, s, e, f"the context {polarity} it")
+            if not self._polarity_ok(claim, s):
+                contradiction = 1
+                note = f"the context {'affirms' if claim.negated else 'negates'} it"
+            if not contradiction and claim.roles is not None:
+                a, rel, p = claim.roles
+                ctx_roles = self._roles.get(s, frozenset())
+                if (p, rel, a) in ctx_roles and (a, rel, p) not in ctx_roles:
+                    contradiction = 1
+                    note = f"the context has the roles swapped: '{p}' {rel} '{a}'"
+            if not contradiction:
+                return True, (), note
+        return False, (not missing, contradiction, share), note
