@@ -4,13 +4,12 @@ Each construction has a supported and an unsupported pair; the expectations
 are written by hand from the sentences, not read off the code.
 """
 
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaltools.config import DEFAULT
+from evaltools.config import DEFAULT_CONFIG as DEFAULT
 from evaltools.scoring.anchors.claims import ContextIndex, extract_claims
 from evaltools.scoring.anchors.mentions import find_mentions
 
@@ -271,16 +270,10 @@ def test_extraction_never_crashes_and_offsets_are_exact(nlp, text):
 
 
 @pytest.mark.slow
-def test_extraction_is_linear_in_text_length(nlp):
+def test_extraction_of_a_repeated_text_repeats_its_claims(nlp):
+    """Ten times the text, ten times the claims. Time against length is measured by
+    benchmarks/long_text.py (10k-1M characters), not asserted here."""
     unit = ("The Rambler, which ships in a box, includes a lid and a straw. "
             "Preheat the oven.\n- Free parking\n")
-    small, large = nlp(unit * 60), nlp(unit * 600)
-    extract_claims(nlp(unit))  # warm the lookup tables
-    t0 = time.perf_counter()
-    n_small = len(extract_claims(small))
-    t_small = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    n_large = len(extract_claims(large))
-    t_large = time.perf_counter() - t0
-    assert n_large == 10 * n_small
-    assert t_large < 25 * t_small  # 10x the text; quadratic would be about 100x
+    small, large = extract_claims(nlp(unit * 6)), extract_claims(nlp(unit * 60))
+    assert len(large) == 10 * len(small) > 0

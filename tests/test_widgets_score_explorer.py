@@ -70,16 +70,19 @@ def test_agreement_with_human_labels_is_shown_next_to_the_verdict(frame):
 
 
 def test_reasons_name_unsupported_anchors_below_the_fail_threshold():
-    """'24 hours' against a context that says 11: WARN or PASS, but the reason names it."""
-    r = evaltools.score("How long does the Yeti keep drinks cold?",
-                        "The Yeti Rambler keeps drinks cold for 11 hours and hot for 6.",
-                        "It keeps drinks cold for 24 hours and looks great.")
-    assert r.hallucination <= 0.5      # under the FAIL threshold, yet named
+    """'24 hours' against a context that says 11: not FAIL (2 of 4 anchors), but named."""
+    q = "How long does the Yeti keep drinks cold?"
+    c = ("The Yeti Rambler keeps drinks cold for 11 hours and hot for 6. "
+         "It has a stainless steel body and a lid.")
+    resp = "It keeps drinks cold for 24 hours. It has a stainless steel body and comes with a lid."
+    r = evaltools.score(q, c, resp)
+    # claim "keeps drinks (cold for 24 hours)" and number "24 hours" unsupported; the body
+    # and lid claims supported: 2 / 4 = 0.5, not above the FAIL threshold 0.5
+    assert (r.anchors_unsupported, r.anchors_total, r.hallucination) == (2, 4, 0.5)
+    assert r.verdict != "FAIL"
     named = [x for x in r.reasons if x.startswith("not supported by the context")]
     assert len(named) == 1 and "“24 hours”" in named[0], r.reasons
-    ex = ScoreExplorer(query="How long does the Yeti keep drinks cold?",
-                       context="The Yeti Rambler keeps drinks cold for 11 hours and hot for 6.",
-                       response="It keeps drinks cold for 24 hours and looks great.")
+    ex = ScoreExplorer(query=q, context=c, response=resp)
     assert "24 hours" in ex.reasons_html.value
 
 
