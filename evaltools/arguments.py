@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from evaltools.errors import shorten
+
 
 def parameter_message(name: str, func: str, want: str, got: str) -> str:
     """``The 'name' parameter of func must be want. Got got instead.``"""
@@ -49,9 +51,9 @@ def check_type(value: Any, name: str, func: str, types: type | tuple[type, ...],
 
 
 def check_value(value: Any, name: str, func: str, ok: bool, want: str) -> None:
-    """Raise ValueError naming ``value`` unless ``ok``."""
+    """Raise ValueError naming ``value`` (cut to 80 characters) unless ``ok``."""
     if not ok:
-        raise ValueError(parameter_message(name, func, want, repr(value)))
+        raise ValueError(parameter_message(name, func, want, shorten(value)))
 
 
 def check_one_of(value: Any, name: str, func: str, allowed: Iterable[Any]) -> Any:

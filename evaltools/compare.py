@@ -138,7 +138,8 @@ def difference_ci(reference: Sequence[float], current: Sequence[float], *,
     """``mean(current) - mean(reference)`` with a percentile bootstrap interval.
 
     The two samples are resampled apart (a stratified bootstrap over the
-    pooled values). None when either sample is empty.
+    pooled values). None when either sample is empty, or when the means are
+    not finite (values so large that their sum overflows).
 
     Examples
     --------
@@ -158,6 +159,9 @@ def difference_ci(reference: Sequence[float], current: Sequence[float], *,
     def stat(v, g):
         return float(v[g == 1].mean() - v[g == 0].mean())
 
+    with np.errstate(over="ignore", invalid="ignore"):
+        if not math.isfinite(stat(values, group)):  # values near the float limit: sums overflow
+            return None
     ci = bootstrap_ci(stat, values, group, strata=group, n_resamples=n_resamples, seed=seed,
                       confidence_level=confidence_level)
     return stat(values, group), float(ci.low), float(ci.high)

@@ -241,7 +241,7 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     rel = cfg.relevance
     if rel.reference not in ("query", "auto"):
         raise ConfigError(f"{source}: [relevance] reference must be \"query\" or \"auto\". "
-                          f"Got {rel.reference!r} instead.")
+                          f"Got {shorten(rel.reference)} instead.")
     if abs(rel.weight_cosine + rel.weight_jaccard - 1.0) > 1e-9:
         raise ConfigError(
             f"{source}: [relevance] weight_cosine + weight_jaccard must be 1. "

@@ -40,7 +40,7 @@ from typing import Any
 
 from distributed import WorkerPlugin
 
-from evaltools.config import DEFAULT_CONFIG, Config
+from evaltools.config import DEFAULT_CONFIG, Config, InputConfig
 from evaltools.errors import EvaltoolsError, InputError, OutputError
 from evaltools.io.parts import Part, Plan, read_part, write_parquet_part
 from evaltools.judging.registry import DEFAULT_REGISTRY
@@ -183,7 +183,8 @@ def _finish(rows: Iterator[dict[str, Any]], part: Part, summary, output_dir: str
 
 def score_part(part: Part, *, config: Config | None = None, calibration=None,
                skip_invalid: bool = False, output_dir: str | None = None,
-               kinds: dict[str, set[str]] | None = None, width: int = 5) -> dict[str, Any]:
+               kinds: dict[str, set[str]] | None = None, width: int = 5,
+               limits: InputConfig | None = None) -> dict[str, Any]:
     """Score one part of the input files (a task; runs on a worker).
 
     Returns ``{"rows": [...]}`` (the output records, in order), or with
@@ -193,7 +194,9 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
     """
     cfg = config or DEFAULT_CONFIG
     try:
-        rows = _score_rows(read_part(part, skip_invalid=skip_invalid), config=cfg,
+        rows = _score_rows(read_part(part, skip_invalid=skip_invalid,
+                                     limits=limits or cfg.input),
+                           config=cfg,
                            source=part.source, unit=part.unit, skip_invalid=skip_invalid,
                            start=part.first_record, calibration=calibration)
         return _finish(rows, part, SummaryBuilder(), output_dir, kinds, width)
@@ -205,10 +208,13 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
 
 def judge_part(part: Part, *, registry=None, skip_invalid: bool = False,
                output_dir: str | None = None, kinds: dict[str, set[str]] | None = None,
-               width: int = 5) -> dict[str, Any]:
-    """Judge one part of the input files (a task); returns as :func:`score_part` does."""
+               width: int = 5, limits: InputConfig | None = None) -> dict[str, Any]:
+    """Judge one part of the input files (a task); returns as :func:`score_part` does.
+
+    ``limits`` bound the lines read (default: the ``[input]`` settings).
+    """
     try:
-        rows = _judge_rows(read_part(part, skip_invalid=skip_invalid),
+        rows = _judge_rows(read_part(part, skip_invalid=skip_invalid, limits=limits),
                            registry=registry or DEFAULT_REGISTRY, source=part.source,
                            unit=part.unit, skip_invalid=skip_invalid)
         return _finish(rows, part, JudgeSummary(), output_dir, kinds, width)

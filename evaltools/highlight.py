@@ -46,6 +46,7 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from evaltools.errors import shorten
 from evaltools.scoring.reader import read_context
 
 #: The classes MathJax 2 and 3 skip: no ``$...$`` inside them is typeset.
@@ -92,10 +93,10 @@ def _span(anchor: Any, length: int, *, start_key: str, end_key: str,
         return None
     if (isinstance(start, bool) or isinstance(end, bool)
             or not isinstance(start, int) or not isinstance(end, int)):
-        raise ValueError(f"anchor {_get(anchor, 'text')!r}: {start_key}/{end_key} must be "
-                         f"integers. Got {start!r}, {end!r} instead.")
+        raise ValueError(f"anchor {shorten(_get(anchor, 'text'))}: {start_key}/{end_key} must be "
+                         f"integers. Got {shorten(start)}, {shorten(end)} instead.")
     if not 0 <= start <= end <= length:
-        raise ValueError(f"anchor {_get(anchor, 'text')!r}: {start_key}={start}, "
+        raise ValueError(f"anchor {shorten(_get(anchor, 'text'))}: {start_key}={start}, "
                          f"{end_key}={end} lie outside the {what} (length {length}).")
     return start, end
 

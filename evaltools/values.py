@@ -22,6 +22,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from evaltools.errors import shorten
+
 _TEXT_LABELS = {"0": 0, "1": 1, "0.0": 0, "1.0": 1, "false": 0, "true": 1}
 
 
@@ -63,7 +65,7 @@ def binary_label(v: Any) -> int | None:
             number = None
         if number in (0.0, 1.0):
             return int(number)
-    raise ValueError(f"must be 0 or 1 (or true/false). Got {v!r} instead.")
+    raise ValueError(f"must be 0 or 1 (or true/false). Got {shorten(v)} instead.")
 
 
 def plain_value(v: Any) -> Any:

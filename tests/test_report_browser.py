@@ -247,8 +247,8 @@ def test_index_links_every_page_with_time_version_and_checksums(browser, report_
     assert __version__ in body and "UTC" in body
     assert hashlib.sha256(data.read_bytes()).hexdigest() in body
     hrefs = page.eval_on_selector_all("a", "as => as.map(a => a.getAttribute('href'))")
-    assert sorted(hrefs) == ["audits/03_module_audit_M02.html", "notebooks/01_exploration.html",
-                             "report.html"]
+    assert sorted(hrefs) == ["./audits/03_module_audit_M02.html",
+                             "./notebooks/01_exploration.html", "./report.html"]
     page.locator("a", has_text="01 exploration").click()
     page.wait_for_load_state("load")
     assert page.locator("h1").inner_text() == "01_exploration"

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from evaltools.arguments import parameter_message
+from evaltools.errors import shorten
 from evaltools.values import binary_label
 
 
@@ -24,7 +25,7 @@ def binary_labels(values: Any, *, name: str = "y_true", func: str = "calibration
             y = None
         if y is None:
             raise ValueError(parameter_message(name, func, "hold binary labels 0/1",
-                                               f"{v!r} at position {i}"))
+                                               f"{shorten(v)} at position {i}"))
         out[i] = y
     return out
 
@@ -34,7 +35,7 @@ def scores(values: Any, *, name: str = "score", func: str = "calibration") -> np
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(parameter_message(name, func, "hold numbers", repr(values))) from None
+        raise ValueError(parameter_message(name, func, "hold numbers", shorten(values))) from None
     if arr.ndim != 1:
         raise ValueError(parameter_message(name, func, "one-dimensional", f"shape {arr.shape}"))
     bad = np.flatnonzero(~np.isfinite(arr))

@@ -24,6 +24,7 @@ from sklearn.metrics import accuracy_score, cohen_kappa_score, confusion_matrix
 
 from evaltools.arguments import parameter_message
 from evaltools.calibration._checks import json_value
+from evaltools.errors import shorten
 from evaltools.scoring.result import VERDICTS
 
 
@@ -120,7 +121,7 @@ def _verdicts(values, name: str, labels: Sequence[str]) -> list[str]:
         if v not in labels:
             raise ValueError(parameter_message(name, "verdict_agreement",
                                                f"hold verdicts ({', '.join(labels)})",
-                                               f"{v!r} at position {i}"))
+                                               f"{shorten(v)} at position {i}"))
         out.append(v)
     return out
 

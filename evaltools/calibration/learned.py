@@ -288,11 +288,11 @@ class LearnedCalibration:
         if not isinstance(data, Mapping):
             raise bad(f"a calibration must be a JSON object, got {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise bad(f"field 'format' must be {FORMAT!r}. Got {data.get('format')!r} "
+            raise bad(f"field 'format' must be {FORMAT!r}. Got {shorten(data.get('format'))} "
                       "instead (is this a file written by `evaltools calibrate`?)", "format")
         if data.get("version") != FORMAT_VERSION:
-            raise bad(f"field 'version' must be {FORMAT_VERSION}. Got {data.get('version')!r} "
-                      "instead.", "version")
+            raise bad(f"field 'version' must be {FORMAT_VERSION}. "
+                      f"Got {shorten(data.get('version'))} instead.", "version")
         intercept = data.get("intercept")
         if not _finite(intercept, MAX_COEFFICIENT):
             raise bad(f"field 'intercept' must be a number in [-{MAX_COEFFICIENT:g}, "
@@ -308,7 +308,7 @@ class LearnedCalibration:
             name = f.get("name")
             if name not in FEATURES:
                 raise bad(f"field '{where}.name' must be one of {', '.join(FEATURES)}. "
-                          f"Got {name!r} instead.", f"{where}.name")
+                          f"Got {shorten(name)} instead.", f"{where}.name")
             for key, top in (("center", MAX_CENTER), ("scale", MAX_CENTER),
                              ("coefficient", MAX_COEFFICIENT)):
                 if not _finite(f.get(key), top):

@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         from evaltools.dask import JUDGE_KINDS, judge_part
 
         scale.run(args, task=judge_part, contract=JUDGE_KINDS, summary=summary,
-                  desc="judging", registry=registry, skip_invalid=args.skip_invalid)
+                  desc="judging", registry=registry, skip_invalid=args.skip_invalid,
+                  limits=config.input)
         return _print(args, summary, registry)
     path = Path(args.input[0])
     source, unit = path.name, row_unit(path)

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.cli.progress import progress_bar
-from evaltools.errors import ClusterError, OutputError
-from evaltools.io import write_or_drain
+from evaltools.errors import ClusterError, InputError, OutputError
+from evaltools.io import refuse_overwriting_input, write_or_drain
 from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
+from evaltools.io.records import remove_stale_temps
 
 SUCCESS = "_SUCCESS"
 
@@ -118,7 +119,7 @@ def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> It
 def _staging_folder(target: Path) -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part",
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".part",
                                      dir=target.parent))
     except OSError as exc:
         raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None
@@ -145,18 +146,45 @@ def _rows(results, summary) -> Iterator[dict[str, Any]]:
             yield row
 
 
+def refuse_overwriting_inputs(output: str | None, paths: list[Path]) -> None:
+    """An output that is one of the expanded inputs, or a folder holding one, is refused.
+
+    A glob or a folder of parts can name the output file itself (``'runs/*.jsonl'
+    -o runs/b.jsonl``), and a folder output is replaced as a whole: either would
+    destroy an input.
+    """
+    if output is None or output == "-":
+        return
+    refuse_overwriting_input(output, paths)
+    if is_folder(output):
+        root = Path(output).resolve()
+        for p in paths:
+            if root in p.resolve().parents:
+                raise InputError(f"the output folder {output} holds this input, and a folder "
+                                 "output replaces the folder; write elsewhere", source=p.name)
+
+
 def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
-        contract: dict[str, set[str]], summary, desc: str, plugin=None,
+        contract: dict[str, set[str]], summary, desc: str, plugin=None, limits=None,
         **options) -> None:
-    """Plan the inputs, run ``task`` on every part, write the output, fill ``summary``."""
+    """Plan the inputs, run ``task`` on every part, write the output, fill ``summary``.
+
+    ``limits`` (an :class:`~evaltools.config.InputConfig`, default the
+    ``[input]`` settings) bound the lines planned and read.
+    """
     from evaltools.dask import output_kinds, run_parts
 
     check_arguments(args)
-    plan = plan_parts(expand_inputs(args.input), records_per_part=args.partition_size)
+    options["limits"] = limits
+    paths = expand_inputs(args.input)
+    refuse_overwriting_inputs(args.output, paths)
+    plan = plan_parts(paths, records_per_part=args.partition_size,
+                      skip_invalid=bool(options.get("skip_invalid")), limits=limits)
     folder = args.output is not None and is_folder(args.output)
     target = Path(args.output) if args.output is not None else None
     stage = None
     if folder:
+        remove_stale_temps(target)
         stage = _staging_folder(target)
         options.update(output_dir=str(stage), kinds=output_kinds(plan, contract),
                        width=max(5, len(str(len(plan.parts)))))
@@ -169,13 +197,18 @@ def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
                 for res in results:
                     summary.merge(res["summary"])
             else:
-                write_or_drain(_rows(results, summary), args.output)
+                write_or_drain(_rows(results, summary), args.output,
+                               csv_raw=getattr(args, "csv_raw", False))
         if folder:
-            if not plan.parts:  # a readable, empty dataset
-                write_parquet_part([], stage / "part-00000.parquet", options["kinds"])
-            (stage / SUCCESS).write_text(json.dumps(
-                {"records": plan.records, "parts": max(1, len(plan.parts))}) + "\n")
-            _publish(stage, target)
+            try:
+                if not plan.parts:  # a readable, empty dataset
+                    write_parquet_part([], stage / "part-00000.parquet", options["kinds"])
+                (stage / SUCCESS).write_text(json.dumps(
+                    {"records": plan.records, "parts": max(1, len(plan.parts))}) + "\n")
+                _publish(stage, target)
+            except OSError as exc:  # a full disk, a quota, a read-only file system
+                raise OutputError(f"{target}: cannot write there "
+                                  f"({exc.strerror or exc})") from None
             stage = None
     finally:
         if stage is not None:

@@ -93,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
             load_pipeline(config)  # a missing pipeline is one error before any work
         scale.run(args, task=score_part, contract=SCORE_KINDS, summary=summary,
                   desc="scoring", plugin=PreloadPipeline(config), config=config,
-                  calibration=calibration, skip_invalid=args.skip_invalid)
+                  calibration=calibration, skip_invalid=args.skip_invalid,
+                  limits=config.input)
         return _print(args, summary)
     path = Path(args.input[0])
     records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input)

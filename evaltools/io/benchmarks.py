@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.arguments import check_one_of
-from evaltools.errors import InputError
+from evaltools.errors import InputError, shorten
 from evaltools.io.records import read_json_lines, require_text
 
 # ------------------------------------------------------------------ HaluEval QA
@@ -153,7 +153,7 @@ def load_begin(path: str | Path, *, generic: str = "keep") -> list[dict[str, Any
                 if key not in BEGIN_LABELS:
                     raise InputError(
                         f"field 'begin_label' must be one of Fully attributable, Not fully "
-                        f"attributable, Generic. Got {row['begin_label']!r} instead.",
+                        f"attributable, Generic. Got {shorten(row['begin_label'])} instead.",
                         source=p.name, line=row_no, field="begin_label", unit="row")
                 label = BEGIN_LABELS[key]
                 if label is None and generic == "drop":
@@ -252,7 +252,7 @@ def load_ragtruth(response_path: str | Path, source_info_path: str | Path, *,
             raise InputError(f"field 'source_id' is missing (required: {', '.join(req)})",
                              source=rp.name, line=line, field="source_id")
         if str(sid) not in sources:
-            raise InputError(f"field 'source_id' is {sid!r}, which {sp.name} does not hold",
+            raise InputError(f"field 'source_id' is {shorten(sid)}, which {sp.name} does not hold",
                              source=rp.name, line=line, field="source_id")
         labels = rec.get("labels")
         if not isinstance(labels, list):

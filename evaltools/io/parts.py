@@ -34,7 +34,6 @@ Examples
 from __future__ import annotations
 
 import glob
-import io
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.arguments import check_positive_int
-from evaltools.config import DEFAULT_CONFIG
+from evaltools.config import DEFAULT_CONFIG, InputConfig
 from evaltools.errors import InputError
 from evaltools.io.records import (
     FORMATS,
@@ -147,15 +146,21 @@ def _note_kinds(kinds: dict[str, set[str]], rec: dict[str, Any]) -> None:
             ks.add(kind)
 
 
-def plan_parts(paths: Iterable[str | Path], *, records_per_part: int = 2048) -> Plan:
+def plan_parts(paths: Iterable[str | Path], *, records_per_part: int = 2048,
+               skip_invalid: bool = False, limits: InputConfig | None = None) -> Plan:
     """Cut the input files into parts of at most ``records_per_part`` records.
 
     Reads every file once (JSON Lines are parsed, to count records and learn
     column kinds; Parquet files only have their footers read). Unparsable
     lines are counted as records and left for the worker to report, so the
     error a run stops with is the one a single-process run would stop with.
+    A line longer than ``limits.max_line_bytes`` (default: the ``[input]``
+    settings) stops the plan at its number, or with ``skip_invalid`` is
+    counted as a record (read through in pieces, never held in memory) that
+    the worker reports as unreadable.
     """
     check_positive_int(records_per_part, "records_per_part", "plan_parts")
+    lim = limits or DEFAULT_CONFIG.input
     parts: list[Part] = []
     kinds: dict[str, set[str]] = {}
     ordinal = 1
@@ -165,23 +170,29 @@ def plan_parts(paths: Iterable[str | Path], *, records_per_part: int = 2048) -> 
         if not p.is_file():
             raise InputError("file not found or not a regular file", source=str(p))
         planner = {"jsonl": _plan_jsonl, "csv": _plan_csv, "parquet": _plan_parquet}[fmt]
-        for start, stop, first_line, n in planner(p, records_per_part, kinds):
+        for start, stop, first_line, n in planner(p, records_per_part, kinds, lim,
+                                                  skip_invalid):
             parts.append(Part(len(parts), str(p.resolve()), fmt, start, stop, first_line,
                               ordinal, n))
             ordinal += n
     return Plan(tuple(parts), kinds)
 
 
-def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]]):
+def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]], lim: InputConfig,
+                skip_invalid: bool):
     offset = start = 0
     first_line = None
     n = 0
     with p.open("rb") as fh:
-        # a line over [input] max_line_bytes stops the plan at once (never held in memory)
-        for lineno, raw in bounded_lines(fh, DEFAULT_CONFIG.input.max_line_bytes, p.name, False):
-            line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
-            rec = _parse_line(line)
-            offset += len(raw)
+        # a line over [input] max_line_bytes stops the plan at once, or under skip_invalid
+        # is read through in pieces (raw None) and counted; it is never held in memory
+        for lineno, raw in bounded_lines(fh, lim.max_line_bytes, p.name, skip_invalid):
+            if raw is None:
+                rec = "too long"
+            else:
+                line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
+                rec = _parse_line(line, lim.max_depth)
+            offset = fh.tell()
             if rec is None:  # blank: keeps its number, is no record
                 if n == 0:
                     start = offset
@@ -198,9 +209,10 @@ def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]]):
         yield start, offset, first_line, n
 
 
-def _plan_csv(p: Path, size: int, kinds: dict[str, set[str]]):
+def _plan_csv(p: Path, size: int, kinds: dict[str, set[str]], lim: InputConfig,
+              skip_invalid: bool):
     rows = 0
-    for _, rec in read_records(p, skip_invalid=True):
+    for _, rec in read_records(p, skip_invalid=True, limits=lim):
         rows += 1
         if not isinstance(rec, Unreadable):
             for k in rec:
@@ -209,7 +221,8 @@ def _plan_csv(p: Path, size: int, kinds: dict[str, set[str]]):
         yield start, min(rows, start + size), start + 1, min(size, rows - start)
 
 
-def _plan_parquet(p: Path, size: int, kinds: dict[str, set[str]]):
+def _plan_parquet(p: Path, size: int, kinds: dict[str, set[str]], lim: InputConfig,
+                  skip_invalid: bool):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -237,29 +250,54 @@ def _plan_parquet(p: Path, size: int, kinds: dict[str, set[str]]):
         yield start, meta.num_row_groups, first, n
 
 
-def read_part(part: Part, *, skip_invalid: bool = False,
+class _Slice:
+    """The bytes ``[start, stop)`` of a binary file, read line by line."""
+
+    def __init__(self, fh, start: int, stop: int):
+        fh.seek(start)
+        self.fh, self.left = fh, stop - start
+
+    def readline(self, limit: int) -> bytes:
+        raw = self.fh.readline(min(limit, self.left)) if self.left > 0 else b""
+        self.left -= len(raw)
+        return raw
+
+
+def read_part(part: Part, *, skip_invalid: bool = False, limits: InputConfig | None = None,
               ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
-    """Yield ``(line_or_row, record)`` for one part, as :func:`read_records` would."""
+    """Yield ``(line_or_row, record)`` for one part, as :func:`read_records` would.
+
+    ``limits`` (default: the ``[input]`` settings) bound each line's length and
+    nesting as in :func:`read_records`: no line is held in memory whole when
+    it is longer than ``max_line_bytes``.
+    """
     p = Path(part.path)
+    lim = limits or DEFAULT_CONFIG.input
     if part.fmt == "jsonl":
+        too_long = (f"the line is longer than {lim.max_line_bytes:,} bytes "
+                    f"(the [input] max_line_bytes limit)")
         with p.open("rb") as fh:
-            fh.seek(part.start)
-            data = fh.read(part.stop - part.start)
-        lineno = part.first_line
-        lines = io.BytesIO(data)
-        # the part starts at its first record: blank lines before it belong to the previous
-        for raw in lines:
-            line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
-            rec = _parse_line(line)
-            if isinstance(rec, str):
-                if not skip_invalid:
-                    raise InputError(rec, source=part.source, line=lineno)
-                yield lineno, Unreadable(rec)
-            elif rec is not None:
-                yield lineno, rec
-            lineno += 1
+            # the part starts at its first record: blank lines before it belong to the previous
+            lines = bounded_lines(_Slice(fh, part.start, part.stop), lim.max_line_bytes,
+                                  part.source, True)
+            for n, raw in lines:
+                lineno = part.first_line + n - 1
+                if raw is None:
+                    if not skip_invalid:
+                        raise InputError(too_long, source=part.source, line=lineno)
+                    yield lineno, Unreadable(too_long)
+                    continue
+                line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
+                rec = _parse_line(line, lim.max_depth)
+                if isinstance(rec, str):
+                    if not skip_invalid:
+                        raise InputError(rec, source=part.source, line=lineno)
+                    yield lineno, Unreadable(rec)
+                elif rec is not None:
+                    yield lineno, rec
     elif part.fmt == "csv":
-        yield from islice(read_records(p, skip_invalid=skip_invalid), part.start, part.stop)
+        yield from islice(read_records(p, skip_invalid=skip_invalid, limits=lim),
+                          part.start, part.stop)
     else:
         yield from _read_row_groups(p, part)
 
@@ -276,7 +314,7 @@ def _read_row_groups(p: Path, part: Part) -> Iterator[tuple[int, dict[str, Any]]
             for rec in batch.to_pylist():
                 row += 1
                 yield row, {k: _unnan(v) for k, v in rec.items()}
-    except (pa.ArrowException, OSError, UnicodeDecodeError, ValueError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError, ValueError, OverflowError) as exc:
         raise InputError(f"rows {part.first_line}-{part.first_line + part.records - 1} "
                          f"cannot be read ({' '.join(str(exc).split())})",
                          source=part.source) from None

@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -511,10 +512,10 @@ def _pid_alive(pid: int) -> bool:
 def remove_stale_temps(target: Path) -> list[Path]:
     """Remove temporary files a killed earlier run left beside ``target``.
 
-    Temporary files are named ``.<name>.<pid>.<random>.part``; one whose
-    process no longer runs is stale (a run killed with ``kill -9`` or by a
-    power cut). Files of running processes are left alone. Returns what was
-    removed.
+    Temporary files (and the staging folders of a folder output) are named
+    ``.<name>.<pid>.<random>.part``; one whose process no longer runs is
+    stale (a run killed with ``kill -9`` or by a power cut). Files of running
+    processes are left alone. Returns what was removed.
     """
     removed = []
     pattern = os.path.join(glob.escape(str(target.parent)), f".{glob.escape(target.name)}.*.part")
@@ -524,7 +525,10 @@ def remove_stale_temps(target: Path) -> list[Path]:
         if not pid.isdigit() or int(pid) == os.getpid() or _pid_alive(int(pid)):
             continue
         try:
-            os.unlink(name)
+            if os.path.isdir(name) and not os.path.islink(name):
+                shutil.rmtree(name)  # a staging folder of parts (``-o folder/``)
+            else:
+                os.unlink(name)
             removed.append(Path(name))
         except OSError:
             pass
@@ -677,10 +681,23 @@ def write_or_drain(records: Iterable[Mapping[str, Any]], path: str | Path | None
     if str(path) == STDOUT:
         import sys
 
-        sys.stdout.flush()
-        sink = getattr(sys.stdout, "buffer", None) or _TextSink(sys.stdout)
-        count = _Writer(sink, "jsonl").write_all(records)
-        sink.flush()
+        try:
+            sys.stdout.flush()
+            sink = getattr(sys.stdout, "buffer", None) or _TextSink(sys.stdout)
+            count = _Writer(sink, "jsonl").write_all(records)
+            sink.flush()
+        except BrokenPipeError:  # the reader stopped early (| head): the caller stops quietly
+            raise
+        except OSError as exc:  # stdout redirected to a full disk, a quota, a closed device
+            try:  # what is still buffered goes nowhere, so exiting cannot fail a second time
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            except (OSError, ValueError, AttributeError):
+                pass
+            raise OutputError(f"standard output: cannot write there "
+                              f"({exc.strerror or exc}); what was written is incomplete") \
+                from None
         return count
     with open_writer(path, csv_raw=csv_raw) as writer:
         return writer.write_all(records)

@@ -15,7 +15,7 @@ Examples
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (d / "report.html").write_text("<html></html>")
 >>> page = write_index(d, inputs=[]).read_text()
->>> 'href="report.html"' in page and "evaltools" in page
+>>> 'href="./report.html"' in page and "evaltools" in page
 True
 """
 
@@ -26,10 +26,16 @@ import datetime as _dt
 import hashlib
 import html
 import sys
+import urllib.parse
 from pathlib import Path
 
 from evaltools import __version__
+from evaltools.errors import EvaltoolsError, one_line
+from evaltools.io import refuse_overwriting_input
 from evaltools.report.html import write_text_atomic
+
+#: No script, no request, no form, no <base>: the page only links.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 #: The groups of pages, in order: (title, glob relative to the reports folder).
 GROUPS = (("Report", "report.html"), ("Comparisons", "*diff*.html"),
@@ -45,6 +51,19 @@ def sha256(path: str | Path) -> str:
     return h.hexdigest()
 
 
+def page_href(relative: str) -> str:
+    """A relative link to a page, whatever its file name holds.
+
+    Percent-encoded and starting with ``./``, so a name with a colon
+    (``javascript:x.html``) or ``#`` is still a file beside the index, never
+    a scheme or a fragment.
+
+    >>> page_href("javascript:alert(1)diff.html")
+    './javascript%3Aalert%281%29diff.html'
+    """
+    return "./" + urllib.parse.quote(relative, safe="/")
+
+
 def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = None) -> str:
     """The index page's HTML for the pages under ``folder`` and the ``inputs`` files."""
     folder = Path(folder)
@@ -56,7 +75,7 @@ def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = No
         if not pages:
             continue
         items = "".join(
-            f'<li><a href="{esc(p.relative_to(folder).as_posix())}">'
+            f'<li><a href="{esc(page_href(p.relative_to(folder).as_posix()))}">'
             f"{esc(p.stem.replace('_', ' '))}</a></li>" for p in pages)
         parts.append(f"<section><h2>{esc(title)}</h2><ul>{items}</ul></section>")
     rows = "".join(
@@ -70,7 +89,7 @@ def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = No
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>evaltools reports</title>
 <style>
@@ -108,7 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"evaltools index: error: {missing[0]}: file not found", file=sys.stderr)
         return 2
-    print(f"evaltools index: {write_index(args.folder, inputs=args.inputs)}")
+    try:
+        refuse_overwriting_input(args.folder / "index.html", args.inputs)
+        path = write_index(args.folder, inputs=args.inputs)
+    except EvaltoolsError as exc:  # an input that is the index, a folder that cannot be written
+        print(f"evaltools index: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    print(f"evaltools index: {path}")
     return 0
 
 

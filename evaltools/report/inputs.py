@@ -144,16 +144,34 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+def _check_number(record: dict[str, Any], name: str, low: float, high: float, *,
+                  source: str, line: int, unit: str) -> None:
+    v = record.get(name)
+    if v is None:
+        return
+    if not _is_number(v):
+        raise InputError(f"field '{name}' must be a number or null, got {type(v).__name__}",
+                         source=source, line=line, field=name, unit=unit)
+    if not low <= v <= high:
+        span = f"[{low:g}, {high:g}]" if math.isfinite(high) else f"at least {low:g}"
+        raise InputError(f"field '{name}' must be {span}, got {shorten(v)}",
+                         source=source, line=line, field=name, unit=unit)
+
+
 def check_scored(record: dict[str, Any], *, source: str, line: int, unit: str = "line") -> None:
-    """Raise InputError when an already-scored record has a field of the wrong type."""
-    for name in _SCORE_FIELDS:
-        v = record.get(name)
-        if v is not None and not _is_number(v):
-            raise InputError(f"field '{name}' must be a number or null, got {type(v).__name__}",
-                             source=source, line=line, field=name, unit=unit)
+    """Raise InputError when an already-scored record has a field of the wrong type.
+
+    Scores (and ``hallucination_probability``) must lie in [0, 1] and anchor
+    counts be non-negative, as ``evaltools score`` writes them: a value out of
+    range (``1e308``) is a damaged or hand-edited file, not a score to average.
+    """
+    for name in (*_SCORE_FIELDS, "hallucination_probability"):
+        _check_number(record, name, 0.0, 1.0, source=source, line=line, unit=unit)
+    for name in COUNT_FIELDS:
+        _check_number(record, name, 0.0, math.inf, source=source, line=line, unit=unit)
     v = record.get("verdict")
     if v is not None and v not in VERDICTS:
-        raise InputError(f"field 'verdict' must be PASS, WARN, FAIL or null, got {v!r}",
+        raise InputError(f"field 'verdict' must be PASS, WARN, FAIL or null, got {shorten(v)}",
                          source=source, line=line, field="verdict", unit=unit)
     anchors = record.get("anchors")
     if anchors is not None and (not isinstance(anchors, list)
@@ -172,12 +190,9 @@ def check_judged(record: dict[str, Any], *, source: str, line: int, unit: str = 
     module = record.get("module")
     known = (registry if registry is not None else DEFAULT_REGISTRY).ids
     if module is not None and known and module not in known:
-        raise InputError(f"field 'module' must be one of {', '.join(known)}, got {module!r}",
+        raise InputError(f"field 'module' must be one of {', '.join(known)}, got {shorten(module)}",
                          source=source, line=line, field="module", unit=unit)
-    v = record.get("total_score")
-    if v is not None and not _is_number(v):
-        raise InputError(f"field 'total_score' must be a number or null, got {type(v).__name__}",
-                         source=source, line=line, field="total_score", unit=unit)
+    _check_number(record, "total_score", 0.0, 100.0, source=source, line=line, unit=unit)
     ev = record.get("evaluation")
     if ev is not None and not isinstance(ev, dict):
         raise InputError("field 'evaluation' must be an object",

@@ -37,7 +37,7 @@ from typing import Any
 import ipywidgets as W
 
 from evaltools.arguments import check_one_of
-from evaltools.errors import InputError
+from evaltools.errors import InputError, shorten
 from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, escape
 from evaltools.judging.api import judge
 from evaltools.judging.checks import run_check
@@ -329,7 +329,7 @@ class JudgeForm:
         if m.type == "boolean":
             b = parse_boolean(value, registry=self.registry)
             if b is None:
-                w.options = [*w.options, (f"{value!r} (not a boolean)", value)]
+                w.options = [*w.options, (f"{shorten(value)} (not a boolean)", value)]
                 w.value = value
             else:
                 w.value = b
