@@ -80,6 +80,9 @@ def lines(draw, fields):
     return ("{" + ", ".join(parts) + "}").encode("utf-8", "surrogatepass")
 
 
+#: Scores as an already-scored record holds them: in range, out of range, huge, wrong type.
+NUMBERS_JSON = st.one_of(st.floats(0, 1), st.floats(allow_nan=False, allow_infinity=False),
+                         st.integers(-(10 ** 30), 10 ** 30), st.text(max_size=4), st.none())
 TEXTS = st.sampled_from(["What does the mug cost?", "The mug costs $12.",
                          "It was released on May 4, 2024.", "Yes.", ""])
 SCORE_FIELDS = {"id": st.text(max_size=5), "query": TEXTS, "context": TEXTS, "response": TEXTS}
@@ -172,3 +175,35 @@ def test_hostile_file_as_a_real_process(tmp_path):
                             "--no-progress"], capture_output=True, text=True, timeout=300)
         assert r.returncode == 0 and r.stderr == "", r.stderr
         assert len([x for _, x in read_records(tmp_path / f"{command}.csv")]) == 4
+
+
+SCORED_FIELDS = {**SCORE_FIELDS, "relevance": NUMBERS_JSON, "hallucination": NUMBERS_JSON,
+                 "completeness": NUMBERS_JSON, "claims_score": NUMBERS_JSON,
+                 "ngram_overlap": NUMBERS_JSON, "verdict": st.sampled_from(["PASS", "FAIL", "X"]),
+                 "anchors": st.sampled_from([[], [{"kind": "<b>", "text": "$5",
+                                                   "supported": False}], "[]", 3])}
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(raw=st.lists(st.one_of(lines(SCORED_FIELDS), lines(JUDGE_FIELDS)), min_size=1,
+                    max_size=5),
+       cur=st.lists(lines(SCORED_FIELDS), min_size=1, max_size=3), skip=st.booleans(),
+       compare=st.booleans())
+def test_report_never_crashes(tmp_path_factory, capsys, raw, cur, skip, compare):
+    """`report` and `report --reference` over the same kind of files: 0 or 2, one line."""
+    tmp = tmp_path_factory.mktemp("fz")
+    src, _ = _write(tmp, raw)
+    other = tmp / "cur.jsonl"
+    other.write_bytes(b"\n".join(cur) + b"\n")
+    out = tmp / "r.html"
+    argv = ["report", *(["--reference", src, other] if compare else [src]), "-o", out]
+    code, err = _run(capsys, argv + (["--skip-invalid"] if skip else []))
+    assert code in (0, 2), err
+    assert "Traceback" not in err
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1, err
+        assert not out.exists()
+    else:
+        assert out.read_text("utf-8").rstrip().endswith("</html>")
