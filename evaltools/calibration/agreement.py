@@ -26,6 +26,7 @@ from evaltools.arguments import parameter_message
 from evaltools.calibration._checks import json_value
 from evaltools.errors import shorten
 from evaltools.scoring.result import VERDICTS
+from evaltools.values import as_records
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def spec_agreement(records, *, human: str = "label_verdict", predicted: str = "v
     ...                 {"verdict": "WARN", "label_verdict": "FAIL"}]).n
     2
     """
-    rows = records.to_dict("records") if hasattr(records, "to_dict") else records
+    rows = as_records(records)
     pairs: dict[tuple[str, str], int] = {}
     for r in rows:
         h, p = r.get(human), r.get(predicted)

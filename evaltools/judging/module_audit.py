@@ -64,7 +64,7 @@ from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import JudgeResult
 from evaltools.judging.stream import judge_records
 from evaltools.judging.summary import ModuleStats
-from evaltools.values import is_missing
+from evaltools.values import as_records
 
 __all__ = ["FINDING_KINDS", "ModuleAudit", "module_audit", "modules_overview"]
 
@@ -77,10 +77,7 @@ _LEVELS = {"boolean": ("YES", "NO"), "classification": ("EXACT", "PARTIAL", "NON
 def _records(records: Any) -> list[dict[str, Any]]:
     if isinstance(records, (str, Path)):
         return [rec for _, rec in read_records(records)]
-    if hasattr(records, "to_dict") and hasattr(records, "columns"):
-        return [{k: v for k, v in r.items() if not is_missing(v) or k == "expected"}
-                for r in records.to_dict("records")]
-    return [dict(r) for r in records]
+    return as_records(records)
 
 
 def _show(v: Any, width: int = 80) -> str:

@@ -43,6 +43,7 @@ from evaltools.judging.api import judge
 from evaltools.judging.checks import run_check
 from evaltools.judging.correctness import parse_boolean
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.values import as_records
 
 __all__ = ["TEMPLATE_KEYS", "JudgeForm"]
 
@@ -274,13 +275,7 @@ class JudgeForm:
     # ------------------------------------------------------------- internals
     @staticmethod
     def _as_records(records: Any) -> list[dict[str, Any]]:
-        if records is None:
-            return []
-        if hasattr(records, "to_dict") and hasattr(records, "columns"):
-            rows = records.to_dict("records")
-            return [{k: v for k, v in r.items() if not (isinstance(v, float) and v != v)}
-                    for r in rows]
-        return [dict(r) for r in records]
+        return [] if records is None else as_records(records)
 
     def _given_rules(self, rec: Mapping[str, Any]) -> list[bool]:
         """Rules of a loaded record, else its judge's answers, else all unticked."""
