@@ -274,7 +274,9 @@ def highlight_evidence_html(context: str, anchors: Iterable[Any], *,
 _CASE_CSS = ("border:1px solid #ccc;border-radius:6px;padding:8px 12px;margin:8px 0;"
              "font-family:inherit;")
 #: The one verdict colour palette (HTML, widgets and plots).
-VERDICT_COLOURS = {"PASS": "#28a745", "WARN": "#b8860b", "FAIL": "#dc3545"}
+#: The one verdict palette (HTML, widgets, plots, the report's CSS and figures); ERROR is
+#: an invalid record. Dark enough for white text on a badge.
+VERDICT_COLOURS = {"PASS": "#2e7d32", "WARN": "#ed6c02", "FAIL": "#c62828", "ERROR": "#757575"}
 
 
 def _fmt(v: Any) -> str:

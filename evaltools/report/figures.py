@@ -20,7 +20,8 @@ import io
 import re
 from collections.abc import Mapping, Sequence
 
-_COLOURS = {"PASS": "#2e7d32", "WARN": "#ed6c02", "FAIL": "#c62828", "ERROR": "#757575"}
+from evaltools.highlight import VERDICT_COLOURS
+
 _HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
 
 
@@ -176,7 +177,7 @@ def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], *, title: str = ""
         for g in names:
             total = sum(groups[g].values()) or 1
             shares.append(groups[g].get(v, 0) / total)
-        ax.barh(names, shares, left=left, color=_COLOURS.get(v, "#4c72b0"), label=v,
+        ax.barh(names, shares, left=left, color=VERDICT_COLOURS.get(v, "#4c72b0"), label=v,
                 edgecolor="white", linewidth=0.5)
         left = [a + b for a, b in zip(left, shares, strict=True)]
     ax.set_xlim(0, 1)

@@ -39,7 +39,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from evaltools.highlight import highlight_evidence_html, highlight_html, legend_html
+from evaltools.highlight import (
+    VERDICT_COLOURS,
+    highlight_evidence_html,
+    highlight_html,
+    legend_html,
+)
 from evaltools.io import atomic_path
 
 
@@ -162,8 +167,13 @@ def environment():
 
 
 def _asset(name: str) -> Markup:
-    # CSS and JS are our own files, inlined verbatim (they hold no user data).
+    # CSS and JS are our own files, inlined verbatim (they hold no user data); the CSS
+    # gets its verdict colours from the one palette.
     source, _, _ = environment().loader.get_source(environment(), name)
+    if name.endswith(".css"):
+        c = VERDICT_COLOURS
+        source = (f".ev-report {{ --ev-pass: {c['PASS']}; --ev-warn: {c['WARN']}; "
+                  f"--ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n" + source)
     return Markup(source)
 
 

@@ -67,7 +67,7 @@ AGREEMENT_MAX_ROWS = 5000
 def _bar(name: str, value: float | None, threshold: float, rule: str, bad: bool) -> str:
     """A small bar of a 0-1 score with the threshold marked, and the rule in words."""
     v = 0.0 if value is None else max(0.0, min(1.0, float(value)))
-    colour = "#dc3545" if bad else "#28a745"
+    colour = VERDICT_COLOURS["FAIL" if bad else "PASS"]
     return (
         "<div style='display:flex;align-items:center;gap:8px;margin:2px 0;'>"
         f"<span style='width:104px'>{escape(name)}</span>"
@@ -367,7 +367,7 @@ class ScoreExplorer:
         self.highlight.value = case_html(record, header=False)
         rows = "".join(
             f"<tr><td>{escape(a.kind)}</td><td>{escape(a.text)}</td>"
-            f"<td style='color:{'#28a745' if a.supported else '#dc3545'}'>"
+            f"<td style='color:{VERDICT_COLOURS['PASS' if a.supported else 'FAIL']}'>"
             f"{'supported' if a.supported else 'unsupported'}"
             f"{'' if a.counted else ' (not counted)'}</td>"
             f"<td>{escape(a.evidence or '–')}</td></tr>" for a in res.anchors)
