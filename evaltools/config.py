@@ -69,13 +69,13 @@ class HallucinationConfig:
 
 @dataclass(frozen=True)
 class GroundingConfig:
-    rarity_power: float = 2.0
+    rarity_power: float = 1.0
     number_weight: float = 1.0
-    scattered_credit: float = 0.5
+    scattered_credit: float = 1.0
     adjacency_window: int = 0
     adjacency_credit: float = 0.5
     query_words: bool = False
-    skip_hedged: bool = True
+    skip_hedged: bool = False
     reasons_max: int = 3
 
 

@@ -25,7 +25,7 @@ def prescored(n=40):
         rows.append({"id": f"q{i // 2:03d}_{'halluc' if y else 'right'}", "label": y,
                      "claims_score": claims, "ngram_overlap": 0.3 + 0.4 * (1 - y) * (i % 4) / 3,
                      "anchors_total": bad + 1, "anchors": anchors(bad),
-                     "hallucination": claims, "error": None})
+                     "hallucination": claims, "support": 1 - claims / 2, "error": None})
     return rows
 
 

@@ -28,7 +28,7 @@ def anchor(kind, supported, counted=True):
 def scored(claims, overlap, anchors, **extra):
     return {"claims_score": claims, "ngram_overlap": overlap, "anchors_total": len(anchors),
             "anchors": anchors, "hallucination": max(claims, 0.2 if overlap < 0.2 else 0.0),
-            "error": None, **extra}
+            "support": 1.0 - claims / 2, "error": None, **extra}
 
 
 def test_features_count_unsupported_anchors_by_kind():
@@ -39,7 +39,8 @@ def test_features_count_unsupported_anchors_by_kind():
     assert x == pytest.approx({"claims_score": 0.75, "ngram_overlap": 0.4,
                                "log1p_unsupported_numbers": math.log(3),
                                "log1p_unsupported_dates": math.log(2),
-                               "log1p_unsupported_claims": 0.0})
+                               "log1p_unsupported_claims": 0.0,
+                               "unsupported_share": 0.375})  # 1 - support, 1 - 0.75 / 2
 
 
 def test_anchors_as_json_text_from_csv():

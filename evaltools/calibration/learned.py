@@ -7,8 +7,12 @@ of named coefficients — never a pickle — so it can be read, diffed and
 reviewed, and applying it needs no scikit-learn: a standardised linear sum
 through the logistic function.
 
-Features (:data:`FEATURES`): ``claims_score``, ``ngram_overlap``, and
-``log1p`` of the counts of unsupported numbers, dates and claims. Response
+Features (:data:`FEATURES`): ``claims_score``, ``ngram_overlap``,
+``log1p`` of the counts of unsupported numbers, dates and claims, and
+``unsupported_share`` (``1 - support``, the grounding score's rarity-weighted
+share of the response's content the context does not hold). A calibration
+file names the features it was fitted with, so one fitted before a feature
+existed keeps working. Response
 length is deliberately *not* a feature, nor is the total anchor count (a
 proxy for length: alone it reaches AUROC 0.87 on the HaluEval sample, where
 hallucinated answers are long and right ones short): a model would learn
@@ -28,9 +32,9 @@ Examples
 >>> p = cal.probability({"claims_score": 1.0, "ngram_overlap": 0.0, "anchors_total": 3,
 ...     "anchors": [{"kind": "number", "supported": False},
 ...                 {"kind": "claim", "supported": False},
-...                 {"kind": "claim", "supported": False}]})
+...                 {"kind": "claim", "supported": False}], "support": 0.2})
 >>> q = cal.probability({"claims_score": 0.0, "ngram_overlap": 1.0, "anchors_total": 1,
-...     "anchors": [{"kind": "number", "supported": True}]})
+...     "anchors": [{"kind": "number", "supported": True}], "support": 1.0})
 >>> 0.0 < q < p < 1.0
 True
 """
@@ -70,6 +74,9 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 def _number(d: Mapping[str, Any], key: str) -> float:
+    if key not in d:
+        raise ValueError(f"score field '{key}' is missing (a file scored by an older "
+                         "evaltools? score it again)")
     v = d.get(key)
     if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
         try:
@@ -113,6 +120,7 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
     "log1p_unsupported_numbers": _unsupported("number"),
     "log1p_unsupported_dates": _unsupported("date"),
     "log1p_unsupported_claims": _unsupported("claim"),
+    "unsupported_share": lambda d: 1.0 - _number(d, "support"),
 }
 
 
@@ -123,8 +131,8 @@ def feature_vector(score: Mapping[str, Any],
     Examples
     --------
     >>> feature_vector({"claims_score": 0.5, "ngram_overlap": 0.25, "anchors_total": 1,
-    ...                 "anchors": [{"kind": "date", "supported": False}]})
-    [0.5, 0.25, 0.0, 0.6931471805599453, 0.0]
+    ...                 "anchors": [{"kind": "date", "supported": False}], "support": 0.75})
+    [0.5, 0.25, 0.0, 0.6931471805599453, 0.0, 0.25]
     """
     if hasattr(score, "to_dict") and not isinstance(score, Mapping):
         score = score.to_dict()
@@ -151,8 +159,8 @@ def features_frame(records):
     Examples
     --------
     >>> features_frame([{"claims_score": 0.0, "ngram_overlap": 1.0, "anchors_total": 0,
-    ...                  "anchors": []}]).shape
-    (1, 5)
+    ...                  "anchors": [], "support": 1.0}]).shape
+    (1, 6)
     """
     import pandas as pd
 
@@ -496,12 +504,12 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     Examples
     --------
     >>> recs = [{"claims_score": c, "ngram_overlap": 1 - c, "anchors_total": 2,
-    ...          "anchors": [{"kind": "number", "supported": c < 0.5}],
+    ...          "anchors": [{"kind": "number", "supported": c < 0.5}], "support": 1 - c,
     ...          "label_hallucinated": int(c >= 0.5)} for c in [0, .1, .2, .3, .4] * 2
     ...         + [.6, .7, .8, .9, 1] * 2]
     >>> fit = fit_calibration(recs)
     >>> fit.cv_auroc, len(fit.calibration.coefficients)
-    (1.0, 5)
+    (1.0, 6)
     """
     import numpy as np
     from sklearn.metrics import brier_score_loss, roc_auc_score

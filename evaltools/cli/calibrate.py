@@ -52,6 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --group-by: the group is REGEX's first group in FIELD "
                         "(e.g. '^(.*)_(?:right|halluc)$' for HaluEval ids)")
     p.add_argument("--note", help="free text stored in the JSON (e.g. what the data is)")
+    p.add_argument("--source", type=Path, action="append", default=[], metavar="FILE",
+                   help="a file INPUT was built from (repeatable): its name and sha256 are "
+                        "recorded in fitted_on.sources, so a validity run can tell in-sample data")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
@@ -103,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
 
     metadata = {
         "fitted_on": {"file": args.input.name, "sha256": _sha256(args.input),
-                      "label_field": args.label or "label_hallucinated|label"},
+                      "label_field": args.label or "label_hallucinated|label",
+                      **({"sources": [{"file": f.name, "sha256": _sha256(f)}
+                                      for f in args.source]} if args.source else {})},
         "fitting": {"command": "evaltools calibrate " + " ".join(_argv(args)),
                     "evaltools": __version__, "scikit_learn": sklearn.__version__,
                     "date": _dt.date.today().isoformat()},
@@ -140,4 +145,6 @@ def _argv(args: argparse.Namespace) -> list[str]:
         if value is not None and value != default:
             text = str(value)
             out += [flag, f"'{text}'" if re.search(r"[^\w.,/-]", text) else text]
+    for f in args.source:
+        out += ["--source", f.name]
     return out
