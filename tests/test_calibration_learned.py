@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,9 +119,14 @@ def test_shipped_default_is_present_with_provenance():
     cal = load_calibration()
     meta = cal.metadata
     assert cal.feature_names == tuple(FEATURES)
-    assert meta["fitted_on"]["file"] == "halueval_qa_400.jsonl"
-    assert meta["fitted_on"]["n"] == 400
-    assert "evaltools calibrate halueval_qa_400.jsonl" in meta["fitting"]["command"]
+    # fitted on the shipped, text-free sample (docs/calibration.md), byte for byte
+    sample = Path(__file__).resolve().parent.parent / "data" / "calibration_fit.jsonl"
+    assert meta["fitted_on"]["file"] == sample.name
+    assert meta["fitted_on"]["sha256"] == hashlib.sha256(sample.read_bytes()).hexdigest()
+    assert meta["fitted_on"]["n"] == sum(1 for line in sample.open() if line.strip())
+    assert [s["file"] for s in meta["fitted_on"]["sources"]] == [
+        "lfqa.jsonl", "halueval_qa.jsonl", "xsumfaith.jsonl", "webnlg.jsonl", "begin_dev.jsonl"]
+    assert "evaltools calibrate calibration_fit.jsonl" in meta["fitting"]["command"]
     assert 0.5 < meta["metrics"]["cv_auroc"] <= 1.0
     bad = cal.probability(scored(1.0, 0.0, [anchor("claim", False)] * 3))
     good = cal.probability(scored(0.0, 1.0, [anchor("number", True)]))

@@ -379,7 +379,7 @@ def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
     Examples
     --------
     >>> load_calibration().metadata["fitted_on"]["file"]
-    'halueval_qa_400.jsonl'
+    'calibration_fit.jsonl'
     """
     if path is None:
         text = resources.files("evaltools.calibration").joinpath(DEFAULT_FILE) \
