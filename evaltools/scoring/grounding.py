@@ -37,7 +37,7 @@ from typing import Any
 
 from evaltools.config import GroundingConfig
 from evaltools.scoring.anchors.claims import HEDGE_AUX, HEDGE_VERBS, HEDGE_WORDS
-from evaltools.scoring.anchors.mentions import Mention, find_support, supports
+from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_support
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
@@ -80,15 +80,27 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
            number_weight: float) -> list[_Unit]:
     units = []
     word_starts = [w.start for w in words]
+    support_index = SupportIndex(context_mentions)  # linear in long texts
+    folded_text = index.text.lower()
+    # Where the context holds a value or a word, remembered per value and per word: a long
+    # text that repeats them is looked up once per distinct one.
+    seen: dict[Any, tuple[tuple[int, ...], frozenset[int]]] = {}
     for m in mentions:
-        at = tuple(sorted({index.word_at(f.start) for f in context_mentions
-                           if supports(m, f) or same_quantity(m.value, f.value)}))
-        if not at:  # the same characters, where the context's reading of them failed
-            same = re.compile(rf"(?<!\w){re.escape(m.text)}(?!\w)", re.IGNORECASE)
-            at = tuple(index.word_at(x.start()) for x in same.finditer(index.text))
+        key = ("value", m.text, m.value, m.qualifier)
+        if key not in seen:
+            found = {context_mentions[i] for i in support_index.supporting(m)}
+            found.update(f for f in support_index.candidates(m)
+                         if same_quantity(m.value, f.value))
+            at = tuple(sorted({index.word_at(f.start) for f in found}))
+            if not at and m.text.lower() in folded_text:
+                # the same characters, where the context's reading of them failed
+                same = re.compile(rf"(?<!\w){re.escape(m.text)}(?!\w)", re.IGNORECASE)
+                at = tuple(index.word_at(x.start()) for x in same.finditer(index.text))
+            seen[key] = at, frozenset(index.sentence_of(j) for j in at)
+        at, sents = seen[key]
         echo = find_support(m, query_mentions) is not None
         units.append(_Unit(m.start, m.end, number_weight, _sentence_of(response_sents, m.start),
-                           at, frozenset(index.sentence_of(j) for j in at), echo,
+                           at, sents, echo,
                            max(bisect.bisect_right(word_starts, m.start) - 1, 0)))
     spans = sorted((m.start, m.end) for m in mentions)
     ends = [e for _, e in spans]
@@ -101,9 +113,12 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
         weight = number_weight if w.num else rarity(w.key, power)
         if weight <= 0:
             continue
-        at = index.locate(w)
-        units.append(_Unit(w.start, w.end, weight, w.sent, at,
-                           frozenset(index.sentence_of(j) for j in at),
+        key = ("word", w.forms, w.parts)
+        if key not in seen:
+            at = index.locate(w)
+            seen[key] = at, frozenset(index.sentence_of(j) for j in at)
+        at, sents = seen[key]
+        units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
                            any(f in query_keys for f in w.forms), pos))
     units.sort(key=lambda u: (u.start, u.end))
     return units

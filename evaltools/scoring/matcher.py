@@ -32,6 +32,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 #: Parts of speech that carry content (the rest are function words and symbols).
 CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV", "X"})
@@ -314,7 +315,7 @@ class SentenceIndex:
     (1, None)
     """
 
-    __slots__ = ("_at", "_sorted", "_starts", "_word_sent", "spans", "text")
+    __slots__ = ("_at", "_memo", "_sorted", "_starts", "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -331,6 +332,8 @@ class SentenceIndex:
         self._starts = tuple(starts)
         self._word_sent = tuple(word_sent)
         self._sorted: list[str] | None = None
+        # lookups remembered: a long text asks for the same words again and again
+        self._memo: dict[tuple, Any] = {}
 
     def positions(self, key: str) -> tuple[int, ...]:
         """Positions of the words holding ``key``, in order."""
@@ -346,7 +349,10 @@ class SentenceIndex:
 
     def sentences(self, key: str) -> frozenset[int]:
         """Indices of the sentences holding ``key``."""
-        return frozenset(self._word_sent[j] for j in self.positions(key))
+        memo = ("sentences", key)
+        if memo not in self._memo:
+            self._memo[memo] = frozenset(self._word_sent[j] for j in self.positions(key))
+        return self._memo[memo]
 
     def __contains__(self, key: str) -> bool:
         return key in self._at
@@ -371,7 +377,10 @@ class SentenceIndex:
 
     def find(self, word: Word) -> frozenset[int]:
         """Sentences holding ``word`` (see :meth:`locate`)."""
-        return frozenset(self._word_sent[j] for j in self.locate(word))
+        memo = ("find", word.forms, word.parts)
+        if memo not in self._memo:
+            self._memo[memo] = frozenset(self._word_sent[j] for j in self.locate(word))
+        return self._memo[memo]
 
     def find_derived(self, word: Word) -> frozenset[int]:
         """Sentences holding a derivation of ``word`` (:func:`derived`, :data:`DERIVATIONS`).

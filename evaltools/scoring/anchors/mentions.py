@@ -530,10 +530,7 @@ class SupportIndex:
                             if m.value and m.value[0] == "quantity"]
         self._memo: dict[Any, Mention | None] = {}
 
-    def candidates(self, mention: Mention) -> list[Mention]:
-        """The context mentions that can support ``mention``, in context order: those
-        sharing a value component with one of its readings, every quantity for a
-        quantity (a unit conversion changes the amount), and those without components."""
+    def _candidate_indices(self, mention: Mention) -> list[int]:
         keys: set[Any] | None = set()
         for c in _readings(mention):
             ck = _components(c)
@@ -544,11 +541,46 @@ class SupportIndex:
             if c and c[0] == "decade" and isinstance(c[1], int):
                 keys.update(range(c[1], c[1] + 10))
         if keys is None:
-            return list(self._mentions)
+            return list(range(len(self._mentions)))
         found = {i for k in keys for i in self._buckets.get(k, ())} | set(self._unkeyed)
         if mention.value and mention.value[0] == "quantity":
             found |= set(self._quantities)
-        return [self._mentions[i] for i in sorted(found)]
+        return sorted(found)
+
+    def candidates(self, mention: Mention) -> list[Mention]:
+        """The context mentions that can support ``mention``, in context order: those
+        sharing a value component with one of its readings, every quantity for a
+        quantity (a unit conversion changes the amount), and those without components."""
+        return [self._mentions[i] for i in self._candidate_indices(mention)]
+
+    def supporting(self, mention: Mention) -> tuple[int, ...]:
+        """Positions (in the context mentions given) of every mention that
+        :func:`supports` ``mention``; remembered per claimed value, so a long
+        text that repeats its values is checked once per distinct value."""
+        key = ("all", mention.value, _readings(mention), mention.qualifier)
+        try:
+            return self._memo[key]
+        except (KeyError, TypeError):
+            pass
+        verdicts: dict[Any, bool] = {}  # one test per distinct context value
+        out = []
+        for i in self._candidate_indices(mention):
+            f = self._mentions[i]
+            fk = (f.value, f.qualifier, _readings(f))
+            try:
+                ok = verdicts.get(fk)
+            except TypeError:  # an unhashable value: test it as it is
+                fk, ok = None, None
+            if ok is None:
+                ok = supports(mention, f)
+                if fk is not None:
+                    verdicts[fk] = ok
+            if ok:
+                out.append(i)
+        found = tuple(out)
+        with contextlib.suppress(TypeError):
+            self._memo[key] = found
+        return found
 
     def find(self, mention: Mention) -> Mention | None:
         """The first context mention supporting ``mention`` (as :func:`find_support`)."""
