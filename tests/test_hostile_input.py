@@ -32,6 +32,7 @@ JUDGED = json.loads((ROOT / "data" / "judgments.jsonl").read_text("utf-8").split
 
 
 def write_lines(path: Path, lines) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines),
                     encoding="utf-8")
     return path

@@ -16,8 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from evaltools.cli import main
+from test_hostile_input import one_error_line, run, write_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = {"id": "a", "query": "What does the mug cost?", "context": "The mug costs $12.",
@@ -27,26 +26,6 @@ SCORED = {"id": "s", "query": "q", "context": "c", "response": "r", "relevance":
           "completeness": 0.5, "hallucination": 0.2, "claims_score": 0.1, "ngram_overlap": 0.3,
           "drift_penalty": 0.0, "verdict": "PASS", "reasons": [], "anchors": [], "keywords": [],
           "error": None}
-
-
-def write_lines(path: Path, lines) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines),
-                    encoding="utf-8")
-    return path
-
-
-def run(capsys, *argv):
-    code = main([*map(str, argv), "--no-progress"])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_error_line(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 # ------------------------------------------ already-scored values, compare runs
