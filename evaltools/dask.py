@@ -34,6 +34,8 @@ Examples
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -118,12 +120,30 @@ class PreloadPipeline(WorkerPlugin):
 
 
 
+@functools.lru_cache(maxsize=4)
+def _worker_scorer(config: Config, thread: int):
+    """The scorer of this process (and thread) for ``config``, built on its first part.
+
+    Its feature cache outlives a part: a context whose responses fall on both
+    sides of a part boundary is parsed once, not once per part, and each part
+    does not start with a cold cache. The cache is bounded (``config.batch``),
+    and caching never changes a score. One per thread, as the feature cache is
+    not shared between threads (a threaded Dask scheduler runs several parts at once).
+    """
+    from evaltools.scoring.scorer import ResponseScorer
+
+    return ResponseScorer(config)
+
+
+def _scorer(config: Config):
+    return _worker_scorer(config, threading.get_ident())
+
+
 def _score_rows(numbered, *, config: Config, source: str, unit: str, skip_invalid: bool,
                 start: int, calibration=None) -> Iterator[dict[str, Any]]:
-    from evaltools.scoring.scorer import ResponseScorer
     from evaltools.scoring.stream import output_record
 
-    stream = ResponseScorer(config).stream(numbered, source=source, unit=unit,
+    stream = _scorer(config).stream(numbered, source=source, unit=unit,
                                            skip_invalid=skip_invalid, start=start)
     for _, rec, result in stream:
         yield output_record(rec, result, calibration)
@@ -326,11 +346,9 @@ def _score_partition(pdf, offsets, *, config: Config, skip_invalid: bool, column
                      partition_info=None):
     import pandas as pd
 
-    from evaltools.scoring.scorer import ResponseScorer
-
     first = offsets[partition_info["number"]] + 1 if partition_info else 1
     records = pdf.to_dict("records")
-    stream = ResponseScorer(config).stream(enumerate(records, start=first),
+    stream = _scorer(config).stream(enumerate(records, start=first),
                                            source="<DataFrame>", unit="record",
                                            skip_invalid=skip_invalid, start=first)
     out = pd.DataFrame([r.to_dict() for _, _, r in stream], columns=list(OUTPUT_FIELDS),

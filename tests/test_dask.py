@@ -295,6 +295,25 @@ def test_each_worker_loads_the_pipeline_once(cluster):
     assert sorted(loads.values()) == [1, 1]
 
 
+def test_parts_scored_in_one_process_share_its_feature_cache(tmp_path):
+    """A context whose records fall in two parts is parsed once: the process keeps one
+    scorer (and its feature cache) for every part it scores. By hand: 4 records, one
+    context, 4 queries, 4 responses, parts of 2 records: 9 texts parsed, not 10."""
+    from evaltools.dask import _scorer
+
+    recs = [{"id": i, "query": f"Question number {i}?", "context": "One shared context.",
+             "response": f"Answer number {i}."} for i in range(4)]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    config = DEFAULT_CONFIG.replace(batch={"cache_texts": 7})  # a config of this test's own
+    plan = plan_parts([src], records_per_part=2)
+    assert len(plan.parts) == 2
+    rows = [r for p in plan.parts for r in score_part(p, config=config)["rows"]]
+    assert [r["id"] for r in rows] == [0, 1, 2, 3]
+    assert _scorer(config) is _scorer(config)
+    assert _scorer(config).cache.parsed == 9
+
+
 @pytest.mark.slow
 def test_a_worker_killed_mid_run_is_survived(tmp_path):
     recs = generated(300)
