@@ -666,7 +666,10 @@ PIECES = ["$44.95", "44.95", "5", "five", "2024", "in 2024", "the 2020s", "March
           "5th March 2024", "03/05/2024", "05/03/2024", "2024-03-05", "at 3pm", "at 15:00",
           "5:00", "17:00", "32 oz", "32", "20%", "20", "3rd", "1,299.00", "$1,299", "May 4",
           "1990s", "1995", "12 hours", "more than 40", "up to 40", "about 40", "40",
-          "22 °C", "72 °F", "2 kg", "4.4 lb", "12,99 €", "Rp 45.000", "1.234"]
+          "22 °C", "72 °F", "2 kg", "4.4 lb", "12,99 €", "Rp 45.000", "1.234",
+          # unit conversions, found through magnitude bands
+          "1 kg", "1000 g", "2.2 lb", "2.21 lb", "1 l", "33.8 fl oz", "0 °C", "32 °F",
+          "100 °C", "212 °F", "-40 °C", "-40 °F", "1 mi", "1.6 km", "1.61 km", "0 kg", "0 g"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -675,11 +678,26 @@ PIECES = ["$44.95", "44.95", "5", "five", "2024", "in 2024", "the 2020s", "March
 def test_support_index_finds_what_the_linear_scan_finds(ctx, resp):
     from evaltools.scoring.anchors.mentions import SupportIndex, find_mentions, find_support
 
+    from evaltools.scoring.anchors.mentions import supports
+
     context = find_mentions(" and ".join(ctx) + ".")
     index = SupportIndex(context)
     for m in find_mentions(" and ".join(resp) + "."):
         assert index.find(m) == find_support(m, context)
         assert index.find(m) == find_support(m, context)       # remembered
+        assert index.supporting(m) == tuple(i for i, f in enumerate(context) if supports(m, f))
+
+
+def test_a_conversion_is_found_among_many_quantities():
+    """1 kg = 2.2 lb is found by magnitude band among 500 other masses (by hand: only
+    '2.2 lb' converts to 1 kg within 2 %; '2.3 lb' is 4 % off)."""
+    from evaltools.scoring.anchors.mentions import SupportIndex, find_mentions
+
+    context = find_mentions(" ".join(f"{k} oz," for k in range(100, 600)) + " 2.3 lb, 2.2 lb.")
+    index = SupportIndex(context)
+    (claim,) = find_mentions("It weighs 1 kg.")
+    assert [context[i].text for i in index.supporting(claim)] == ["2.2 lb"]
+    assert len(index.candidates(claim)) < 20
 
 
 # --------------------------------------------- the rest of each class: parsers

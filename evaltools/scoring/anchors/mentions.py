@@ -54,7 +54,7 @@ from typing import Any
 from evaltools.arguments import check_type
 from evaltools.scoring.anchors.dates import find_dates
 from evaltools.scoring.anchors.numbers import KRONA_CODES, find_number_spans
-from evaltools.scoring.anchors.units import same_after_conversion
+from evaltools.scoring.anchors.units import conversion_keys, magnitude_key, same_after_conversion
 
 __all__ = ["QUALIFIERS", "Mention", "SupportIndex", "conversion", "describe_support",
            "find_mentions", "find_support", "qualifier_allows", "supports"]
@@ -521,36 +521,36 @@ class SupportIndex:
         self._buckets: dict[Any, list[int]] = {}
         self._unkeyed: list[int] = []
         for i, m in enumerate(self._mentions):
-            keys = _components(m.value)
+            keys = _filed_under(_readings(m))
             if not keys:
                 self._unkeyed.append(i)
             for k in keys:
                 self._buckets.setdefault(k, []).append(i)
-        self._quantities = [i for i, m in enumerate(self._mentions)
-                            if m.value and m.value[0] == "quantity"]
+        # quantities by magnitude band: the ones a unit conversion can relate to a claim
+        self._quantities: dict[tuple, list[int]] = {}
+        for i, m in enumerate(self._mentions):
+            if _is_quantity(m.value):
+                key = magnitude_key(m.value[2], m.value[1])
+                if key is not None:
+                    self._quantities.setdefault(key, []).append(i)
         self._memo: dict[Any, Mention | None] = {}
 
     def _candidate_indices(self, mention: Mention) -> list[int]:
-        keys: set[Any] | None = set()
-        for c in _readings(mention):
-            ck = _components(c)
-            if not ck:
-                keys = None
-                break
-            keys |= ck
-            if c and c[0] == "decade" and isinstance(c[1], int):
-                keys.update(range(c[1], c[1] + 10))
+        keys = _looked_up_under(_readings(mention))
         if keys is None:
             return list(range(len(self._mentions)))
         found = {i for k in keys for i in self._buckets.get(k, ())} | set(self._unkeyed)
-        if mention.value and mention.value[0] == "quantity":
-            found |= set(self._quantities)
+        if _is_quantity(mention.value):
+            for k in conversion_keys(mention.value[2], mention.value[1]):
+                found.update(self._quantities.get(k, ()))
         return sorted(found)
 
     def candidates(self, mention: Mention) -> list[Mention]:
         """The context mentions that can support ``mention``, in context order: those
-        sharing a value component with one of its readings, every quantity for a
-        quantity (a unit conversion changes the amount), and those without components."""
+        sharing a value component with one of its readings, for a quantity those
+        near its magnitude in a unit it converts to (a conversion changes the
+        amount; :func:`~evaltools.scoring.anchors.units.conversion_keys`), and
+        those without components."""
         return [self._mentions[i] for i in self._candidate_indices(mention)]
 
     def supporting(self, mention: Mention) -> tuple[int, ...]:
@@ -595,13 +595,65 @@ class SupportIndex:
         return found
 
 
-def _components(value: tuple) -> set[Any]:
-    """The hashable components of a value after its kind (amounts, years, months...)."""
-    out = set()
-    for v in value[1:] if value else ():
+def _is_quantity(value: tuple) -> bool:
+    return (bool(value) and value[0] == "quantity" and len(value) == 3
+            and isinstance(value[2], Decimal) and isinstance(value[1], str))
+
+
+def _filed_under(readings: tuple[tuple, ...]) -> set[Any]:
+    """The keys a context mention is filed under: its values, amounts, years, month-days.
+
+    Every relation of :func:`_supports_value` between a claimed and a context
+    value holds only when they share one of these keys (see
+    :func:`_looked_up_under`), so the rest of a long context is never tried.
+    A value that cannot be hashed gets no key (and is tried for every claim).
+    """
+    keys: set[Any] = set()
+    for v in readings:
+        if not v:
+            continue
         try:
             hash(v)
         except TypeError:
+            return set()
+        keys.add(("value", v))
+        amount = _amount(v)
+        if amount is not None:
+            keys.add(("amount", amount))
+        if v[0] in ("year", "month", "date") and len(v) >= 2:
+            keys.add(("year", v[1]))
+        if v[0] == "date" and len(v) >= 4:
+            keys.add(("month-day", v[2], v[3]))
+    return keys
+
+
+def _looked_up_under(readings: tuple[tuple, ...]) -> set[Any] | None:
+    """The keys under which the context values that can support these claimed readings are
+    filed (:func:`_filed_under`); None when a reading cannot be hashed (try them all).
+
+    By :func:`_supports_value`: an equal value shares ``("value", v)``; an amount
+    with or without a unit (a krona in any krona currency, a bare year as a
+    number) shares ``("amount", a)``; a year, a month or a decade is supported by
+    the finer dates of its years (``("year", y)``); a day of the month by the
+    dates on it (``("month-day", m, d)``). Unit conversions are looked up by
+    magnitude band (:meth:`SupportIndex._candidate_indices`).
+    """
+    keys: set[Any] = set()
+    for c in readings:
+        if not c:
             continue
-        out.add(v)
-    return out
+        try:
+            hash(c)
+        except TypeError:
+            return None
+        keys.add(("value", c))
+        amount = _amount(c)
+        if amount is not None:
+            keys.add(("amount", amount))
+        if c[0] in ("year", "month") and len(c) >= 2:
+            keys.add(("year", c[1]))
+        elif c[0] == "decade" and len(c) >= 2 and isinstance(c[1], int):
+            keys.update(("year", y) for y in range(c[1], c[1] + 10))
+        elif c[0] == "day" and len(c) >= 3:
+            keys.add(("month-day", c[1], c[2]))
+    return keys

@@ -13,9 +13,16 @@ no unit library: the units here are the few that the number finder knows.
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 
-__all__ = ["RELATIVE_TOLERANCE", "convert", "same_after_conversion"]
+__all__ = [
+    "RELATIVE_TOLERANCE",
+    "conversion_keys",
+    "convert",
+    "magnitude_key",
+    "same_after_conversion",
+]
 
 RELATIVE_TOLERANCE = Decimal("0.02")
 """A converted amount may differ from the claim by this share of it (rounding: 2.2 lb = 1 kg)."""
@@ -101,3 +108,57 @@ def same_after_conversion(claimed: Decimal, claimed_unit: str, found: Decimal,
     if abs(value - claimed) > RELATIVE_TOLERANCE * abs(claimed):
         return None
     return value
+
+
+_BAND = math.log(1.01)  # magnitude bands 1 % wide
+
+
+def magnitude_key(amount: Decimal, unit: str) -> tuple | None:
+    """The band of a quantity among those it converts to: ``(dimension, band)``.
+
+    The band is the amount in the dimension's base unit on a log scale, 1 %
+    wide (temperatures: the whole degree Celsius); None for a unit that
+    converts to no other. Two quantities that :func:`same_after_conversion`
+    relates lie at most 3 bands (2 degrees) apart, so a long text's
+    quantities can be looked up by band instead of tried one by one.
+
+    Examples
+    --------
+    >>> magnitude_key(Decimal(1), "kg") == magnitude_key(Decimal(1000), "g")
+    True
+    >>> magnitude_key(Decimal(72), "°F"), magnitude_key(Decimal(22), "°C")
+    (('temperature', 22), ('temperature', 22))
+    >>> magnitude_key(Decimal(5), "stars") is None
+    True
+    """
+    if unit in ("°C", "°F"):
+        celsius = amount if unit == "°C" else (amount - 32) * 5 / 9
+        try:
+            return ("temperature", math.floor(celsius))
+        except (OverflowError, ValueError):  # Infinity / NaN amounts
+            return ("temperature", "extreme")
+    factor = _FACTORS.get(unit)
+    if factor is None:
+        return None
+    try:
+        return (factor[0], math.floor(math.log(float(amount * factor[1])) / _BAND))
+    except (OverflowError, ValueError, ArithmeticError):  # 0, negative, huge, tiny
+        return (factor[0], "extreme")
+
+
+def conversion_keys(amount: Decimal, unit: str) -> tuple[tuple, ...]:
+    """The :func:`magnitude_key` bands where a quantity ``amount unit`` may be a conversion.
+
+    Examples
+    --------
+    >>> conversion_keys(Decimal(1), "kg")[0], len(conversion_keys(Decimal(1), "kg"))
+    (('mass', -3), 7)
+    >>> conversion_keys(Decimal(5), "stars")
+    ()
+    """
+    key = magnitude_key(amount, unit)
+    if key is None:
+        return ()
+    if not isinstance(key[1], int):
+        return (key,)
+    return tuple((key[0], key[1] + d) for d in range(-3, 4))
