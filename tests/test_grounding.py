@@ -171,3 +171,37 @@ def test_grounding_config_keys_accept_their_ranges():
         DEFAULT.replace(grounding={"adjacency_window": -1})
     with pytest.raises(ConfigError, match=r"\[0, 1\]"):
         DEFAULT.replace(grounding={"scattered_credit": 2})
+
+
+def test_personal_words_are_units_the_context_must_hold(nlp):
+    # power 0, personal weight 0.5: "I", "seen", "movie" (stop word "have", "this" left
+    # out). The context holds "movie" only: (0 + 0 + 1) / (0.5 + 1 + 1) = 0.4
+    ctx = "The movie came out in 2012."
+    g = grounded(nlp, "I have seen this movie.", ctx, power=0.0, personal=0.5)
+    assert g.support == pytest.approx(1 / 2.5)
+    assert [s.text for s in g.unsupported_spans] == ["I have seen"]
+    # off (0): only "seen" and "movie" count, 1 of 2
+    assert grounded(nlp, "I have seen this movie.", ctx, power=0.0).support == 0.5
+    # a context that speaks in the first person holds "I": (0.5 + 0 + 1) / 2.5
+    mine = grounded(nlp, "I have seen this movie.", "I liked the movie.", power=0.0,
+                    personal=0.5)
+    assert mine.support == pytest.approx(1.5 / 2.5)
+    # "you" in a question to the user: (0.5 weight) "like" is not a content word
+    ask = grounded(nlp, "Do you like football?", "Football is a team sport.", power=0.0,
+                   personal=0.5)
+    assert ask.support == pytest.approx(1 / 1.5)
+    assert [s.text for s in ask.unsupported_spans] == ["you"]
+
+
+def test_a_word_in_many_context_sentences_votes_only_where_rarer_words_do(nlp):
+    # "tumbler" stands in 70 context sentences (more than VOTE_CAP 64), "Owala" in one: the
+    # closest sentence is the one holding both, found without trying all 70
+    from evaltools.scoring.grounding import VOTE_CAP
+
+    sentences = ["A tumbler is a cup."] * 70 + ["The Owala tumbler is blue."]
+    g = grounded(nlp, "The Owala tumbler is blue.", " ".join(sentences), power=0.0)
+    assert VOTE_CAP < 70 and g.support == 1.0
+    assert g.unsupported_spans == ()
+    wrong = grounded(nlp, "The Owala tumbler is red.", " ".join(sentences), power=0.0)
+    (span,) = wrong.unsupported_spans
+    assert (span.text, span.closest) == ("red", "The Owala tumbler is blue.")

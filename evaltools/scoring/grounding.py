@@ -30,6 +30,7 @@ sentence is found anywhere.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +42,12 @@ from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_suppo
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
+
+#: Personal words (matcher keys): the speaker and the listener. What a response says of
+#: them (experiences, opinions, questions to the user) no context states, unless it
+#: speaks in the first or second person too.
+PERSONAL = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours",
+                      "ourselves", "you", "your", "yours", "yourself", "yourselves"})
 
 # between two unsupported units, these end a span: "costs $38 | and comes in a box"
 _BREAK = re.compile(r"[,;:.!?()\[\]\n]|\b(?:and|or|but|while|whereas|because)\b", re.IGNORECASE)
@@ -66,20 +73,22 @@ class _Unit:
     found: frozenset[int]  # context sentences holding it
     echo: bool = False     # stated by the query
     pos: int = 0           # its word position in the response
+    key: Any = None        # what it is looked up by (equal units, equal keys)
 
 
-def _sentence_of(spans: Sequence[tuple[int, int]], offset: int) -> int:
-    k = bisect.bisect_right([s for s, _ in spans], offset) - 1
-    return max(k, 0)
+def _sentence_of(starts: Sequence[int], offset: int) -> int:
+    """The sentence (by its start offsets, sorted) that holds ``offset``."""
+    return max(bisect.bisect_right(starts, offset) - 1, 0)
 
 
 def _units(words: Sequence[Word], mentions: Sequence[Mention],
            response_sents: Sequence[tuple[int, int]], index: SentenceIndex,
            context_mentions: Sequence[Mention], query_keys: frozenset[str],
            query_mentions: Sequence[Mention], *, power: float,
-           number_weight: float) -> list[_Unit]:
+           number_weight: float, personal: float = 0.0) -> list[_Unit]:
     units = []
     word_starts = [w.start for w in words]
+    sentence_starts = [s for s, _ in response_sents]
     support_index = SupportIndex(context_mentions)  # linear in long texts
     folded_text = index.text.lower()
     # Where the context holds a value or a word, remembered per value and per word: a long
@@ -99,18 +108,19 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
             seen[key] = at, frozenset(index.sentence_of(j) for j in at)
         at, sents = seen[key]
         echo = find_support(m, query_mentions) is not None
-        units.append(_Unit(m.start, m.end, number_weight, _sentence_of(response_sents, m.start),
+        units.append(_Unit(m.start, m.end, number_weight, _sentence_of(sentence_starts, m.start),
                            at, sents, echo,
-                           max(bisect.bisect_right(word_starts, m.start) - 1, 0)))
+                           max(bisect.bisect_right(word_starts, m.start) - 1, 0), key))
     spans = sorted((m.start, m.end) for m in mentions)
     ends = [e for _, e in spans]
     for pos, w in enumerate(words):
-        if not w.content:
+        if not w.content and not (personal and w.key in PERSONAL):
             continue
         k = bisect.bisect_right(ends, w.start)  # the first mention ending after the word starts
         if k < len(spans) and spans[k][0] < w.end:
             continue  # part of a number or date: that unit decides
-        weight = number_weight if w.num else rarity(w.key, power)
+        weight = (number_weight if w.num else personal if not w.content
+                  else rarity(w.key, power))
         if weight <= 0:
             continue
         key = ("word", w.forms, w.parts)
@@ -119,7 +129,7 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
             seen[key] = at, frozenset(index.sentence_of(j) for j in at)
         at, sents = seen[key]
         units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
-                           any(f in query_keys for f in w.forms), pos))
+                           any(f in query_keys for f in w.forms), pos, key))
     units.sort(key=lambda u: (u.start, u.end))
     return units
 
@@ -142,9 +152,17 @@ def _hedged_clauses(text: str, words: Sequence[Word]) -> list[tuple[int, int]]:
 
 
 def _near(a: Sequence[int], b: Sequence[int], window: int) -> bool:
-    """Whether some position of ``a`` and some of ``b`` are within ``window`` words."""
+    """Whether some position of ``a`` and some of ``b`` (sorted) are within ``window`` words.
+
+    Examples
+    --------
+    >>> _near([3, 40], [10, 44], 4), _near([3, 40], [10, 45], 4)
+    (True, False)
+    """
     if not a or not b:
         return False
+    if len(b) > len(a):  # look the shorter list up in the longer one
+        a, b = b, a
     for q in b:
         k = bisect.bisect_left(a, q - window)
         if k < len(a) and a[k] <= q + window:
@@ -168,7 +186,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         scattered_credit=1.0 if context.structured else config.scattered_credit,
         adjacency_window=config.adjacency_window,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
-        skip_hedged=config.skip_hedged)
+        skip_hedged=config.skip_hedged, personal=config.personal_weight)
 
 
 def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequence[Mention],
@@ -178,7 +196,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     query_mentions: Sequence[Mention] = (), power: float = 1.0,
                     number_weight: float = 1.0, scattered_credit: float = 1.0,
                     adjacency_window: int = 0, adjacency_credit: float = 1.0,
-                    query_words: bool = False, skip_hedged: bool = False) -> GroundingScore:
+                    query_words: bool = False, skip_hedged: bool = False,
+                    personal: float = 0.0) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     Examples
@@ -197,29 +216,29 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     True
     """
     units = _units(words, mentions, response_sents, index, context_mentions, query_keys,
-                   query_mentions, power=power, number_weight=number_weight)
+                   query_mentions, power=power, number_weight=number_weight,
+                   personal=personal)
     if skip_hedged:
         hedged = _hedged_clauses(response_text, words)
         units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]
     if not units:
         return GroundingScore(1.0, ())
-    # the closest context sentence of each response sentence: most of its found weight
-    tally: dict[int, dict[int, float]] = {}
-    for u in units:
-        by = tally.setdefault(u.sent, {})
-        for c in u.found:
-            by[c] = by.get(c, 0.0) + u.weight
-    best = {s: max(by, key=lambda c: (by[c], -c)) for s, by in tally.items() if by}
+    best = _closest(units)
     total = credit_sum = 0.0
     credits = []
+    near: dict[tuple, bool] = {}
     prev: _Unit | None = None
     for u in units:
         if u.found:
             credit = 1.0 if best.get(u.sent) in u.found else scattered_credit
             if (adjacency_credit < 1.0 and prev is not None and prev.found and prev.sent == u.sent
-                    and not _BREAK.search(response_text, prev.end, u.start)
-                    and not _near(prev.at, u.at, u.pos - prev.pos + adjacency_window)):
-                credit *= adjacency_credit
+                    and not _BREAK.search(response_text, prev.end, u.start)):
+                window = u.pos - prev.pos + adjacency_window
+                pair = (prev.key, u.key, window)  # a long text repeats its pairs
+                if pair not in near:
+                    near[pair] = _near(prev.at, u.at, window)
+                if not near[pair]:
+                    credit *= adjacency_credit
         else:
             credit = 1.0 if query_words and u.echo else 0.0
         credits.append(credit)
@@ -229,6 +248,45 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     support = credit_sum / total if total > 0 else 1.0
     return GroundingScore(min(1.0, max(0.0, support)),
                           _spans(response_text, units, credits, best, index))
+
+
+#: A unit found in more context sentences than this (a common word in a long text) adds
+#: its weight only to the sentences the other units found, so finding the closest
+#: sentence stays linear in the text's length.
+VOTE_CAP = 64
+
+
+def _closest(units: Sequence[_Unit]) -> dict[int, int]:
+    """The closest context sentence of each response sentence: most of its found weight.
+
+    Ties go to the earlier context sentence. A unit found in more than
+    :data:`VOTE_CAP` context sentences counts only towards the sentences the
+    sentence's other units found (or, when they are all that common, the first
+    :data:`VOTE_CAP` of its own).
+
+    Examples
+    --------
+    >>> u = lambda sent, w, found: _Unit(0, 1, w, sent, (), frozenset(found))
+    >>> _closest([u(0, 1.0, {4, 7}), u(0, 0.5, {7}), u(1, 1.0, {2, 3})])
+    {0: 7, 1: 2}
+    """
+    tally: dict[int, dict[int, float]] = {}
+    common = []
+    for u in units:
+        by = tally.setdefault(u.sent, {})
+        if len(u.found) > VOTE_CAP:
+            common.append(u)
+            continue
+        for c in u.found:
+            by[c] = by.get(c, 0.0) + u.weight
+    for u in common:
+        by = tally[u.sent]
+        if not by:
+            by.update((c, 0.0) for c in sorted(itertools.islice(u.found, VOTE_CAP)))
+        for c in by:
+            if c in u.found:
+                by[c] += u.weight
+    return {s: max(by, key=lambda c: (by[c], -c)) for s, by in tally.items() if by}
 
 
 def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int],
