@@ -3,6 +3,7 @@
     python benchmarks/grounding_grid.py --files devdata/begin_dev.jsonl ... \\
         --settings '{}' '{"skip_hedged": false, "rarity_power": 1}'
 
+Files hold ``query, context, response`` and ``label`` (or ``label_hallucinated``).
 Each setting is a JSON object of ``[grounding]`` keys applied with
 ``Config.replace``. Every record is parsed once (its query, context and
 response features, as the scorer derives them), then grounded under each
@@ -54,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     for p in args.files:
         t0 = time.perf_counter()
         recs = [r for _, r in read_records(p)]
-        data[p.stem] = ([r["label"] for r in recs], parsed(recs, cache), recs)
+        labels = [r["label"] if "label" in r else r["label_hallucinated"] for r in recs]
+        data[p.stem] = (labels, parsed(recs, cache), recs)
         print(f"parsed {p.name}: {len(recs)} records in {time.perf_counter() - t0:.0f} s",
               file=sys.stderr, flush=True)
     for text in args.settings:

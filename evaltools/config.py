@@ -73,7 +73,7 @@ class GroundingConfig:
     number_weight: float = 1.0
     scattered_credit: float = 1.0
     adjacency_window: int = 0
-    adjacency_credit: float = 0.75
+    adjacency_credit: float = 0.6
     query_words: bool = False
     skip_hedged: bool = False
     personal_weight: float = 0.3

@@ -676,9 +676,12 @@ PIECES = ["$44.95", "44.95", "5", "five", "2024", "in 2024", "the 2020s", "March
 @given(ctx=st.lists(st.sampled_from(PIECES), max_size=12),
        resp=st.lists(st.sampled_from(PIECES), min_size=1, max_size=6))
 def test_support_index_finds_what_the_linear_scan_finds(ctx, resp):
-    from evaltools.scoring.anchors.mentions import SupportIndex, find_mentions, find_support
-
-    from evaltools.scoring.anchors.mentions import supports
+    from evaltools.scoring.anchors.mentions import (
+        SupportIndex,
+        find_mentions,
+        find_support,
+        supports,
+    )
 
     context = find_mentions(" and ".join(ctx) + ".")
     index = SupportIndex(context)
