@@ -9,7 +9,10 @@ content-bearing unit of the response:
 - each other **content word** (:func:`~evaltools.scoring.matcher.words_of`,
   matched by lemma, case, accents and hyphens folded), weight
   :func:`~evaltools.scoring.matcher.rarity` of its key (``the`` ~0,
-  ``company`` 0.3, a name 1), raised to ``grounding.rarity_power``.
+  ``company`` 0.3, a name 1), raised to ``grounding.rarity_power``;
+- each **personal word** (*I, my, we, you, your*...: :data:`PERSONAL`), weight
+  ``grounding.personal_weight``: what the response says of its speaker or
+  listener, which a context holds only when it speaks in that person too.
 
 A unit is *found* when the read context holds it
 (:class:`~evaltools.scoring.matcher.SentenceIndex`). Found units of one
@@ -30,7 +33,7 @@ sentence is found anywhere.
 from __future__ import annotations
 
 import bisect
-import itertools
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -282,7 +285,7 @@ def _closest(units: Sequence[_Unit]) -> dict[int, int]:
     for u in common:
         by = tally[u.sent]
         if not by:
-            by.update((c, 0.0) for c in sorted(itertools.islice(u.found, VOTE_CAP)))
+            by.update((c, 0.0) for c in heapq.nsmallest(VOTE_CAP, u.found))
         for c in by:
             if c in u.found:
                 by[c] += u.weight

@@ -547,10 +547,12 @@ class SupportIndex:
 
     def candidates(self, mention: Mention) -> list[Mention]:
         """The context mentions that can support ``mention``, in context order: those
-        sharing a value component with one of its readings, for a quantity those
-        near its magnitude in a unit it converts to (a conversion changes the
-        amount; :func:`~evaltools.scoring.anchors.units.conversion_keys`), and
-        those without components."""
+        filed under a key one of its readings is looked up under
+        (:func:`_looked_up_under`: the same value, amount, year or day of the
+        month), for a quantity those near its magnitude in a unit it converts to
+        (a conversion changes the amount;
+        :func:`~evaltools.scoring.anchors.units.conversion_keys`), and those with
+        no key."""
         return [self._mentions[i] for i in self._candidate_indices(mention)]
 
     def supporting(self, mention: Mention) -> tuple[int, ...]:
