@@ -81,6 +81,7 @@ def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> It
         return
     import logging
 
+    import dask
     from distributed import Client, LocalCluster
 
     say = (lambda msg: None) if quiet else (lambda msg: print(msg, file=sys.stderr))
@@ -92,10 +93,14 @@ def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> It
             say(f"dask: using the cluster at {args.scheduler} ({n} workers)")
         else:
             dash = _dashboard_available()
-            cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1",
-                                   dashboard_address="127.0.0.1:0" if dash else None,
-                                   silence_logs=logging.ERROR)
+            # Dask's statistical profiler keeps a tree of every call stack it samples: in
+            # a long run it grew each worker by ~10,000 objects a part (benchmarks/
+            # worker_memory.py); the workers started here run without it.
+            with dask.config.set({"distributed.worker.profile.enabled": False}):
+                cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                       processes=True, host="127.0.0.1",
+                                       dashboard_address="127.0.0.1:0" if dash else None,
+                                       silence_logs=logging.ERROR)
             client = Client(cluster)
             say(f"dask: started {args.workers} local worker processes "
                 f"(scheduler {cluster.scheduler_address})")
