@@ -403,6 +403,19 @@ def test_workers_option_starts_a_local_cluster(tmp_path, capsys):
 
 
 @pytest.mark.slow
+def test_workers_started_by_the_cli_run_without_the_profiler():
+    """Dask's profiler grew each worker by a tree of sampled call stacks, part after part."""
+    import argparse
+
+    import dask
+
+    from evaltools.cli.scale import connect
+
+    with connect(argparse.Namespace(workers=1, scheduler=None), quiet=True) as client:
+        enabled = client.run(lambda: dask.config.get("distributed.worker.profile.enabled"))
+    assert list(enabled.values()) == [False]
+
+
 def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
     src = write_jsonl(tmp_path / "in.jsonl", generated(2))
     code, _, err = cli(capsys, "score", src, "--scheduler", "tcp://127.0.0.1:9")
