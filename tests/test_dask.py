@@ -295,6 +295,29 @@ def test_each_worker_loads_the_pipeline_once(cluster):
     assert sorted(loads.values()) == [1, 1]
 
 
+def _index(part, **options):
+    return {"rows": [part.index]}
+
+
+def test_runs_of_consecutive_parts_prefer_one_worker(tmp_path, cluster):
+    """6 parts on 2 workers: parts 0-2 prefer one worker, 3-5 the other (runs of 3)."""
+    from evaltools.dask import _submit
+
+    src = write_jsonl(tmp_path / "in.jsonl", generated(12))
+    plan = plan_parts([src], records_per_part=2)
+    assert len(plan.parts) == 6
+    futures = _submit(cluster, _index, plan.parts, {})
+    assert [f.result()["rows"] for f in futures] == [[0], [1], [2], [3], [4], [5]]
+
+    def restrictions(dask_scheduler, keys):
+        return [(sorted(dask_scheduler.tasks[k].worker_restrictions),
+                 dask_scheduler.tasks[k].loose_restrictions) for k in keys]
+
+    got = cluster.run_on_scheduler(restrictions, keys=[f.key for f in futures])
+    a, b = sorted(cluster.scheduler_info()["workers"])
+    assert got == [([a], True)] * 3 + [([b], True)] * 3
+
+
 def test_parts_scored_in_one_process_share_its_feature_cache(tmp_path):
     """A context whose records fall in two parts is parsed once: the process keeps one
     scorer (and its feature cache) for every part it scores. By hand: 4 records, one
