@@ -86,7 +86,8 @@ def evaltools(*args: str) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--score", type=int, default=20_000, help="records for the speed runs")
+    ap.add_argument("--score", type=int, default=20_000,
+                    help="records for the speed runs (0: skip)")
     ap.add_argument("--memory", type=int, nargs="*", default=[200_000],
                     help="more record counts for the memory runs (2 workers; the speed run "
                          "gives the first)")
@@ -97,26 +98,29 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="evaltools-scale-"))
     rows = []
 
-    src = tmp / f"score{args.score}.jsonl"
-    generate(args.score, src)
-    single = run(evaltools("score", str(src), "-o", str(tmp / "one.jsonl")))
-    print(f"score {args.score:>9,} records, 1 process (no cluster): {single['wall']:7.1f} s "
-          f"{args.score / single['wall']:7.1f} rec/s  peak {single['client']:.0f} MiB",
-          flush=True)
-    rates = {}
-    for n in (1, 2):
-        r = run(evaltools("score", str(src), "-o", f"{tmp / f'w{n}'}/", "--workers", str(n)))
-        rates[n] = args.score / r["wall"]
-        workers = r["children"][:n]
-        print(f"score {args.score:>9,} records, {n} worker(s):          {r['wall']:7.1f} s "
-              f"{rates[n]:7.1f} rec/s  worker peak "
-              f"{', '.join(f'{w:.0f}' for w in workers)} MiB", flush=True)
-        rows.append({"command": "score", "records": args.score, "workers": n, **r})
-        if n == 2:
-            rate_at = {args.score: rates[2]}
-            peak_at = {args.score: max(workers)}
-    print(f"speedup of 2 workers over 1: {rates[2] / rates[1]:.2f}x (target >= 1.7x)",
-          flush=True)
+    rate_at: dict[int, float] = {}
+    peak_at: dict[int, float] = {}
+    if args.score:
+        src = tmp / f"score{args.score}.jsonl"
+        generate(args.score, src)
+        single = run(evaltools("score", str(src), "-o", str(tmp / "one.jsonl")))
+        print(f"score {args.score:>9,} records, 1 process (no cluster): {single['wall']:7.1f} s "
+              f"{args.score / single['wall']:7.1f} rec/s  peak {single['client']:.0f} MiB",
+              flush=True)
+        rates = {}
+        for n in (1, 2):
+            r = run(evaltools("score", str(src), "-o", f"{tmp / f'w{n}'}/", "--workers", str(n)))
+            rates[n] = args.score / r["wall"]
+            workers = r["children"][:n]
+            print(f"score {args.score:>9,} records, {n} worker(s):          {r['wall']:7.1f} s "
+                  f"{rates[n]:7.1f} rec/s  worker peak "
+                  f"{', '.join(f'{w:.0f}' for w in workers)} MiB", flush=True)
+            rows.append({"command": "score", "records": args.score, "workers": n, **r})
+            if n == 2:
+                rate_at[args.score] = rates[2]
+                peak_at[args.score] = max(workers)
+        print(f"speedup of 2 workers over 1: {rates[2] / rates[1]:.2f}x (target >= 1.7x)",
+              flush=True)
 
     for n_rec in args.memory:
         path = tmp / f"mem{n_rec}.jsonl"

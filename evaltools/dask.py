@@ -303,11 +303,14 @@ def _submit(client, task: Callable[..., dict[str, Any]], parts: tuple[Part, ...]
 
 
 def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
-              on_done: Callable[[Part], None] | None = None, **options
+              on_done: Callable[[Part], None] | None = None, runs: bool = False, **options
               ) -> Iterator[dict[str, Any]]:
     """Run ``task(part, **options)`` for every part on ``client``'s cluster.
 
     With ``client=None`` the parts run one after the other in this process.
+    ``runs``: give consecutive parts to one worker (:func:`runs_of_parts`),
+    for a task whose worker keeps a cache from part to part (scoring); else
+    each part goes to whichever worker is free.
 
     Yields each part's result in input order as soon as the parts before it
     are done. Parts whose worker died are run again by Dask, so every part
@@ -330,7 +333,8 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
         return
     from distributed import as_completed
 
-    futures = _submit(client, task, parts, options)
+    futures = (_submit(client, task, parts, options) if runs
+               else client.map(task, parts, pure=False, **options))
     index = {f.key: i for i, f in enumerate(futures)}
     ready: dict[int, dict[str, Any]] = {}
     done: set[int] = set()

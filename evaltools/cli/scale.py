@@ -171,11 +171,12 @@ def refuse_overwriting_inputs(output: str | None, paths: list[Path]) -> None:
 
 def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
         contract: dict[str, set[str]], summary, desc: str, plugin=None, limits=None,
-        **options) -> None:
+        runs: bool = False, **options) -> None:
     """Plan the inputs, run ``task`` on every part, write the output, fill ``summary``.
 
     ``limits`` (an :class:`~evaltools.config.InputConfig`, default the
-    ``[input]`` settings) bound the lines planned and read.
+    ``[input]`` settings) bound the lines planned and read. ``runs``: consecutive
+    parts go to one worker (:func:`evaltools.dask.run_parts`).
     """
     from evaltools.dask import output_kinds, run_parts
 
@@ -197,7 +198,7 @@ def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
         with connect(args, plugin=plugin, quiet=args.quiet) as client, \
                 progress_bar(plan.records, desc, disabled=args.no_progress) as bar:
             results = run_parts(client, plan, task, on_done=lambda p: bar.update(p.records),
-                                **options)
+                                runs=runs, **options)
             if folder:
                 for res in results:
                     summary.merge(res["summary"])

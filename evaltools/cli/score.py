@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         if not (args.workers or args.scheduler):
             load_pipeline(config)  # a missing pipeline is one error before any work
         scale.run(args, task=score_part, contract=SCORE_KINDS, summary=summary,
-                  desc="scoring", plugin=PreloadPipeline(config), config=config,
+                  desc="scoring", plugin=PreloadPipeline(config), runs=True, config=config,
                   calibration=calibration, skip_invalid=args.skip_invalid,
                   limits=config.input)
         return _print(args, summary)
