@@ -280,17 +280,19 @@ def runs_of_parts(n_parts: int, n_workers: int) -> int:
     >>> runs_of_parts(10, 2), runs_of_parts(100, 2), runs_of_parts(100, 16), runs_of_parts(3, 4)
     (5, 8, 1, 1)
     """
-    return max(1, min(-(-n_parts // max(1, n_workers)), RUN_PARTS // max(1, n_workers)))
+    workers = max(1, n_workers)
+    return max(1, min(-(-n_parts // workers), RUN_PARTS // workers))
 
 
 def _submit(client, task: Callable[..., dict[str, Any]], parts: tuple[Part, ...],
-            options: dict[str, Any]) -> list[Any]:
-    """One future a part, in input order; runs of consecutive parts prefer one worker.
+            options: dict[str, Any], runs: bool) -> list[Any]:
+    """One future a part, in input order; with ``runs``, runs of consecutive parts
+    prefer one worker.
 
     The preference is loose (``allow_other_workers``): a part whose worker
     died, or that an idle worker steals, runs elsewhere.
     """
-    workers = sorted(client.scheduler_info().get("workers", {}))
+    workers = sorted(client.scheduler_info().get("workers", {})) if runs else []
     if len(workers) < 2:
         return client.map(task, parts, pure=False, **options)
     run = runs_of_parts(len(parts), len(workers))
@@ -333,8 +335,7 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
         return
     from distributed import as_completed
 
-    futures = (_submit(client, task, parts, options) if runs
-               else client.map(task, parts, pure=False, **options))
+    futures = _submit(client, task, parts, options, runs)
     index = {f.key: i for i, f in enumerate(futures)}
     ready: dict[int, dict[str, Any]] = {}
     done: set[int] = set()

@@ -306,7 +306,7 @@ def test_runs_of_consecutive_parts_prefer_one_worker(tmp_path, cluster):
     src = write_jsonl(tmp_path / "in.jsonl", generated(12))
     plan = plan_parts([src], records_per_part=2)
     assert len(plan.parts) == 6
-    futures = _submit(cluster, _index, plan.parts, {})
+    futures = _submit(cluster, _index, plan.parts, {}, runs=True)
     assert [f.result()["rows"] for f in futures] == [[0], [1], [2], [3], [4], [5]]
 
     def restrictions(dask_scheduler, keys):
