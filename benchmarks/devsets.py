@@ -50,6 +50,7 @@ COMMITS = {
     "google/BEGIN-dataset": "6e65f0d5a1ed1b9574643a7640ff1678d4e979b5",
     "McGill-NLP/FaithDial": "25671c6e3aa7d667943b7744a2b91507e7187f83",
     "WebNLG/challenge-2020": "328b4c252abd9ca36471f390f9fcbd2650798088",
+    "orhonovich/q-squared": "cab6027dc9a50cf73d80caf0858da05c2323c433",
 }
 #: the WebNLG 2020 test triples were removed from the repository after this commit
 WEBNLG_TRIPLES_COMMIT = "af4f18f01c718592b2358277bc52e955d0d49cf8"
@@ -57,7 +58,7 @@ WEBNLG_TRIPLES_COMMIT = "af4f18f01c718592b2358277bc52e955d0d49cf8"
 #: records per set at most (whole groups are drawn until the next would exceed it);
 #: WebNLG is kept whole: its texts are short and only 7 % of them are unfaithful
 CAPS = {"lfqa": 600, "halueval_qa": 600, "xsumfaith": 600, "webnlg": 3000,
-        "begin_dev": 600, "faithdial_wow": 600}
+        "begin_dev": 600, "faithdial_wow": 600, "q2_wow": 600}
 
 #: XSum documents that are source texts of FaithBench: kept out of every set here
 FAITHBENCH_BBCIDS = frozenset([
@@ -340,6 +341,29 @@ def build_faithdial_wow(src: Sources) -> list[dict]:
     return out
 
 
+Q2_FILES = {  # file -> label: the annotators' verdict on the response against the knowledge
+    "third_party/data/dodeca_consistent.csv": 0, "third_party/data/dodeca_inconsistent.csv": 1,
+    "third_party/data/memnet_consistent.csv": 0, "third_party/data/memnet_inconsistent.csv": 1,
+}
+
+
+def build_q2_wow(src: Sources) -> list[dict]:
+    out = []
+    for path, label in Q2_FILES.items():
+        name = path.rsplit("/", 1)[1].removesuffix(".csv")
+        table = src.text("orhonovich/q-squared", path)
+        for n, row in enumerate(csv.DictReader(io.StringIO(table)), 1):
+            if not (row.get("response") or "").strip():
+                continue
+            out.append({
+                "id": f"q2/{name}/{n}", "query": row.get("message") or "",
+                "context": row["knowledge"], "response": row["response"].strip(),
+                "label": label, "task": "dialogue", "group": knowledge_group(row["knowledge"]),
+                "source": f"q2/{name.split('_')[0]}",
+            })
+    return out
+
+
 # ------------------------------------------------------------------ main
 
 def dedupe(records: list[dict], seen: set) -> list[dict]:
@@ -372,14 +396,19 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     webnlg, webnlg_text = build_webnlg(src)
     sets = {"lfqa": build_lfqa(src), "xsumfaith": build_xsumfaith(src), "webnlg": webnlg,
-            "begin_dev": build_begin_dev(src), "faithdial_wow": build_faithdial_wow(src)}
+            "begin_dev": build_begin_dev(src), "faithdial_wow": build_faithdial_wow(src),
+            "q2_wow": build_q2_wow(src)}
     if args.halueval:
         sets["halueval_qa"] = build_halueval(args.halueval)
     seen: set = set()
     chosen = {}
-    for name in ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "faithdial_wow"):
+    for name in ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "faithdial_wow",
+                 "q2_wow"):
         if name in sets:
             chosen[name] = cap_groups(dedupe(sets[name], seen), CAPS[name], args.seed)
+    if "q2_wow" in chosen:  # FaithDial is measured on, never tuned on: no knowledge shared
+        held = {r["group"] for r in chosen["faithdial_wow"]}
+        chosen["q2_wow"] = [r for r in chosen["q2_wow"] if r["group"] not in held]
     # the triple-text rendering of exactly the same WebNLG records
     ids = {r["id"] + "/triples" for r in chosen["webnlg"]}
     chosen["webnlg_triples"] = [r for r in webnlg_text if r["id"] in ids]

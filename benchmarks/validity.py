@@ -1,8 +1,9 @@
 """Validity harness: do evaltools' hallucination signals agree with human labels better
 than counting words?
 
-    python benchmarks/validity.py FILE... [--config TOML] [--calibration JSON]
-        [--markdown] [--json OUT] [--save-scored DIR] [--resamples 1000] [--folds 5]
+    python benchmarks/validity.py FILE... [--held-out FILE...] [--config TOML]
+        [--calibration JSON] [--markdown] [--json OUT] [--save-scored DIR]
+        [--resamples 1000] [--folds 5]
 
 Each FILE holds labelled records (``query, context, response, label``; optional
 ``task`` and ``group``; ``benchmarks/devsets.py`` builds the development sets).
@@ -25,6 +26,12 @@ every task and for all records pooled it prints:
 A signal whose calibration was fitted on one of the input files (same sha256,
 or a file of the same name among the calibration's ``fitted_on.sources``) is
 marked in-sample and is not picked as "best evaltools signal".
+
+Files given after ``--held-out`` hold data nothing was tuned or fitted on. Their
+records are reported apart, as ``<task> (held out)``, and left out of the pooled
+``all`` row; the out-of-fold refit is done within them alone (and within the
+other files alone for theirs), and it is never their "best evaltools signal": a
+held-out row shows what a user gets from the shipped scorer and calibration.
 ``--markdown`` prints the README's summary table and the full tables.
 """
 
@@ -61,6 +68,7 @@ BASELINE_NAMES = {"length": "length", "unigrams_absent": "unigrams absent",
                   "content_absent": "content words absent", "bigrams_absent": "bigrams absent"}
 PROBABILITY = "hallucination_probability"
 PROBABILITY_CV = "hallucination_probability (CV)"
+HELD_OUT = " (held out)"
 
 
 def file_sha256(path: Path) -> str:
@@ -128,16 +136,18 @@ class Partition:
     verdict: dict = field(default_factory=dict)
     probability_threshold: dict | None = None
     notes: list = field(default_factory=list)
+    held_out: bool = False
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
 
 
-def load_inputs(paths: list[Path], config, save_scored: Path | None):
+def load_inputs(paths: list[Path], config, save_scored: Path | None,
+                held_out: list[Path] = ()):
     import pandas as pd
 
     frames = []
-    for path in paths:
+    for path in [*paths, *held_out]:
         records = read_labelled(path, label=None)
         t0 = time.perf_counter()
         df = score_labelled(records, config=config)
@@ -153,6 +163,9 @@ def load_inputs(paths: list[Path], config, save_scored: Path | None):
         df["group"] = (df["group"].astype(str).where(df["group"].notna(), own)
                        if "group" in df.columns else own)
         df["_file"] = path.name
+        df["_held_out"] = path in held_out
+        if path in held_out:
+            df["task"] = df["task"] + HELD_OUT
         df["_sha256"] = file_sha256(path)
         print(f"scored {path.name}: {len(df)} records in {time.perf_counter() - t0:.1f} s",
               file=sys.stderr)
@@ -177,11 +190,16 @@ def signals(df, calibration, folds: int, seed: int) -> tuple[dict, set]:
         out["1 - support"] = 1.0 - df["support"].astype(float).to_numpy()
     out[PROBABILITY] = np.asarray(calibration.probabilities(df), dtype=float)
     y = df["label_hallucinated"].astype(int).to_numpy()
+    features = features_frame(df)[list(calibration.feature_names)]
+    cv = np.full(len(df), np.nan)
     try:
-        out[PROBABILITY_CV] = cross_validated_probabilities(
-            features_frame(df)[list(calibration.feature_names)], y,
-            groups=df["group"].to_numpy(),
-            folds=folds, seed=seed)
+        for split in (False, True):  # held-out records are refitted among themselves only
+            rows = (df["_held_out"] == split).to_numpy()
+            if rows.any():
+                cv[rows] = cross_validated_probabilities(
+                    features[rows], y[rows], groups=df["group"].to_numpy()[rows],
+                    folds=folds, seed=seed)
+        out[PROBABILITY_CV] = cv
     except ValueError as exc:  # too few records or groups to refit
         print(f"no out-of-fold probability: {exc}", file=sys.stderr)
     fitted = calibration.metadata.get("fitted_on", {})
@@ -196,12 +214,16 @@ def signals(df, calibration, folds: int, seed: int) -> tuple[dict, set]:
 def evaluate(df, sig: dict, base, in_sample: set, *, resamples: int, folds: int,
              seed: int) -> list[Partition]:
     parts = []
-    tasks = sorted(df["task"].unique())
-    for name in [*tasks, OVERALL] if len(tasks) > 1 else tasks:
-        mask = np.ones(len(df), bool) if name == OVERALL else (df["task"] == name).to_numpy()
+    held = df["_held_out"].to_numpy(bool)
+    tasks = sorted(df["task"].unique(), key=lambda t: (t.endswith(HELD_OUT), t))
+    dev_tasks = [t for t in tasks if not t.endswith(HELD_OUT)]
+    names = [*dev_tasks, OVERALL] if len(dev_tasks) > 1 else dev_tasks
+    for name in [*names, *(t for t in tasks if t.endswith(HELD_OUT))]:
+        mask = ~held if name == OVERALL else (df["task"] == name).to_numpy()
         y = df.loc[mask, "label_hallucinated"].astype(int).to_numpy()
         groups = df.loc[mask, "group"].to_numpy()
-        part = Partition(name, int(mask.sum()), int(y.sum()), len(set(groups)))
+        part = Partition(name, int(mask.sum()), int(y.sum()), len(set(groups)),
+                         held_out=name.endswith(HELD_OUT))
         parts.append(part)
         if y.min() == y.max():
             part.notes.append("one class only: no AUROC")
@@ -227,7 +249,8 @@ def evaluate(df, sig: dict, base, in_sample: set, *, resamples: int, folds: int,
 
 
 def best(part: Partition, kind: str) -> tuple[str, dict] | None:
-    cands = [(k, v) for k, v in part.auroc.items() if v["kind"] == kind and not v["in_sample"]]
+    cands = [(k, v) for k, v in part.auroc.items() if v["kind"] == kind and not v["in_sample"]
+             and not (part.held_out and k == PROBABILITY_CV)]
     return max(cands, key=lambda kv: kv[1]["estimate"]) if cands else None
 
 
@@ -308,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", type=Path, nargs="+", help="labelled .jsonl/.csv/.parquet files")
+    ap.add_argument("--held-out", type=Path, nargs="+", default=[], metavar="FILE",
+                    help="labelled files nothing was tuned on, reported apart")
     ap.add_argument("--config", type=Path, help="a TOML configuration (default: the shipped one)")
     ap.add_argument("--calibration", type=Path,
                     help="a calibration JSON (default: the shipped one)")
@@ -322,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
 
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
-    df = load_inputs(args.files, config, args.save_scored)
+    df = load_inputs(args.files, config, args.save_scored, args.held_out)
     sig, in_sample = signals(df, calibration, args.folds, args.seed)
     base = baselines_frame(df["response"], df["context"])
     parts = evaluate(df, sig, base, in_sample, resamples=args.resamples, folds=args.folds,
@@ -336,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({
             "files": [{"name": p.name, "sha256": file_sha256(p)} for p in args.files],
+            "held_out": [{"name": p.name, "sha256": file_sha256(p)} for p in args.held_out],
             "config": str(args.config) if args.config else None,
             "calibration": calibration.metadata.get("fitted_on"),
             "resamples": args.resamples, "folds": args.folds, "seed": args.seed,

@@ -77,6 +77,7 @@ class GroundingConfig:
     query_words: bool = False
     skip_hedged: bool = False
     personal_weight: float = 0.3
+    derived_credit: float = 1.0
     reasons_max: int = 3
 
 

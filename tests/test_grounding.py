@@ -78,6 +78,23 @@ def test_neighbours_must_stay_neighbours(nlp):
     assert mixed.support == pytest.approx(4.5 / 5)
 
 
+def test_a_derivation_earns_the_derived_credit(nlp):
+    # "located" is held only as "location" (a shared 6-letter prefix, 2 letters left over)
+    ctx = "The museum's location is Paris."
+    full = grounded(nlp, "The museum is located in Paris.", ctx, power=0.0)
+    half = grounded(nlp, "The museum is located in Paris.", ctx, power=0.0, derived_credit=0.5)
+    none = grounded(nlp, "The museum is located in Paris.", ctx, power=0.0, derived_credit=0.0)
+    assert full.support == 1.0 and full.unsupported_spans == ()
+    # museum 1 + located 0.5 + Paris 1, of 3
+    assert half.support == pytest.approx(2.5 / 3)
+    assert none.support == pytest.approx(2 / 3)
+    assert [s.text for s in none.unsupported_spans] == ["located"]
+    # a word that merely starts alike is no derivation: "present" / "president"
+    other = grounded(nlp, "The museum is present in Paris.", "The president of Paris.",
+                     power=0.0)
+    assert [s.text for s in other.unsupported_spans] == ["museum is present"]
+
+
 @pytest.mark.parametrize(("context", "response"), [
     ('{"name": "Blue Door", "hours": {"Mon": "9:0-17:30"}}',
      "Blue Door's hours on Monday are 9:00 to 17:30."),

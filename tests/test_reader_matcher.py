@@ -44,6 +44,16 @@ PAIRS = [
     ("JSON embedded as a string", json.dumps(json.dumps({"cuisine": "Thai"})), "Thai cuisine",
      "Greek cuisine"),
     ("JSON Python literal", '{"Parking": "{\'garage\': True}"}', "a garage", "a driveway"),
+    ("abbreviation periods", "She moved to the U.S. in 1990.", "the US", "the UK"),
+    ("abbreviation periods, reversed", "She moved to the US in 1990.", "the U.S.", "the U.K."),
+    ("initials of a name", "Chelsea joined the National Football League.", "the NFL",
+     "the NBA"),
+    ("initials past of/and/the", "He works for the Department of Defense.", "the DOD",
+     "the DOE"),
+    ("initials in a lower-case text", "presley had a hit in the united states.",
+     "a hit in the US", "a hit in the UK"),
+    ("contraction written apart", "They know the band.", "they don ' t know it ' s the band",
+     "they don ' t hate the band"),
 ]
 
 
@@ -52,6 +62,24 @@ PAIRS = [
 def test_each_rule_supports_one_and_not_the_other(nlp, rule, context, found, missing):
     assert unsupported_words(nlp, found, context) == []
     assert unsupported_words(nlp, missing, context) != []
+
+
+def test_initials_need_capitalised_content_words(nlp):
+    # "used since" spells U, S but is no name; in a text with capitals, names are capitalised
+    index = SentenceIndex(nlp("The term was used since 1990. The United States agreed."))
+    (us,) = [w for w in words_of(nlp("The US agreed.")) if w.text == "US"]
+    assert index.locate(us) == (7,)  # "United", the 8th word; not "used", the 4th
+    assert index.expansions("us") == (7,) and index.expansions("tu") == ()
+
+
+def test_acronym_and_clitic_tokens(nlp):
+    from evaltools.scoring.matcher import is_acronym
+
+    assert [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "Us", "ABCDEF")] == [
+        True, True, True, False, False, False, False]
+    # "US" the country is a content word although "us" is a stop word; the pronoun is not
+    doc = nlp("The US told us. I ' m sure they didn ' t leave.")
+    assert [t.text for t in doc if is_content(t)] == ["US", "told", "sure", "leave"]
 
 
 def test_fold():

@@ -77,6 +77,7 @@ class _Unit:
     echo: bool = False     # stated by the query
     pos: int = 0           # its word position in the response
     key: Any = None        # what it is looked up by (equal units, equal keys)
+    derived: bool = False  # found only as a derivation ("located" for "location")
 
 
 def _sentence_of(starts: Sequence[int], offset: int) -> int:
@@ -97,6 +98,7 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
     # Where the context holds a value or a word, remembered per value and per word: a long
     # text that repeats them is looked up once per distinct one.
     seen: dict[Any, tuple[tuple[int, ...], frozenset[int]]] = {}
+    derivations: dict[Any, bool] = {}
     for m in mentions:
         key = ("value", m.text, m.value, m.qualifier)
         if key not in seen:
@@ -129,10 +131,12 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
         key = ("word", w.forms, w.parts)
         if key not in seen:
             at = index.locate(w)
-            seen[key] = at, frozenset(index.sentence_of(j) for j in at)
+            other = () if at else index.derived_positions(w)
+            seen[key] = at or other, frozenset(index.sentence_of(j) for j in at or other)
+            derivations[key] = bool(other)
         at, sents = seen[key]
         units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
-                           any(f in query_keys for f in w.forms), pos, key))
+                           any(f in query_keys for f in w.forms), pos, key, derivations[key]))
     units.sort(key=lambda u: (u.start, u.end))
     return units
 
@@ -189,7 +193,8 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         scattered_credit=1.0 if context.structured else config.scattered_credit,
         adjacency_window=config.adjacency_window,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
-        skip_hedged=config.skip_hedged, personal=config.personal_weight)
+        skip_hedged=config.skip_hedged, personal=config.personal_weight,
+        derived_credit=config.derived_credit)
 
 
 def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequence[Mention],
@@ -200,7 +205,7 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     number_weight: float = 1.0, scattered_credit: float = 1.0,
                     adjacency_window: int = 0, adjacency_credit: float = 1.0,
                     query_words: bool = False, skip_hedged: bool = False,
-                    personal: float = 0.0) -> GroundingScore:
+                    personal: float = 0.0, derived_credit: float = 1.0) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     Examples
@@ -234,6 +239,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     for u in units:
         if u.found:
             credit = 1.0 if best.get(u.sent) in u.found else scattered_credit
+            if u.derived:
+                credit *= derived_credit
             if (adjacency_credit < 1.0 and prev is not None and prev.found and prev.sent == u.sent
                     and not _BREAK.search(response_text, prev.end, u.start)):
                 window = u.pos - prev.pos + adjacency_window

@@ -47,6 +47,12 @@ UNIT_KEYS = {
 WEEKDAY_KEYS = {"Mon": "monday", "Tue": "tuesday", "Tues": "tuesday", "Wed": "wednesday",
                 "Thu": "thursday", "Thur": "thursday", "Thurs": "thursday", "Fri": "friday"}
 _HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212'\u2019"
+_APOSTROPHES = frozenset("'\u2019`")
+#: Endings of contractions, as tokens of their own when a text was written with spaces
+#: around its apostrophes (tokenised corpora: ``it ' s``, ``i ' m``, ``we ' ve``).
+CLITICS = frozenset({"s", "m", "t", "re", "ve", "ll", "d"})
+#: Letters with periods: ``U.S.``, ``R.``, ``Ph.D.`` (read without them).
+_ABBREVIATION = re.compile(r"^(?:[A-Za-z]{1,2}\.)+[A-Za-z]?$")
 _DROP = str.maketrans("", "", _HYPHENS)
 _INNER_DASH = re.compile(r"(?<=\w)[-\u2010-\u2014\u2212](?=\w)")
 #: Zipf frequency at or above which a word carries no information (``the`` is 7.7).
@@ -90,7 +96,50 @@ def token_key(tok) -> str:
         return ""  # the scale after a degree sign: 72 °F = 72 degrees
     if not _is_wordlike(tok):
         return ""
+    if _ABBREVIATION.match(text):  # U.S. = US, R. = R
+        return fold(text.replace(".", ""))
     return fold(tok.lemma_ or text)
+
+
+def _is_name_acronym(tok) -> bool:
+    """A capitalised short name spelled like a function word: ``US``, ``IT``, ``WHO``."""
+    return is_acronym(tok.text) and tok.pos_ == "PROPN"
+
+
+def _is_clitic(tok) -> bool:
+    """What is left of a contraction written with spaces (``it ' s``, ``don ' t``, ``i ' m``).
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("they don ' t know , i ' m sure")
+    >>> [t.text for t in doc if _is_clitic(t)]
+    ['don', 't', 'm']
+    """
+    doc, i = tok.doc, tok.i
+    low = tok.text.lower()
+    if low in CLITICS and i > 0 and doc[i - 1].text in _APOSTROPHES:
+        return True
+    return (low.endswith("n") and i + 2 < len(doc) and doc[i + 1].text in _APOSTROPHES
+            and doc[i + 2].text.lower() == "t")
+
+
+#: Words an acronym may spell or skip inside a name (``Bank of America``: BoA or BA).
+ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
+#: Longest name, in words, an acronym is read as.
+ACRONYM_MAX = 6
+
+
+def is_acronym(text: str) -> bool:
+    """2-5 capital letters, periods allowed: ``US``, ``U.S.``, ``NFL`` (not ``I``, ``Ok``).
+
+    Examples
+    --------
+    >>> [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "NATOS1")]
+    [True, True, True, False, False, False]
+    """
+    letters = text.replace(".", "")
+    return 2 <= len(letters) <= 5 and letters.isalpha() and letters.isupper()
 
 
 def is_content(tok) -> bool:
@@ -107,7 +156,7 @@ def is_content(tok) -> bool:
         return False
     if tok.text.lower() in UNIT_KEYS and not tok.is_alpha:
         return UNIT_KEYS[tok.text.lower()] not in ("and", "plus", "with", "without")
-    if not _is_wordlike(tok) or tok.is_stop:
+    if not _is_wordlike(tok) or (tok.is_stop and not _is_name_acronym(tok)) or _is_clitic(tok):
         return False
     return tok.pos_ in CONTENT_POS or tok.like_num
 
@@ -315,14 +364,19 @@ class SentenceIndex:
     (1, None)
     """
 
-    __slots__ = ("_at", "_memo", "_sorted", "_starts", "_word_sent", "spans", "text")
+    __slots__ = ("_at", "_initials", "_memo", "_sorted", "_starts", "_word_sent", "_words",
+                 "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
         self.spans = sentence_spans(doc)
         at: dict[str, list[int]] = {}
         starts, word_sent = [], []
-        for j, w in enumerate(words if words is not None else words_of(doc)):
+        words = words if words is not None else words_of(doc)
+        # (key, capitalised, content) of each word: what initials are read from
+        self._words = tuple((w.key, w.text[:1].isupper(), w.content) for w in words)
+        self._initials: dict[str, tuple[int, ...]] | None = None
+        for j, w in enumerate(words):
             starts.append(w.start)
             word_sent.append(w.sent)
             keys = dict.fromkeys(w.forms + (w.parts if len(w.parts) > 1 else ()))
@@ -359,12 +413,15 @@ class SentenceIndex:
 
     def locate(self, word: Word) -> tuple[int, ...]:
         """Positions holding ``word``: under any of its forms, or (a compound) its first
-        part where all its parts share a sentence.
+        part where all its parts share a sentence, or (an acronym) the first word of
+        a name it abbreviates (:meth:`expansions`).
 
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
         is found as ``e-mail`` too (the compound's key is indexed).
         """
         found = {j for f in word.forms for j in self.positions(f)}
+        if not found and is_acronym(word.text):
+            return self.expansions(word.key)
         if len(word.parts) > 1:
             together = None
             for p in word.parts:
@@ -375,6 +432,37 @@ class SentenceIndex:
                              if self._word_sent[j] in together)
         return tuple(sorted(found))
 
+    def expansions(self, acronym: str) -> tuple[int, ...]:
+        """Positions of the names ``acronym`` (a key) abbreviates: runs of 2-5 words of one
+        sentence whose initials spell it, with or without their inner *of/and/the/for*.
+
+        A run's words are capitalised content words (any case in a text written
+        all in lower case): ``United States`` for ``us``, ``Department of Defense``
+        for ``dod`` or ``dd``; ``used since`` is no ``US``.
+        """
+        if self._initials is None:
+            lower = not any(c.isupper() for c in self.text)
+            table: dict[str, list[int]] = {}
+            words, sents = self._words, self._word_sent
+            for j in range(len(words)):
+                if not (words[j][2] and (words[j][1] or lower)):
+                    continue
+                full, short = "", ""
+                for k in range(j, min(j + ACRONYM_MAX, len(words))):
+                    key, cap, content = words[k]
+                    if sents[k] != sents[j] or not key.isalpha():
+                        break
+                    inner = key in ACRONYM_INNER
+                    if not inner and not (content and (cap or lower)):
+                        break
+                    full += key[0]
+                    short += "" if inner else key[0]
+                    if k > j and not inner:
+                        for spelled in {full, short}:
+                            table.setdefault(spelled, []).append(j)
+            self._initials = {k: tuple(dict.fromkeys(v)) for k, v in table.items()}
+        return self._initials.get(acronym, ())
+
     def find(self, word: Word) -> frozenset[int]:
         """Sentences holding ``word`` (see :meth:`locate`)."""
         memo = ("find", word.forms, word.parts)
@@ -382,15 +470,18 @@ class SentenceIndex:
             self._memo[memo] = frozenset(self._word_sent[j] for j in self.locate(word))
         return self._memo[memo]
 
-    def find_derived(self, word: Word) -> frozenset[int]:
-        """Sentences holding a derivation of ``word`` (:func:`derived`, :data:`DERIVATIONS`).
+    def derived_positions(self, word: Word) -> tuple[int, ...]:
+        """Positions holding a derivation of ``word`` (:func:`derived`, :data:`DERIVATIONS`).
 
         ``birth`` for ``born``, ``location`` for ``located``, ``composer`` for ``compose``.
         """
-        found: frozenset[int] = frozenset()
+        memo = ("derived", word.forms)
+        if memo in self._memo:
+            return self._memo[memo]
+        found: set[int] = set()
         for key in word.forms:
             for other in DERIVATIONS.get(key, ()):
-                found = found | self.sentences(other)
+                found.update(self.positions(other))
             if len(key) < DERIVED_PREFIX or not key.isalpha():
                 continue
             if self._sorted is None:
@@ -400,9 +491,14 @@ class SentenceIndex:
             while i < len(self._sorted) and self._sorted[i].startswith(prefix):
                 other = self._sorted[i]
                 if derived(key, other):
-                    found = found | self.sentences(other)
+                    found.update(self.positions(other))
                 i += 1
-        return found
+        self._memo[memo] = out = tuple(sorted(found))
+        return out
+
+    def find_derived(self, word: Word) -> frozenset[int]:
+        """Sentences holding a derivation of ``word`` (:meth:`derived_positions`)."""
+        return frozenset(self._word_sent[j] for j in self.derived_positions(word))
 
     def has_all(self, keys: Iterable[str]) -> int | None:
         """The first sentence that holds every key, or None."""
