@@ -179,8 +179,9 @@ def load_inputs(paths: list[Path], config, save_scored: Path | None,
     return df
 
 
-def signals(df, calibration, folds: int, seed: int) -> tuple[dict, set]:
-    """name -> values (higher = more likely unfaithful); and the in-sample signal names."""
+def signals(df, calibration, folds: int, seed: int) -> tuple[dict, np.ndarray]:
+    """name -> values (higher = more likely unfaithful); and which records come from a
+    file the shipped (or given) calibration was fitted on."""
     out = {
         "hallucination": df["hallucination"].astype(float).to_numpy(),
         "claims_score": df["claims_score"].astype(float).to_numpy(),
@@ -206,12 +207,12 @@ def signals(df, calibration, folds: int, seed: int) -> tuple[dict, set]:
     sources = fitted.get("sources", [])
     fitted_sha = {s.get("sha256") for s in sources} | {fitted.get("sha256")}
     fitted_names = {s.get("file") for s in sources}
-    seen = set(df["_sha256"]) | set(df["_file"])
-    in_sample = {PROBABILITY} if seen & (fitted_sha | fitted_names) - {None} else set()
+    fitted_on = (fitted_sha | fitted_names) - {None}
+    in_sample = (df["_sha256"].isin(fitted_on) | df["_file"].isin(fitted_on)).to_numpy()
     return out, in_sample
 
 
-def evaluate(df, sig: dict, base, in_sample: set, *, resamples: int, folds: int,
+def evaluate(df, sig: dict, base, fitted: np.ndarray, *, resamples: int, folds: int,
              seed: int) -> list[Partition]:
     parts = []
     held = df["_held_out"].to_numpy(bool)
@@ -229,6 +230,7 @@ def evaluate(df, sig: dict, base, in_sample: set, *, resamples: int, folds: int,
             part.notes.append("one class only: no AUROC")
             continue
         grouped = len(set(groups)) < len(groups)
+        in_sample = {PROBABILITY} if fitted[mask].any() else set()
         values = {**sig, **{BASELINE_NAMES[b]: base[b].to_numpy(float) for b in BASELINES}}
         for sname, v in values.items():
             ci = auc_ci(y, v[mask], n_resamples=resamples, seed=seed,
@@ -348,9 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
     df = load_inputs(args.files, config, args.save_scored, args.held_out)
-    sig, in_sample = signals(df, calibration, args.folds, args.seed)
+    sig, fitted = signals(df, calibration, args.folds, args.seed)
     base = baselines_frame(df["response"], df["context"])
-    parts = evaluate(df, sig, base, in_sample, resamples=args.resamples, folds=args.folds,
+    parts = evaluate(df, sig, base, fitted, resamples=args.resamples, folds=args.folds,
                      seed=args.seed)
     if args.markdown:
         print(summary_markdown(parts))

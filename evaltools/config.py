@@ -73,10 +73,10 @@ class GroundingConfig:
     number_weight: float = 1.0
     scattered_credit: float = 1.0
     adjacency_window: int = 0
-    adjacency_credit: float = 0.6
+    adjacency_credit: float = 0.7
     query_words: bool = False
     skip_hedged: bool = False
-    personal_weight: float = 0.3
+    personal_weight: float = 0.1
     derived_credit: float = 1.0
     reasons_max: int = 3
 
@@ -151,6 +151,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "adjacency_window"): (0, 200),
     ("grounding", "adjacency_credit"): (0.0, 1.0),
     ("grounding", "personal_weight"): (0.0, 1.0),
+    ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
 }
 

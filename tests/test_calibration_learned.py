@@ -125,7 +125,8 @@ def test_shipped_default_is_present_with_provenance():
     assert meta["fitted_on"]["sha256"] == hashlib.sha256(sample.read_bytes()).hexdigest()
     assert meta["fitted_on"]["n"] == sum(1 for line in sample.open() if line.strip())
     assert [s["file"] for s in meta["fitted_on"]["sources"]] == [
-        "lfqa.jsonl", "halueval_qa.jsonl", "xsumfaith.jsonl", "webnlg.jsonl", "begin_dev.jsonl"]
+        "lfqa.jsonl", "halueval_qa.jsonl", "xsumfaith.jsonl", "webnlg.jsonl", "begin_dev.jsonl",
+        "q2_wow.jsonl"]
     assert "evaltools calibrate calibration_fit.jsonl" in meta["fitting"]["command"]
     assert 0.5 < meta["metrics"]["cv_auroc"] <= 1.0
     bad = cal.probability(scored(1.0, 0.0, [anchor("claim", False)] * 3))

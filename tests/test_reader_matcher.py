@@ -77,6 +77,11 @@ def test_acronym_and_clitic_tokens(nlp):
 
     assert [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "Us", "ABCDEF")] == [
         True, True, True, False, False, False, False]
+    # periods go where a capital shows an abbreviation; "a.m." is not "am"
+    from evaltools.scoring.matcher import token_key
+
+    keys = {t.text: token_key(t) for t in nlp("At 9 a.m. the U.S. team met Dr. Ph.D. Smith.")}
+    assert (keys["U.S."], keys["Dr."], keys["Ph.D."], keys["a.m."]) == ("us", "dr", "phd", "a.m.")
     # "US" the country is a content word although "us" is a stop word; the pronoun is not
     doc = nlp("The US told us. I ' m sure they didn ' t leave.")
     assert [t.text for t in doc if is_content(t)] == ["US", "told", "sure", "leave"]

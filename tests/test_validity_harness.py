@@ -121,3 +121,29 @@ def test_lexical_baselines_by_hand(response, context, expected):
     got = lexical_baselines(response, context)
     assert list(got) == list(BASELINES)
     assert all(math.isclose(got[k], v) for k, v in expected.items())
+
+
+def test_held_out_files_are_reported_apart(harness, run, scored_dir, tmp_path):
+    # the summary records as a second file given after --held-out
+    records = [json.loads(line) for line in (scored_dir / "validity_small.jsonl").open()]
+    dev, held = tmp_path / "dev.jsonl", tmp_path / "held.jsonl"
+    dev.write_text("".join(json.dumps(r) + "\n" for r in records if r["task"] == "qa"))
+    held.write_text("".join(json.dumps(r) + "\n" for r in records if r["task"] == "summary"))
+    out = tmp_path / "h.json"
+    harness.main([str(dev), "--held-out", str(held), "--resamples", "50", "--folds", "3",
+                  "--json", str(out)])
+    got = json.loads(out.read_text())
+    parts = {p["name"]: p for p in got["partitions"]}
+    # one development task: no pooled row; the held-out task apart, not pooled with it
+    assert list(parts) == ["qa", "summary (held out)"]
+    assert (parts["qa"]["n"], parts["summary (held out)"]["n"]) == (12, 10)
+    assert parts["summary (held out)"]["held_out"] and not parts["qa"]["held_out"]
+    assert [f["name"] for f in got["held_out"]] == ["held.jsonl"]
+    # a held-out row's best evaltools signal is never the refit on its own records
+    best = harness.best(harness.Partition(**parts["summary (held out)"]), "evaltools")
+    assert best[0] != harness.PROBABILITY_CV
+    # refitted among themselves only: the same figures as the held-out file run alone
+    alone = tmp_path / "alone.json"
+    harness.main([str(held), "--resamples", "50", "--folds", "3", "--json", str(alone)])
+    solo = json.loads(alone.read_text())["partitions"][0]["auroc"][harness.PROBABILITY_CV]
+    assert parts["summary (held out)"]["auroc"][harness.PROBABILITY_CV] == solo

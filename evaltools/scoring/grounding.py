@@ -15,7 +15,8 @@ content-bearing unit of the response:
   listener, which a context holds only when it speaks in that person too.
 
 A unit is *found* when the read context holds it
-(:class:`~evaltools.scoring.matcher.SentenceIndex`). Found units of one
+(:class:`~evaltools.scoring.matcher.SentenceIndex`), or only a derivation of
+it (*located* for *location*: it earns ``grounding.derived_credit``). Found units of one
 response sentence should be found *together*: the context sentence that holds
 the most of the sentence's weight is its **closest context sentence**, and a
 unit found only elsewhere in the context earns ``grounding.scattered_credit``

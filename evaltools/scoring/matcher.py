@@ -51,8 +51,9 @@ _APOSTROPHES = frozenset("'\u2019`")
 #: Endings of contractions, as tokens of their own when a text was written with spaces
 #: around its apostrophes (tokenised corpora: ``it ' s``, ``i ' m``, ``we ' ve``).
 CLITICS = frozenset({"s", "m", "t", "re", "ve", "ll", "d"})
-#: Letters with periods: ``U.S.``, ``R.``, ``Ph.D.`` (read without them).
-_ABBREVIATION = re.compile(r"^(?:[A-Za-z]{1,2}\.)+[A-Za-z]?$")
+#: Letters with periods, one of them a capital: ``U.S.``, ``R.``, ``Ph.D.`` (read without
+#: them); ``a.m.`` and ``e.g.`` stay as they are.
+_ABBREVIATION = re.compile(r"^(?=.*[A-Z])(?:[A-Za-z]{1,2}\.)+[A-Za-z]?$")
 _DROP = str.maketrans("", "", _HYPHENS)
 _INNER_DASH = re.compile(r"(?<=\w)[-\u2010-\u2014\u2212](?=\w)")
 #: Zipf frequency at or above which a word carries no information (``the`` is 7.7).
@@ -364,8 +365,8 @@ class SentenceIndex:
     (1, None)
     """
 
-    __slots__ = ("_at", "_initials", "_memo", "_sorted", "_starts", "_word_sent", "_words",
-                 "spans", "text")
+    __slots__ = ("_at", "_flags", "_initials", "_keys", "_memo", "_sorted", "_starts",
+                 "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -373,8 +374,10 @@ class SentenceIndex:
         at: dict[str, list[int]] = {}
         starts, word_sent = [], []
         words = words if words is not None else words_of(doc)
-        # (key, capitalised, content) of each word: what initials are read from
-        self._words = tuple((w.key, w.text[:1].isupper(), w.content) for w in words)
+        # what initials are read from (expansions): each word's key, and one byte of flags,
+        # 1 = capitalised, 2 = content; compact, as a long text holds many words
+        self._keys = tuple(w.key for w in words)
+        self._flags = bytes(w.text[:1].isupper() | w.content << 1 for w in words)
         self._initials: dict[str, tuple[int, ...]] | None = None
         for j, w in enumerate(words):
             starts.append(w.start)
@@ -433,8 +436,9 @@ class SentenceIndex:
         return tuple(sorted(found))
 
     def expansions(self, acronym: str) -> tuple[int, ...]:
-        """Positions of the names ``acronym`` (a key) abbreviates: runs of 2-5 words of one
-        sentence whose initials spell it, with or without their inner *of/and/the/for*.
+        """Positions of the names ``acronym`` (a key) abbreviates: runs of 2 to
+        :data:`ACRONYM_MAX` words of one sentence whose initials spell it, with or
+        without their inner *of/and/the/for*.
 
         A run's words are capitalised content words (any case in a text written
         all in lower case): ``United States`` for ``us``, ``Department of Defense``
@@ -442,18 +446,19 @@ class SentenceIndex:
         """
         if self._initials is None:
             lower = not any(c.isupper() for c in self.text)
+            name_word = 2 if lower else 3  # content, and capitalised unless all is lower case
             table: dict[str, list[int]] = {}
-            words, sents = self._words, self._word_sent
-            for j in range(len(words)):
-                if not (words[j][2] and (words[j][1] or lower)):
+            keys, flags, sents = self._keys, self._flags, self._word_sent
+            for j in range(len(keys)):
+                if flags[j] & name_word != name_word:
                     continue
                 full, short = "", ""
-                for k in range(j, min(j + ACRONYM_MAX, len(words))):
-                    key, cap, content = words[k]
+                for k in range(j, min(j + ACRONYM_MAX, len(keys))):
+                    key = keys[k]
                     if sents[k] != sents[j] or not key.isalpha():
                         break
                     inner = key in ACRONYM_INNER
-                    if not inner and not (content and (cap or lower)):
+                    if not inner and flags[k] & name_word != name_word:
                         break
                     full += key[0]
                     short += "" if inner else key[0]
