@@ -96,10 +96,9 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
     sentence_starts = [s for s, _ in response_sents]
     support_index = SupportIndex(context_mentions)  # linear in long texts
     folded_text = index.text.lower()
-    # Where the context holds a value or a word, remembered per value and per word: a long
-    # text that repeats them is looked up once per distinct one.
-    seen: dict[Any, tuple[tuple[int, ...], frozenset[int]]] = {}
-    derivations: dict[Any, bool] = {}
+    # Where the context holds a value or a word (and whether only as a derivation),
+    # remembered per value and per word: a long text that repeats them is looked up once.
+    seen: dict[Any, tuple[tuple[int, ...], frozenset[int], bool]] = {}
     for m in mentions:
         key = ("value", m.text, m.value, m.qualifier)
         if key not in seen:
@@ -111,8 +110,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
                 # the same characters, where the context's reading of them failed
                 same = re.compile(rf"(?<!\w){re.escape(m.text)}(?!\w)", re.IGNORECASE)
                 at = tuple(index.word_at(x.start()) for x in same.finditer(index.text))
-            seen[key] = at, frozenset(index.sentence_of(j) for j in at)
-        at, sents = seen[key]
+            seen[key] = at, frozenset(index.sentence_of(j) for j in at), False
+        at, sents, _ = seen[key]
         echo = find_support(m, query_mentions) is not None
         units.append(_Unit(m.start, m.end, number_weight, _sentence_of(sentence_starts, m.start),
                            at, sents, echo,
@@ -132,12 +131,13 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
         key = ("word", w.forms, w.parts)
         if key not in seen:
             at = index.locate(w)
-            other = () if at else index.derived_positions(w)
-            seen[key] = at or other, frozenset(index.sentence_of(j) for j in at or other)
-            derivations[key] = bool(other)
-        at, sents = seen[key]
+            derived = not at
+            if derived:
+                at = index.derived_positions(w)
+            seen[key] = at, frozenset(index.sentence_of(j) for j in at), derived and bool(at)
+        at, sents, derived = seen[key]
         units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
-                           any(f in query_keys for f in w.forms), pos, key, derivations[key]))
+                           any(f in query_keys for f in w.forms), pos, key, derived))
     units.sort(key=lambda u: (u.start, u.end))
     return units
 

@@ -102,6 +102,24 @@ def token_key(tok) -> str:
     return fold(tok.lemma_ or text)
 
 
+#: Words an acronym may spell or skip inside a name (``Bank of America``: BoA or BA).
+ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
+#: Longest name, in words, an acronym is read as.
+ACRONYM_MAX = 6
+
+
+def is_acronym(text: str) -> bool:
+    """2-5 capital letters, periods allowed: ``US``, ``U.S.``, ``NFL`` (not ``I``, ``Ok``).
+
+    Examples
+    --------
+    >>> [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "NATOS1")]
+    [True, True, True, False, False, False]
+    """
+    letters = text.replace(".", "")
+    return 2 <= len(letters) <= 5 and letters.isalpha() and letters.isupper()
+
+
 def _is_name_acronym(tok) -> bool:
     """A capitalised short name spelled like a function word: ``US``, ``IT``, ``WHO``."""
     return is_acronym(tok.text) and tok.pos_ == "PROPN"
@@ -123,24 +141,6 @@ def _is_clitic(tok) -> bool:
         return True
     return (low.endswith("n") and i + 2 < len(doc) and doc[i + 1].text in _APOSTROPHES
             and doc[i + 2].text.lower() == "t")
-
-
-#: Words an acronym may spell or skip inside a name (``Bank of America``: BoA or BA).
-ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
-#: Longest name, in words, an acronym is read as.
-ACRONYM_MAX = 6
-
-
-def is_acronym(text: str) -> bool:
-    """2-5 capital letters, periods allowed: ``US``, ``U.S.``, ``NFL`` (not ``I``, ``Ok``).
-
-    Examples
-    --------
-    >>> [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "NATOS1")]
-    [True, True, True, False, False, False]
-    """
-    letters = text.replace(".", "")
-    return 2 <= len(letters) <= 5 and letters.isalpha() and letters.isupper()
 
 
 def is_content(tok) -> bool:
