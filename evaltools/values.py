@@ -2,7 +2,7 @@
 
 Records arrive from JSON Lines, CSV cells, Parquet columns and DataFrames, so
 "not given" and "a 0/1 label" take several spellings. Every reader, scorer and
-section asks these two functions instead of keeping its own list.
+section asks these functions instead of keeping its own list.
 
 Examples
 --------
@@ -40,6 +40,23 @@ def is_missing(v: Any) -> bool:
     try:  # numpy floating scalars
         return bool(v != v) if type(v).__module__ == "numpy" else False
     except (TypeError, ValueError):
+        return False
+
+
+def is_finite_number(v: Any) -> bool:
+    """An int or float (not a bool) that a float holds finitely.
+
+    JSON integers have no size limit; one too large for a float is not a number
+    evaltools can compute with (``math.isfinite`` would raise on it).
+
+    >>> [is_finite_number(v) for v in (0, 2.5, True, float("inf"), "1", 10**400, -10**300)]
+    [True, True, False, False, False, False, True]
+    """
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int beyond the float range
         return False
 
 

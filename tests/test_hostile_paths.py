@@ -44,6 +44,21 @@ def test_scored_values_out_of_range_are_bad_input(tmp_path, capsys, field, value
     assert not (tmp_path / "r.html").exists()
 
 
+def test_an_integer_beyond_the_float_range_is_bad_input(tmp_path, capsys):
+    """Before: math.isfinite raised OverflowError on it (a traceback; found by Hypothesis)."""
+    src = write_lines(tmp_path / "scored.jsonl", [{**SCORED, "relevance": 10**400}])
+    code, _, err = run(capsys, "report", src, "-o", tmp_path / "r.html")
+    assert code == 2
+    line = one_error_line(err)
+    assert line == ("evaltools report: error: scored.jsonl line 1: "
+                    "field 'relevance' must be a finite number, got a 401-digit integer")
+    assert not (tmp_path / "r.html").exists()
+    # compared runs read the same way
+    ref = write_lines(tmp_path / "ref.jsonl", [SCORED])
+    code, _, err = run(capsys, "report", "--reference", ref, src, "-o", tmp_path / "d.html")
+    assert code == 2 and "must be a finite number" in one_error_line(err)
+
+
 def test_judged_total_out_of_range_is_bad_input(tmp_path, capsys):
     from evaltools.judging.api import judge
 

@@ -18,7 +18,7 @@ from evaltools.report import figures
 from evaltools.report.model import Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import ReportStats
 from evaltools.scoring.result import VERDICTS
-from evaltools.values import binary_label
+from evaltools.values import binary_label, is_finite_number
 
 
 def _binary(v: Any) -> int | None:
@@ -30,15 +30,11 @@ def _binary(v: Any) -> int | None:
         return None
 
 
-def _finite(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v))
-
-
 def _pairs(labels, scores, *, flip: bool = False) -> tuple[list[int], list[float]]:
     ys, ss = [], []
     for lab, sc in zip(labels, scores, strict=True):
         y = _binary(lab)
-        if y is None or not _finite(sc):
+        if y is None or not is_finite_number(sc):
             continue
         ys.append(1 - y if flip else y)
         ss.append(float(sc))

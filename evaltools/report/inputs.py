@@ -47,6 +47,7 @@ from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.stream import judge_stream
 from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
 from evaltools.scoring.result import SCORE_FIELDS as _SCORE_FIELDS
+from evaltools.values import is_finite_number
 
 SCORING_FIELDS = ("query", "context", "response")
 
@@ -140,17 +141,16 @@ def restore_cells(record: dict[str, Any], *, source: str, line: int,
     return out
 
 
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
 def _check_number(record: dict[str, Any], name: str, low: float, high: float, *,
                   source: str, line: int, unit: str) -> None:
     v = record.get(name)
     if v is None:
         return
-    if not _is_number(v):
-        raise InputError(f"field '{name}' must be a number or null, got {type(v).__name__}",
+    if not is_finite_number(v):
+        numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+        what = f"a finite number, got {shorten(v)}" if numeric \
+            else f"a number or null, got {type(v).__name__}"
+        raise InputError(f"field '{name}' must be {what}",
                          source=source, line=line, field=name, unit=unit)
     if not low <= v <= high:
         span = f"[{low:g}, {high:g}]" if math.isfinite(high) else f"at least {low:g}"
