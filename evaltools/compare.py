@@ -125,7 +125,7 @@ def _finite(values: Iterable[Any]) -> list[float]:
             continue
         try:
             f = float(v)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond floats
             continue
         if math.isfinite(f):
             out.append(f)

@@ -294,3 +294,15 @@ def test_stdout_on_a_full_disk_is_one_line(tmp_path, tiny_fs, command, src):
     assert one_error_line(r.stderr) == (f"evaltools {command}: error: standard output: cannot "
                                         "write there (No space left on device); what was "
                                         "written is incomplete")
+
+
+def test_integers_beyond_the_float_range_are_never_numbers_downstream():
+    from evaltools.compare import _finite
+    from evaltools.report.html import _fmt, _sortkey
+    from evaltools.report.stats import _num
+
+    huge = 10**400
+    assert _finite([1, "2.5", huge, -huge, True, None]) == [1.0, 2.5]
+    assert _num(huge) is None and _num(3) == 3.0
+    assert _sortkey(huge) == "" and _sortkey(2) == "2.0"
+    assert _fmt(huge, "percent") == _fmt(huge, "int") == "a 401-digit integer"

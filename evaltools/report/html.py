@@ -39,6 +39,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from evaltools.errors import shorten
 from evaltools.highlight import (
     VERDICT_COLOURS,
     highlight_evidence_html,
@@ -46,6 +47,7 @@ from evaltools.highlight import (
     legend_html,
 )
 from evaltools.io import atomic_path
+from evaltools.values import is_finite_number
 
 
 def _fmt(value: Any, kind: str = "text") -> str:
@@ -57,7 +59,11 @@ def _fmt(value: Any, kind: str = "text") -> str:
     ('0.123', '50.0%', '12,345', '—')
     >>> _fmt(76.798, "float"), _fmt(5.6667, "float"), _fmt(0.0004, "float"), _fmt(1234.6, "float")
     ('76.8', '5.67', '0', '1,235')
+    >>> _fmt(10**400, "float")
+    'a 401-digit integer'
     """
+    if isinstance(value, int) and not isinstance(value, bool) and not is_finite_number(value):
+        return shorten(value)  # beyond the float range: no float format can show it
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     if isinstance(value, bool):
@@ -88,7 +94,7 @@ def _sortkey(value: Any) -> str:
     if value is None or isinstance(value, bool):
         return "" if value is None else str(int(value))
     if isinstance(value, (int, float)):
-        return repr(float(value)) if math.isfinite(value) else ""
+        return repr(float(value)) if is_finite_number(value) else ""
     return str(value)
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import json
-import math
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,6 +44,7 @@ from evaltools.report.model import (
 from evaltools.scoring.reader import read_context
 from evaltools.scoring.result import SCORE_FIELDS, VERDICT_SCORES
 from evaltools.scoring.summary import AnchorCounts
+from evaltools.values import is_finite_number
 
 SCORE_NAMES = VERDICT_SCORES
 EXTRA_SCORES = tuple(f for f in SCORE_FIELDS if f not in VERDICT_SCORES)
@@ -79,10 +79,7 @@ def clip(value: Any, limit: int) -> str:
 
 
 def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    v = float(v)
-    return v if math.isfinite(v) else None
+    return float(v) if is_finite_number(v) else None
 
 
 def describe(values: Sequence[float]) -> dict[str, float | int | None]:
