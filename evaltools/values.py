@@ -60,6 +60,25 @@ def is_finite_number(v: Any) -> bool:
         return False
 
 
+def finite_float(v: Any) -> float | None:
+    """``v`` as a finite float when it is a number (not a bool, not text), else None.
+
+    The one numeric reader: ints of any size, floats, numpy and Decimal numbers
+    alike; an int beyond the float range, NaN and infinities are None, never an
+    OverflowError.
+
+    >>> [finite_float(v) for v in (3, 2.5, True, "1", float("nan"), 10**400, None)]
+    [3.0, 2.5, None, None, None, None, None]
+    """
+    if isinstance(v, (str, bytes, bytearray)) or type(v).__name__ in ("bool", "bool_"):
+        return None
+    try:
+        number = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
 def binary_label(v: Any) -> int | None:
     """A 0/1 label as an int, None when missing; ValueError for anything else.
 
@@ -76,10 +95,7 @@ def binary_label(v: Any) -> int | None:
     elif type(v).__name__ in ("bool", "bool_"):
         return int(bool(v))
     else:
-        try:
-            number = float(v)
-        except (TypeError, ValueError):
-            number = None
+        number = finite_float(v)
         if number in (0.0, 1.0):
             return int(number)
     raise ValueError(f"must be 0 or 1 (or true/false). Got {shorten(v)} instead.")

@@ -22,7 +22,6 @@ from evaltools.calibration.learned import fit_calibration
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
-from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, read_labelled
 from evaltools.io.results import is_scored, score_labelled
 
@@ -94,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
                          source="command line")
 
-    refuse_overwriting_input(args.output, [args.input])
     config = load_config(args.config)
     records = read_labelled(args.input, label=args.label)
     if not records:

@@ -18,7 +18,6 @@ from evaltools.config import load_config
 from evaltools.io import (
     count_records,
     read_records,
-    refuse_overwriting_input,
     row_unit,
     write_or_drain,
 )
@@ -88,7 +87,6 @@ def format_summary(summary: JudgeSummary, order: tuple[str, ...] = ()) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     registry = load_registry(args.registry)
     summary = JudgeSummary()

@@ -28,7 +28,7 @@ from evaltools.cli.progress import progress_bar
 from evaltools.errors import ClusterError, InputError, OutputError
 from evaltools.io import refuse_overwriting_input, write_or_drain
 from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
-from evaltools.io.records import remove_stale_temps
+from evaltools.io.records import _umask, remove_stale_temps
 
 SUCCESS = "_SUCCESS"
 
@@ -130,13 +130,41 @@ def _staging_folder(target: Path) -> Path:
         raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None
 
 
+def success_marker(records: int, parts: int) -> str:
+    """The text of evaltools' ``_SUCCESS`` file: JSON naming evaltools, records and parts."""
+    return json.dumps({"written_by": "evaltools", "records": records, "parts": parts}) + "\n"
+
+
+def is_evaltools_output(folder: Path) -> bool:
+    """True when ``folder/_SUCCESS`` is evaltools' own JSON marker.
+
+    Spark and Hadoop jobs leave an empty ``_SUCCESS`` too; only a marker that
+    parses as evaltools' JSON (``records`` and ``parts`` counts; outputs of
+    earlier versions lack ``written_by``) lets a folder output be replaced.
+    """
+    try:
+        with (folder / SUCCESS).open("rb") as fh:
+            data = json.loads(fh.read(4096))
+    except (OSError, ValueError):
+        return False
+    return (isinstance(data, dict) and data.get("written_by", "evaltools") == "evaltools"
+            and set(data) - {"written_by"} == {"records", "parts"}
+            and all(type(data[k]) is int for k in ("records", "parts")))
+
+
+def check_replaceable(target: Path) -> None:
+    """An existing folder output may be replaced only when it is empty or evaltools' own."""
+    if target.is_dir() and any(target.iterdir()) and not is_evaltools_output(target):
+        raise OutputError(f"{target}: is a folder that is not an evaltools output "
+                          f"(no evaltools {SUCCESS} file); give an empty or new folder")
+
+
 def _publish(stage: Path, target: Path) -> None:
-    """Put the finished folder at ``target`` (replacing an earlier output there)."""
+    """Put the finished folder at ``target`` (replacing an earlier evaltools output there)."""
     old = None
+    os.chmod(stage, 0o777 & ~_umask())  # a folder as mkdir makes it, not mkdtemp's 0700
     if target.exists():
-        if not (target / SUCCESS).exists() and any(target.iterdir()):
-            raise OutputError(f"{target}: is a folder that is not an evaltools output "
-                              f"(no {SUCCESS} file); give an empty or new folder")
+        check_replaceable(target)
         old = target.with_name(f".{target.name}.old-{os.getpid()}")
         os.replace(target, old)
     os.replace(stage, target)
@@ -190,6 +218,7 @@ def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
     target = Path(args.output) if args.output is not None else None
     stage = None
     if folder:
+        check_replaceable(target)  # before any work, and again when publishing
         remove_stale_temps(target)
         stage = _staging_folder(target)
         options.update(output_dir=str(stage), kinds=output_kinds(plan, contract),
@@ -209,8 +238,8 @@ def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
             try:
                 if not plan.parts:  # a readable, empty dataset
                     write_parquet_part([], stage / "part-00000.parquet", options["kinds"])
-                (stage / SUCCESS).write_text(json.dumps(
-                    {"records": plan.records, "parts": max(1, len(plan.parts))}) + "\n")
+                (stage / SUCCESS).write_text(success_marker(plan.records,
+                                                            max(1, len(plan.parts))))
                 _publish(stage, target)
             except OSError as exc:  # a full disk, a quota, a read-only file system
                 raise OutputError(f"{target}: cannot write there "

@@ -13,7 +13,6 @@ from evaltools.config import load_config
 from evaltools.io import (
     count_records,
     read_records,
-    refuse_overwriting_input,
     row_unit,
     write_or_drain,
 )
@@ -82,7 +81,6 @@ def format_summary(s: RunSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
     summary = SummaryBuilder()

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.judging.audit import FINDING_KINDS, INCONSISTENT_KINDS
+from evaltools.values import finite_float
 
 
 def _finding_kind(finding: Any) -> str:
@@ -42,9 +43,7 @@ def _finding_kind(finding: Any) -> str:
 
 
 def _number(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
-        return None
-    return float(v)
+    return finite_float(v) if isinstance(v, (int, float)) else None
 
 
 @dataclass
