@@ -27,9 +27,12 @@ Examples
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from evaltools.values import finite_float
 
 SCORES = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap")
 _ORDER = {"PASS": 0, "WARN": 1, "FAIL": 2}
@@ -118,20 +121,6 @@ class RunComparison:
         return out
 
 
-def _finite(values: Iterable[Any]) -> list[float]:
-    out = []
-    for v in values:
-        if isinstance(v, bool) or v is None:
-            continue
-        try:
-            f = float(v)
-        except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond floats
-            continue
-        if math.isfinite(f):
-            out.append(f)
-    return out
-
-
 def difference_ci(reference: Sequence[float], current: Sequence[float], *,
                   n_resamples: int = 1000, seed: int = 0,
                   confidence_level: float = 0.95) -> tuple[float, float, float] | None:
@@ -181,12 +170,8 @@ def _shift(name: str, ref: list[float], cur: list[float], n_resamples: int,
         ks_pvalue=None if ks is None else float(ks.pvalue))
 
 
-def _mean(xs: list[float]) -> float | None:
+def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
-
-
-def _pass_rate(records: list[Mapping[str, Any]]) -> float | None:
-    return sum(r.get("verdict") == "PASS" for r in records) / len(records) if records else None
 
 
 def _unsupported(rec: Mapping[str, Any]) -> tuple[str, ...]:
@@ -195,19 +180,96 @@ def _unsupported(rec: Mapping[str, Any]) -> tuple[str, ...]:
                  and a.get("counted", True))
 
 
-def _counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in records:
-        v = "ERROR" if r.get("error") else r.get("verdict")
-        if v:
-            out[v] = out.get(v, 0) + 1
-    return out
+class _Tally:
+    """What a comparison keeps of one run, in one pass: counts, the score and total
+    values it resamples (8 bytes each), never the records themselves."""
+
+    def __init__(self, scores: Sequence[str]):
+        self.scores = scores
+        self.n = 0
+        self.verdicts: dict[str, int] = {}
+        self.values = {s: array("d") for s in scores}
+        self.present: set[str] = set()
+        self.modules: dict[str, list] = {}  # module -> [records, PASS count, totals]
+
+    def add(self, r: Mapping[str, Any]) -> None:
+        self.n += 1
+        module = r.get("module")
+        if "module" not in r:
+            v = r.get("verdict")
+            if v:
+                self.verdicts[v] = self.verdicts.get(v, 0) + 1
+            for s in self.scores:
+                if s in r:
+                    self.present.add(s)
+                    f = finite_float(r.get(s))
+                    if f is not None:
+                        self.values[s].append(f)
+        if module:
+            m = self.modules.setdefault(module, [0, 0, array("d")])
+            m[0] += 1
+            m[1] += r.get("verdict") == "PASS"
+            total = finite_float(r.get("total_score"))
+            if total is not None:
+                m[2].append(total)
+
+
+class _Index:
+    """The reference run's records by id, on disk (sqlite3 in a temporary file): what a
+    verdict flip shows of them (module, verdict, reasons, unsupported anchors)."""
+
+    def __init__(self):
+        import sqlite3
+        import tempfile
+
+        self._dir = tempfile.TemporaryDirectory(prefix="evaltools-compare-")
+        self.db = sqlite3.connect(f"{self._dir.name}/ids.sqlite")
+        self.db.execute("PRAGMA journal_mode=OFF")
+        self.db.execute("PRAGMA synchronous=OFF")
+        self.db.execute("CREATE TABLE r (id TEXT PRIMARY KEY, module TEXT, verdict TEXT, "
+                        "evidence TEXT)")
+        self._batch: list[tuple] = []
+
+    def put(self, r: Mapping[str, Any]) -> None:
+        import json
+
+        module = r.get("module")
+        self._batch.append((str(r["id"]), json.dumps(module, default=str),
+                            json.dumps(r.get("verdict"), default=str), json.dumps(
+            [[str(x) for x in _reasons(r)], list(_unsupported(r))])))
+        if len(self._batch) >= 4096:
+            self.flush()
+
+    def flush(self) -> None:
+        self.db.executemany("INSERT OR REPLACE INTO r VALUES (?, ?, ?, ?)", self._batch)
+        self._batch = []
+
+    def get(self, rid: str) -> tuple[Any, Any, list] | None:
+        import json
+
+        row = self.db.execute("SELECT module, verdict, evidence FROM r WHERE id = ?",
+                              (rid,)).fetchone()
+        return None if row is None else tuple(json.loads(x) for x in row)
+
+    def close(self) -> None:
+        self.db.close()
+        self._dir.cleanup()
+
+
+def _reasons(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    reasons = r.get("reasons")
+    return tuple(reasons) if isinstance(reasons, (list, tuple)) else ()
 
 
 def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mapping[str, Any]],
                  *, scores: Sequence[str] = SCORES, n_resamples: int = 1000,
                  seed: int = 0) -> RunComparison:
     """Compare two runs' output records (scored responses and/or judged module outputs).
+
+    Each run is read once, record by record (``reference`` first, then
+    ``current``; generators are fine): memory holds the values resampled (8
+    bytes per score), the flips, and no record; the reference's records are
+    matched by id through an on-disk index (sqlite3 in a temporary folder).
 
     Parameters
     ----------
@@ -223,43 +285,48 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
     -------
     RunComparison
     """
-    ref = [r for r in reference if not r.get("error")]
-    cur = [r for r in current if not r.get("error")]
-    ref_scored = [r for r in ref if "module" not in r]
-    cur_scored = [r for r in cur if "module" not in r]
-    shifts = tuple(_shift(s, _finite(r.get(s) for r in ref_scored),
-                          _finite(r.get(s) for r in cur_scored), n_resamples, seed)
-                   for s in scores
-                   if any(s in r for r in ref_scored) or any(s in r for r in cur_scored))
-    before = {str(r["id"]): r for r in ref if r.get("id") is not None}
-    flips, matched = [], 0
-    for r in cur:
-        old = before.get(str(r.get("id")))
-        if old is None or old.get("module") != r.get("module"):
-            continue
-        matched += 1
-        if old.get("verdict") != r.get("verdict"):
-            flips.append(VerdictFlip(
-                id=str(r["id"]), before=str(old.get("verdict")), after=str(r.get("verdict")),
-                reasons_before=tuple(map(str, old.get("reasons") or ())),
-                reasons_after=tuple(map(str, r.get("reasons") or ())),
-                unsupported_before=_unsupported(old), unsupported_after=_unsupported(r)))
+    ref, cur = _Tally(scores), _Tally(scores)
+    index = _Index()
+    try:
+        for r in reference:
+            if r.get("error"):
+                continue
+            ref.add(r)
+            if r.get("id") is not None:
+                index.put(r)
+        index.flush()
+        flips, matched = [], 0
+        for r in current:
+            if r.get("error"):
+                continue
+            cur.add(r)
+            old = index.get(str(r.get("id"))) if r.get("id") is not None else None
+            if old is None or old[0] != r.get("module"):
+                continue
+            matched += 1
+            if old[1] != r.get("verdict"):
+                flips.append(VerdictFlip(
+                    id=str(r["id"]), before=str(old[1]), after=str(r.get("verdict")),
+                    reasons_before=tuple(old[2][0]),
+                    reasons_after=tuple(map(str, _reasons(r))),
+                    unsupported_before=tuple(old[2][1]), unsupported_after=_unsupported(r)))
+    finally:
+        index.close()
     flips.sort(key=lambda f: (not f.worse, f.id))
+    shifts = tuple(_shift(s, ref.values[s], cur.values[s], n_resamples, seed)
+                   for s in scores if s in ref.present or s in cur.present)
     modules = []
-    names = sorted({r["module"] for r in (*ref, *cur) if r.get("module")})
-    for m in names:
-        a = [r for r in ref if r.get("module") == m]
-        b = [r for r in cur if r.get("module") == m]
-        ta = _finite(r.get("total_score") for r in a)
-        tb = _finite(r.get("total_score") for r in b)
+    for m in sorted({*ref.modules, *cur.modules}):
+        na, pa, ta = ref.modules.get(m, (0, 0, array("d")))
+        nb, pb, tb = cur.modules.get(m, (0, 0, array("d")))
         ci = difference_ci(ta, tb, n_resamples=n_resamples, seed=seed)
         modules.append(ModuleDelta(
-            module=m, n_reference=len(a), n_current=len(b),
+            module=m, n_reference=na, n_current=nb,
             mean_total_reference=_mean(ta), mean_total_current=_mean(tb),
             difference=None if ci is None else ci[0], low=None if ci is None else ci[1],
-            high=None if ci is None else ci[2], pass_rate_reference=_pass_rate(a),
-            pass_rate_current=_pass_rate(b)))
+            high=None if ci is None else ci[2], pass_rate_reference=pa / na if na else None,
+            pass_rate_current=pb / nb if nb else None))
     return RunComparison(
-        n_reference=len(ref), n_current=len(cur), n_matched=matched,
-        verdicts_reference=_counts(ref_scored), verdicts_current=_counts(cur_scored),
+        n_reference=ref.n, n_current=cur.n, n_matched=matched,
+        verdicts_reference=ref.verdicts, verdicts_current=cur.verdicts,
         shifts=shifts, flips=tuple(flips), modules=tuple(modules))

@@ -79,6 +79,19 @@ def finite_float(v: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def is_record_id(v: Any) -> bool:
+    """An ``id`` a JSON line can hold: None (not given), text, an int, a finite float
+    (numpy scalars read as their Python value). NaN, infinities and bytes are not.
+
+    >>> [is_record_id(v) for v in (None, "a", 7, 2.5, float("nan"), float("inf"), b"x")]
+    [True, True, True, True, False, False, False]
+    """
+    v = plain_value(v)
+    if v is None or isinstance(v, (str, int)):
+        return True
+    return isinstance(v, float) and math.isfinite(v)
+
+
 def binary_label(v: Any) -> int | None:
     """A 0/1 label as an int, None when missing; ValueError for anything else.
 

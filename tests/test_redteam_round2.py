@@ -235,3 +235,199 @@ def test_a_401_digit_judge_total_reaches_every_module_audit_view():
     json.dumps(a.to_dict())
     ov = modules_overview([rec], modules=[rec["module"]])
     assert list(ov["records"]) == [1]
+
+
+# ------------------------------------------------------ 28.5, 28.7 bounded text
+
+
+def test_a_long_run_of_symbols_is_bounded_before_the_tokenizer(nlp):
+    """Issue 28 item 5: 30,000 ``(`` took minutes (one prefix character peeled per pass)."""
+    import evaltools
+    from evaltools.text import SYMBOL_RUN, bounded_runs
+
+    assert bounded_runs("ok " + "(" * 40 + "x") == "ok " + "(" * SYMBOL_RUN + " " * 8 + "x"
+    assert bounded_runs("_" * 33) == "_" * 32 + " " and bounded_runs("😀" * 32) == "😀" * 32
+    response = "(" * 30_000 + " costs $5 " + ")" * 30_000 + "_" * 30_000 + "😀" * 30_000
+    t = time.perf_counter()
+    r = evaltools.score("What does it cost?", "It costs $5.", response)
+    assert time.perf_counter() - t < 10 and r.error is None
+    # offsets still index the response as given
+    numbers = [a for a in r.anchors if a.kind == "number"]
+    assert numbers and all(response[a.start:a.end] == a.text for a in r.anchors)
+    assert numbers[0].start > 30_000 and numbers[0].supported
+
+
+def test_limits_apply_to_the_flattened_json_context(nlp):
+    """Issue 28 item 7: a JSON list of 900,001 characters flattens to 1.35 M and spaCy
+    refused it ([E088]); the limit is now measured on the text parsed."""
+    import evaltools
+
+    ctx = json.dumps([1] * 450_000, separators=(",", ":"))
+    assert len(ctx) == 900_001
+    (res,) = evaltools.score_records([{"query": "q", "context": ctx, "response": "r"}],
+                                     skip_invalid=True)
+    assert res.error == ("field 'context' is read as 1,349,999 characters of text (its JSON "
+                         "flattened); the limit is 1,000,000 (the [input] max_text_chars "
+                         "setting)")
+
+
+# ---------------------------------------------------- 28.8 Parquet types in a folder
+
+
+def test_parquet_dates_decimals_and_bytes_reach_a_folder_output(tmp_path, capsys):
+    """Issue 28 item 8: a folder output (the --workers form) died on a timestamp, decimal,
+    binary or date column that a single-file output wrote; both now hold the same."""
+    import datetime as dt
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    first = json.loads((ROOT / "data" / "judgments.jsonl").read_text().splitlines()[0])
+    rec = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v) for k, v in first.items()}
+    table = pa.Table.from_pylist([{**rec, "when": dt.datetime(2026, 1, 2, 3, 4, 5),
+                                   "day": dt.date(2026, 1, 2), "price": Decimal("1.50"),
+                                   "blob": b"\x00\x01"}])
+    src = tmp_path / "in.parquet"
+    pq.write_table(table, src)
+    assert run(capsys, "judge", src, "-o", tmp_path / "one.parquet", "-q")[0] == 0
+    code, _, err = run(capsys, "judge", src, "-o", f"{tmp_path / 'parts'}/", "-q")
+    assert code == 0, err
+    one = pq.read_table(tmp_path / "one.parquet").to_pylist()[0]
+    part = pq.read_table(next((tmp_path / "parts").glob("*.parquet"))).to_pylist()[0]
+    assert part["when"] == one["when"] == "2026-01-02 03:04:05"
+    assert part["day"] == one["day"] == "2026-01-02"
+    assert part["price"] == one["price"] == "1.50"
+    assert part["blob"] == one["blob"]
+
+
+# ---------------------------------------------------------- 28.9 compared runs
+
+
+SCORED = {"id": "s", "query": "q", "context": "c", "response": "r", "relevance": 0.5,
+          "completeness": 0.5, "hallucination": 0.2, "claims_score": 0.1, "ngram_overlap": 0.3,
+          "drift_penalty": 0.0, "verdict": "PASS", "reasons": [], "anchors": [], "keywords": [],
+          "error": None}
+
+
+def test_reasons_that_are_not_a_list_are_bad_input_in_a_comparison(tmp_path, capsys):
+    """Issue 28 item 9: ``report --reference`` died in compare_runs on ``reasons: 5``."""
+    ref = write_lines(tmp_path / "ref.jsonl", [SCORED])
+    cur = write_lines(tmp_path / "cur.jsonl", [{**SCORED, "verdict": "FAIL", "reasons": 5}])
+    code, _, err = run(capsys, "report", "--reference", ref, cur, "-o", tmp_path / "d.html")
+    assert code == 2
+    assert one_error_line(err) == ("evaltools report: error: cur.jsonl line 1: field 'reasons' "
+                                   "must be a list of texts, got int")
+    assert not (tmp_path / "d.html").exists()
+
+
+# --------------------------------------------- 28.12, 28.13 text that is not UTF-8
+
+
+def test_a_title_of_bytes_that_are_not_utf8_is_written(tmp_path, capsys):
+    """Issue 28 item 12: ``--title`` with bytes that are not UTF-8 (Python keeps them
+    surrogate-escaped) died when the page was written."""
+    src = write_lines(tmp_path / "s.jsonl", [SCORED])
+    title = os.fsdecode(b"run \xff\xfe <b>")
+    code, _, err = run(capsys, "report", src, "-o", tmp_path / "r.html", "--title", title, "-q")
+    assert code == 0, err
+    page = (tmp_path / "r.html").read_bytes().decode("utf-8")  # valid UTF-8
+    assert "run \ufffd\ufffd &lt;b&gt;" in page
+
+
+def test_the_index_links_a_page_whose_name_is_not_utf8(tmp_path):
+    """Issue 28 item 13: percent-encoding a surrogate-escaped name with strict UTF-8 raised;
+    the link now carries the name's own bytes, so it opens that file."""
+    from urllib.parse import unquote_to_bytes
+
+    from evaltools.report.index import main as index_main
+
+    name = os.fsdecode(b"old-\xe9-diff.html")
+    (tmp_path / name).write_text("<p>x</p>")
+    assert index_main([str(tmp_path)]) == 0
+    page = (tmp_path / "index.html").read_bytes().decode("utf-8")
+    href = next(h.split('"')[0] for h in page.split('href="')[1:] if "diff" in h)
+    assert href == "./old-%E9-diff.html"
+    assert unquote_to_bytes(href[2:]) == os.fsencode(name)
+    assert "old-\ufffd-diff" in page
+
+
+# ------------------------------------------------------------ 28.14 API ids
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), b"x"])
+def test_the_api_refuses_ids_no_json_line_can_hold(bad, nlp):
+    """Issue 28 item 14: an ``id`` that is NaN, infinite or bytes reached ``to_dict()``,
+    which then could not be written as JSON (the CLI's readers never give one)."""
+    import evaltools
+
+    (res,) = evaltools.score_records([{"id": bad, "query": "q", "context": "c",
+                                       "response": "r"}], skip_invalid=True)
+    assert res.id == 1 and res.error.startswith("field 'id' must be text or a finite number")
+    json.dumps(res.to_dict(), allow_nan=False)
+    with pytest.raises(Exception, match="field 'id' must be text or a finite number"):
+        list(evaltools.score_records([{"id": bad, "query": "q", "context": "c",
+                                       "response": "r"}]))
+    judged = json.loads((ROOT / "data" / "judgments.jsonl").read_text().splitlines()[0])
+    if isinstance(bad, float) and bad != bad:
+        assert evaltools.judge({**judged, "id": bad}).id == 1  # NaN is a missing id
+        return
+    with pytest.raises(Exception, match="field 'id' must be text or a finite number"):
+        evaltools.judge({**judged, "id": bad})
+    (res,) = evaltools.judge_records([{**judged, "id": bad}], skip_invalid=True)
+    assert res.error and res.id == 1  # its record number, as for a missing id
+    json.dumps(res.to_dict(), allow_nan=False)
+
+
+# ----------------------------------------------------- 29.2 comparison memory
+
+
+def test_a_comparison_keeps_no_record_in_memory():
+    """Issue 29 item 2: compare kept every record of both runs (1.06 GB for two 100k-record
+    files); it now streams each run once and matches ids through an on-disk index."""
+    import tracemalloc
+
+    from evaltools.compare import compare_runs
+
+    def run_of(n, verdict):
+        for i in range(n):  # ~20 KB of text per record: 100 MB a run if kept
+            yield {**SCORED, "id": f"r{i}", "verdict": verdict if i < 3 else "PASS",
+                   "response": f"{i} " + "x" * 20_000, "reasons": [f"why {i}"],
+                   "hallucination": (i % 10) / 10}
+
+    tracemalloc.start()
+    c = compare_runs(run_of(5000, "PASS"), run_of(5000, "FAIL"), n_resamples=50)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20_000_000, peak
+    assert (c.n_reference, c.n_current, c.n_matched, len(c.flips)) == (5000, 5000, 5000, 3)
+    assert [(f.id, f.before, f.after, f.reasons_before) for f in c.flips] == [
+        ("r0", "PASS", "FAIL", ("why 0",)), ("r1", "PASS", "FAIL", ("why 1",)),
+        ("r2", "PASS", "FAIL", ("why 2",))]
+    hall = next(s for s in c.shifts if s.score == "hallucination")
+    assert hall.mean_reference == hall.mean_current == pytest.approx(0.45)
+
+
+# ---------------------------------------------------------- 29.3 figure text
+
+
+def test_module_names_reach_the_figure_literally(tmp_path, capsys):
+    """Issue 29 item 3: ``$\\frac{1}{$`` as a module name killed ``report --skip-invalid``
+    (mathtext), ``$x^2$`` was typeset and a NUL warned "Glyph 0 missing"."""
+    import warnings
+
+    from evaltools.report.figures import verdict_bars_svg
+
+    bad = [{"id": f"j{i}", "module": m, "total_score": 1, "verdict": "FAIL"}
+           for i, m in enumerate(["$\\frac{1}{$", "$x^2$", "a\x00b", "M" * 500])]
+    src = write_lines(tmp_path / "j.jsonl", bad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, _, err = run(capsys, "report", src, "-o", tmp_path / "r.html", "--skip-invalid",
+                           "-q")
+        assert code == 0, err
+        svg = verdict_bars_svg({"$x^2$": {"PASS": 1}, "M" * 500: {"FAIL": 1},
+                                "M" * 501: {"FAIL": 1}})
+    assert "$x^2$" in svg                                   # literal, not typeset
+    assert "M" * 39 + "…" in svg and "M" * 40 not in svg    # cut to 40 characters
+    assert "M" * 39 + "… #2" in svg                         # two names cut alike stay two bars

@@ -7,7 +7,7 @@ deltas, and lays them out as report sections. Nothing is computed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,23 +19,24 @@ from evaltools.report.model import Alert, Column, InputFile, Report, Section, St
 from evaltools.report.model import Table as _Table
 
 
-def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
-          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
-          ) -> tuple[list[dict[str, Any]], list[InputFile]]:
+def _stream(paths: Sequence[str | Path], inputs: list[InputFile], *, config,
+            skip_invalid: bool,
+            progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
+            ) -> Iterator[dict[str, Any]]:
+    """The records of ``paths`` one at a time (none is kept); each file's
+    :class:`InputFile` is appended to ``inputs`` once it has been read."""
     from evaltools.scoring.scorer import ResponseScorer
 
     scorer = ResponseScorer(config)
-    records, inputs = [], []
     for path in paths:
         p = Path(path)
         items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid)
         n = 0
         for item in items if progress is None else progress(items, p.name):
-            records.append(item.record)
+            yield item.record
             n += 1
         digest, size = file_sha256(p)
         inputs.append(InputFile(path=str(path), sha256=digest, size_bytes=size, records=n))
-    return records, inputs
 
 
 def _ci(low, high) -> str:
@@ -127,11 +128,14 @@ def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path]
                   progress=None, n_resamples: int = 1000, seed: int = 0) -> Report:
     """Read two runs' files and return their comparison report."""
     config = config if config is not None else DEFAULT_CONFIG
-    ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
-                            progress=progress)
-    cur, cur_inputs = _read(current, config=config, skip_invalid=skip_invalid,
-                            progress=progress)
-    comparison = compare_runs(ref, cur, n_resamples=n_resamples, seed=seed)
+    ref_inputs: list[InputFile] = []
+    cur_inputs: list[InputFile] = []
+    # streamed: compare_runs reads the reference, then the current run, keeping no record
+    comparison = compare_runs(
+        _stream(reference, ref_inputs, config=config, skip_invalid=skip_invalid,
+                progress=progress),
+        _stream(current, cur_inputs, config=config, skip_invalid=skip_invalid,
+                progress=progress), n_resamples=n_resamples, seed=seed)
     return comparison_report(comparison, title=title, inputs=(*ref_inputs, *cur_inputs),
                              config=config,
                              reference_name=" + ".join(Path(p).name for p in reference),
