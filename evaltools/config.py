@@ -107,6 +107,12 @@ class InputConfig:
     max_text_chars: int = 1_000_000
 
 
+@dataclass(frozen=True)
+class ScaleConfig:
+    score_min_records_per_worker: int = 5000
+    stall_seconds: float = 120.0
+
+
 _SECTIONS: dict[str, type] = {
     "pipeline": PipelineConfig,
     "context": ContextConfig,
@@ -118,6 +124,7 @@ _SECTIONS: dict[str, type] = {
     "batch": BatchConfig,
     "alerts": AlertsConfig,
     "input": InputConfig,
+    "scale": ScaleConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
@@ -145,6 +152,8 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("input", "max_line_bytes"): (1024, 1024 ** 3),
     ("input", "max_depth"): (2, 500),
     ("input", "max_text_chars"): (1, 1_000_000),
+    ("scale", "score_min_records_per_worker"): (0, 10_000_000),
+    ("scale", "stall_seconds"): (1.0, 86_400.0),
     ("grounding", "rarity_power"): (0.0, 100.0),
     ("grounding", "number_weight"): (0.0, 1.0),
     ("grounding", "scattered_credit"): (0.0, 1.0),
@@ -170,6 +179,7 @@ class Config:
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     input: InputConfig = field(default_factory=InputConfig)
+    scale: ScaleConfig = field(default_factory=ScaleConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         return {

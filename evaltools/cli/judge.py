@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
         scale.run(args, task=judge_part, contract=JUDGE_KINDS, summary=summary,
                   desc="judging", registry=registry, skip_invalid=args.skip_invalid,
-                  limits=config.input)
+                  limits=config.input, stall_seconds=config.scale.stall_seconds)
         return _print(args, summary, registry)
     path = Path(args.input[0])
     source, unit = path.name, row_unit(path)

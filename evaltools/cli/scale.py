@@ -197,14 +197,31 @@ def refuse_overwriting_inputs(output: str | None, paths: list[Path]) -> None:
                                  "output replaces the folder; write elsewhere", source=p.name)
 
 
+def one_process_is_faster(args: argparse.Namespace, records: int, min_per_worker: int) -> bool:
+    """True (and said on stderr) when ``--workers N`` has fewer than N × ``min_per_worker``
+    records: starting N workers and loading the pipeline in each costs more than they
+    save (4,000 records: 37.6 s on two workers against 20.9 s in one process)."""
+    if not args.workers or not min_per_worker or records >= args.workers * min_per_worker:
+        return False
+    if not args.quiet:
+        print(f"dask: {records:,} records are fewer than {min_per_worker:,} per worker "
+              f"([scale] score_min_records_per_worker): one process is faster for this "
+              f"input, so this run starts no workers", file=sys.stderr)
+    return True
+
+
 def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
         contract: dict[str, set[str]], summary, desc: str, plugin=None, limits=None,
-        runs: bool = False, **options) -> None:
+        runs: bool = False, min_records_per_worker: int = 0, stall_seconds=None,
+        **options) -> None:
     """Plan the inputs, run ``task`` on every part, write the output, fill ``summary``.
 
     ``limits`` (an :class:`~evaltools.config.InputConfig`, default the
     ``[input]`` settings) bound the lines planned and read. ``runs``: consecutive
-    parts go to one worker (:func:`evaltools.dask.run_parts`).
+    parts go to one worker (:func:`evaltools.dask.run_parts`). With
+    ``--workers N`` and fewer than N × ``min_records_per_worker`` records the
+    parts run in this process (:func:`one_process_is_faster`);
+    ``stall_seconds`` bounds a run whose workers all died.
     """
     from evaltools.dask import output_kinds, run_parts
 
@@ -223,11 +240,13 @@ def run(args: argparse.Namespace, *, task: Callable[..., dict[str, Any]],
         stage = _staging_folder(target)
         options.update(output_dir=str(stage), kinds=output_kinds(plan, contract),
                        width=max(5, len(str(len(plan.parts)))))
+    if one_process_is_faster(args, plan.records, min_records_per_worker):
+        args = argparse.Namespace(**{**vars(args), "workers": None})
     try:
         with connect(args, plugin=plugin, quiet=args.quiet) as client, \
                 progress_bar(plan.records, desc, disabled=args.no_progress) as bar:
             results = run_parts(client, plan, task, on_done=lambda p: bar.update(p.records),
-                                runs=runs, **options)
+                                runs=runs, stall_seconds=stall_seconds, **options)
             if folder:
                 for res in results:
                     summary.merge(res["summary"])

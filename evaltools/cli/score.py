@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         scale.run(args, task=score_part, contract=SCORE_KINDS, summary=summary,
                   desc="scoring", plugin=PreloadPipeline(config), runs=True, config=config,
                   calibration=calibration, skip_invalid=args.skip_invalid,
-                  limits=config.input)
+                  limits=config.input, stall_seconds=config.scale.stall_seconds,
+                  min_records_per_worker=config.scale.score_min_records_per_worker)
         return _print(args, summary)
     path = Path(args.input[0])
     records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input)
