@@ -164,7 +164,7 @@ def build_lfqa(src: Sources) -> list[dict]:
             context = "\n\n".join(f"{d['title']}\n{d['text']}" for d in docs[doc_name][qid])
             sentences = [a["answer"].strip() for a in item["annotations"]]
             spans, at = [], 0
-            for sent, lab in zip(sentences, labels):
+            for sent, lab in zip(sentences, labels, strict=True):
                 if lab:  # an unsupported sentence is a hallucinated span
                     spans.append([at, at + len(sent)])
                 at += len(sent) + 1
@@ -211,11 +211,9 @@ def build_xsumfaith(src: Sources) -> list[dict]:
         workers[key].add(row["worker_id"])
         if row["hallucination_type"] not in ("", "NULL"):
             flagged[key].add(row["worker_id"])
-            try:  # 1-based, end inclusive
-                marks[key].append((row["worker_id"], int(row["hallucinated_span_start"]) - 1,
-                                   int(row["hallucinated_span_end"])))
-            except ValueError:
-                pass
+            start, end = row["hallucinated_span_start"], row["hallucinated_span_end"]
+            if start.isdigit() and end.isdigit():  # 1-based, end inclusive
+                marks[key].append((row["worker_id"], int(start) - 1, int(end)))
     docs = {v["bbcid"]: v["document"] for v in
             json.loads(src.text("tingofurro/summac", "data/xsumfaith.json")).values()}
     out = []
@@ -405,7 +403,7 @@ def token_spans(text: str, tokens: list[str], flags: list[bool]) -> list[list[in
     """Character runs of ``text`` covered by the flagged tokens (found in order)."""
     out: list[list[int]] = []
     at = 0
-    for tok, flag in zip(tokens, flags):
+    for tok, flag in zip(tokens, flags, strict=True):
         i = text.find(tok, at)
         if i < 0:
             continue
