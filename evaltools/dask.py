@@ -411,7 +411,7 @@ def score_frame(ddf, *, config: Config | None = None, skip_invalid: bool = False
     fields with the dtypes of :data:`SCORE_DTYPES`; nested fields (``anchors``,
     ``keywords``, ``reasons``) are Python lists. Rows are numbered across
     partitions (a row without ``id`` gets its 1-based number, errors name it),
-    so the result equals :func:`evaltools.scoring.api.score_frame` on the
+    so the result equals :func:`evaltools.scoring.scorer.score_frame` on the
     whole frame. Numbering needs each partition's length, which is computed
     with the result.
 

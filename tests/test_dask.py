@@ -132,7 +132,7 @@ def _same_frames(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 
 def test_score_frame_equals_pandas_score_frame_on_data(cluster):
-    from evaltools.scoring.api import score_frame as pandas_score_frame
+    from evaltools.scoring.scorer import score_frame as pandas_score_frame
 
     pdf = pd.DataFrame([rec for _, rec in read_records(DATA / "responses.jsonl")])
     pdf = pdf.drop(columns=["id"])[::2].reset_index(drop=True)  # ids from row numbers

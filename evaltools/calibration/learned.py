@@ -425,7 +425,7 @@ class FitResult:
 
     def reliability(self, *, n_bins: int = 10):
         """Reliability bins of the out-of-fold probabilities."""
-        from evaltools.calibration.probability import reliability
+        from evaltools.calibration.brier_reliability import reliability
 
         return reliability(self.labels, self.cv_probabilities, n_bins=n_bins)
 

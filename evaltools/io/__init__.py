@@ -5,7 +5,7 @@ benchmark formats, scored results and the durable label store.
 - :mod:`evaltools.io.labelled` — labelled files (one binary-label parser)
 - :mod:`evaltools.io.results` — scored records restored from files
 - :mod:`evaltools.io.benchmarks` — HaluEval / BEGIN / RAGTruth loaders
-- :mod:`evaltools.io.labels` — the durable label store of the Annotator
+- :mod:`evaltools.io.label_store` — the durable label store of the Annotator
 """
 
 from evaltools.io.records import (
