@@ -61,7 +61,7 @@ from evaltools.calibration.learned import (  # noqa: E402
 from evaltools.calibration.thresholds import recommend_threshold  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
-from evaltools.io.results import score_labelled  # noqa: E402
+from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 OVERALL = "all"
 BASELINE_NAMES = {"length": "length", "unigrams_absent": "unigrams absent",
