@@ -173,6 +173,19 @@ def test_module_stats_add_up_by_hand():
     assert ModuleStats.of(results) == st
 
 
+def test_module_stats_skip_a_total_no_float_holds():
+    """A JSON total of 10**400 (or inf) is no number: counted as a record, not in the mean
+    (by hand: the mean of the two usable totals 80 and 60 is 70.0)."""
+    from evaltools.judging.summary import ModuleStats
+
+    st = ModuleStats.of([{"verdict": "PASS", "total_score": 10**400},
+                         {"verdict": "PASS", "total_score": 80},
+                         {"verdict": "FAIL", "total_score": float("inf")},
+                         {"verdict": "FAIL", "total_score": 60}])
+    assert (st.records, st.passed, st.failed, st.totals) == (4, 2, 2, 2)
+    assert st.mean_total == 70.0
+
+
 def test_inconsistent_means_one_thing_in_every_view(tmp_path, capsys):
     from evaltools.judging.module_audit import module_audit, modules_overview
     from evaltools.report import report_from_records

@@ -22,7 +22,6 @@ Examples
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from evaltools.io.records import depth_exceeds
 from evaltools.judging.reasoning import known_keys, whole
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import Finding
+from evaltools.values import is_finite_number
 
 _FENCE = re.compile(r"^\s*```[A-Za-z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 
@@ -66,11 +66,7 @@ def _is_number_type(v: Any) -> bool:
 
 def _is_num(v: Any) -> bool:
     """A number evaltools may compute with: finite and at most MAX_MAGNITUDE in size."""
-    if not _is_number_type(v):
-        return False
-    if isinstance(v, float):
-        return math.isfinite(v) and abs(v) <= MAX_MAGNITUDE
-    return abs(v) <= MAX_MAGNITUDE
+    return is_finite_number(v, within=MAX_MAGNITUDE)
 
 
 def _fmt(v: Any) -> str:

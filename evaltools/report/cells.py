@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evaltools.values import is_finite_number
+from evaltools.values import finite_float
 
 
 def clip(value: Any, limit: int) -> str:
@@ -33,7 +33,7 @@ def clip(value: Any, limit: int) -> str:
 
 
 def _num(v: Any) -> float | None:
-    return float(v) if is_finite_number(v) else None
+    return finite_float(v)
 
 
 def _verdict(v: Any) -> str | None:
