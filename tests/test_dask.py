@@ -439,7 +439,10 @@ def test_workers_started_by_the_cli_run_without_the_profiler():
     assert list(enabled.values()) == [False]
 
 
-def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
+def test_unreachable_scheduler_is_one_line(tmp_path, capsys, monkeypatch):
+    from evaltools.cli import scale
+
+    monkeypatch.setattr(scale, "CONNECT_TIMEOUT", "2s")  # the same error, not 30 s later
     src = write_jsonl(tmp_path / "in.jsonl", generated(2))
     code, _, err = cli(capsys, "score", src, "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2

@@ -228,3 +228,24 @@ def test_one_argument_message_format():
                                          r"positive integer\. Got 0 instead\.$"):
         from evaltools.calibration import reliability
         reliability([0, 1], [0.2, 0.8], n_bins=0)
+
+
+def test_each_record_shape_has_one_schema_its_results_follow():
+    from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
+    from evaltools.schema import Schema
+    from evaltools.scoring.result import SCORE_SCHEMA
+
+    scored = evaltools.score("What does the mug cost?", "The mug costs $5.", "It costs $7.")
+    assert tuple(scored.to_dict()) == SCORE_SCHEMA.names
+    judged = evaltools.judge(M15)
+    assert tuple(judged.to_dict()) == JUDGE_SCHEMA.names
+    assert tuple(judged.to_row()) == JUDGE_ROW_SCHEMA.names
+    # by hand: float, nullable integer, and object (JSON text in Parquet) for the rest
+    assert SCORE_SCHEMA.dtypes()["support"] == "float64"
+    assert SCORE_SCHEMA.dtypes()["anchors_total"] == "Int64"
+    assert SCORE_SCHEMA.parquet_kinds()["signals"] == {"str"}
+    assert JUDGE_SCHEMA.parquet_kinds()["total_score"] == {"int", "float"}
+    with pytest.raises(ValueError, match="twice"):
+        Schema((("a", "text"), ("a", "score")))
+    with pytest.raises(ValueError, match="unknown field kinds"):
+        Schema((("a", "fraction"),))
