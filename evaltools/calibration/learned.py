@@ -52,7 +52,7 @@ from typing import Any
 from evaltools.errors import InputError, one_line, shorten
 from evaltools.io import atomic_path
 from evaltools.io.records import depth_exceeds, loads_bounded
-from evaltools.values import binary_label
+from evaltools.values import binary_label, is_finite_number
 
 FORMAT = "evaltools-calibration"
 FORMAT_VERSION = 1
@@ -423,12 +423,7 @@ class LearnedCalibration:
 
 def _finite(v: Any, top: float = math.inf) -> bool:
     """A number (not a bool) that is finite and at most ``top`` in size."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(v)) and abs(float(v)) <= top
-    except OverflowError:
-        return False
+    return is_finite_number(v, within=top)
 
 
 def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
@@ -497,7 +492,7 @@ class FitResult:
 
     def reliability(self, *, n_bins: int = 10):
         """Reliability bins of the out-of-fold probabilities."""
-        from evaltools.calibration.probability import reliability
+        from evaltools.calibration.brier_reliability import reliability
 
         return reliability(self.labels, self.cv_probabilities, n_bins=n_bins)
 

@@ -24,7 +24,7 @@ from evaltools.config import load_config
 from evaltools.errors import InputError
 from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, read_labelled
-from evaltools.io.results import is_scored, score_labelled
+from evaltools.scoring.restore import is_scored, score_labelled
 
 EXAMPLES = """\
 examples:

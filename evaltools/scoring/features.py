@@ -1,6 +1,6 @@
 """What the scorers need from each text, derived once from its parse.
 
-A context is parsed as :mod:`evaltools.scoring.reader` reads it (JSON
+A context is parsed as :mod:`evaltools.scoring.context` reads it (JSON
 records as key/value text), so ``ContextFeatures.text`` and every evidence
 offset index the read text.
 
@@ -16,10 +16,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from evaltools.config import Config
-from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
+from evaltools.scoring.anchors.claims import Claim, extract_claims
+from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.context import read_context
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
-from evaltools.scoring.reader import read_context
 from evaltools.scoring.relevance import asked_type, is_instruction
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
 
@@ -173,7 +174,7 @@ class FeatureCache:
     def prepare(self, items: Iterable[tuple[str, str]]) -> None:
         """Parse, in one ``nlp.pipe`` call, every (role, text) not cached yet.
 
-        A context is parsed as :func:`~evaltools.scoring.reader.read_context`
+        A context is parsed as :func:`~evaltools.scoring.context.read_context`
         reads it (a JSON record as key/value text); features are cached under
         the text as given.
         """

@@ -42,7 +42,8 @@ from typing import Any
 
 from evaltools.config import GroundingConfig
 from evaltools.scoring.anchors.claims import HEDGE_AUX, HEDGE_VERBS, HEDGE_WORDS
-from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_support
+from evaltools.scoring.anchors.mentions import Mention, find_support
+from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
