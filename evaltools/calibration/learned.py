@@ -198,6 +198,20 @@ class LearnedCalibration:
     def feature_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.coefficients)
 
+    @property
+    def recommended_threshold(self) -> float:
+        """The probability from which the verdict fails a record (``hallucination.verdict_from
+        = "probability"``): ``recommended_threshold`` of the file (the out-of-fold maximum-F1
+        cut written by :func:`fit_calibration`), else 0.5.
+
+        >>> LearnedCalibration((), 0.0, {"recommended_threshold": 0.37}).recommended_threshold
+        0.37
+        >>> LearnedCalibration((), 0.0).recommended_threshold
+        0.5
+        """
+        value = self.metadata.get("recommended_threshold")
+        return float(value) if _finite(value, 1.0) and float(value) >= 0 else 0.5
+
     def logit(self, score: Mapping[str, Any]) -> float:
         """The linear predictor (log-odds) of one score output dict."""
         x = feature_vector(score, self.feature_names)
@@ -550,7 +564,11 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
                                  strict=True))
     cv_auroc = float(roc_auc_score(y, cv_prob))
     cv_brier = float(brier_score_loss(y, cv_prob))
+    from evaltools.calibration.thresholds import recommend_threshold
+
     meta = {
+        "recommended_threshold": round(float(
+            recommend_threshold(y, cv_prob, criterion="f1").threshold), 4),
         "fitted_on": {"n": len(y), "n_hallucinated": int(y.sum())},
         "metrics": {"cv_auroc": round(cv_auroc, 4), "cv_brier": round(cv_brier, 4),
                     "cv_folds": folds, "cv_grouped": g is not None},

@@ -61,6 +61,9 @@ _BREAK = re.compile(r"[,;:.!?()\[\]\n]|\b(?:and|or|but|while|whereas|because)\b"
 class GroundingScore:
     support: float
     unsupported_spans: tuple[UnsupportedSpan, ...]
+    # the closest context sentence of each response sentence whose every unit the context
+    # holds (what the response restates; relevance.restated_context); not an output field
+    restated: frozenset[int] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         return {"support": self.support,
@@ -258,7 +261,43 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
         prev = u
     support = credit_sum / total if total > 0 else 1.0
     return GroundingScore(min(1.0, max(0.0, support)),
-                          _spans(response_text, units, credits, best, index))
+                          _spans(response_text, units, credits, best, index),
+                          _restated(units, credits, best))
+
+
+#: A fully supported response sentence restates the context sentences that hold all of its
+#: units, when there are at most this many; else its closest one.
+RESTATED_MAX = 3
+
+
+def _restated(units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int]
+              ) -> frozenset[int]:
+    """Context sentences restated by the response's fully supported sentences.
+
+    Examples
+    --------
+    >>> u = lambda sent, found: _Unit(0, 1, 1.0, sent, (), frozenset(found))
+    >>> sorted(_restated([u(0, {2, 5}), u(0, {5, 2, 9}), u(1, {4}), u(1, set())],
+    ...                  [1.0, 1.0, 1.0, 0.0], {0: 2, 1: 4}))
+    [2, 5]
+    """
+    by_sent: dict[int, list[frozenset[int]]] = {}
+    missed = set()
+    for u, c in zip(units, credits, strict=True):
+        if c <= 0:
+            missed.add(u.sent)
+        else:
+            by_sent.setdefault(u.sent, []).append(u.found)
+    out: set[int] = set()
+    for s, found in by_sent.items():
+        if s in missed:
+            continue
+        together = frozenset.intersection(*found)
+        if 0 < len(together) <= RESTATED_MAX:
+            out |= together
+        elif s in best:
+            out.add(best[s])
+    return frozenset(out)
 
 
 #: A unit found in more context sentences than this (a common word in a long text) adds
