@@ -19,7 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
-from evaltools.scoring.reader import read_context
+from evaltools.scoring.reader import read_context, unmark
 from evaltools.scoring.relevance import asked_type, is_instruction
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
 
@@ -114,7 +114,8 @@ def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
     --------
     >>> from evaltools.text import load_pipeline
     >>> nlp = load_pipeline()
-    >>> topical_words(nlp("Summarise the following news in 100 words."), ["news", "words"],
+    >>> topical_words(nlp("Summarise the following news in 100 words."),
+    ...               ["following", "news", "words"],
     ...               ["NOUN", "NUM"])
     ((), ())
     >>> topical_words(nlp("Summarize what the article says about the Tokyo election."),
@@ -245,7 +246,8 @@ class FeatureCache:
                 cache.move_to_end(text)
                 continue
             read = read_context(text, read_json=read_json) if role == "context" else None
-            parsed = read.text if read is not None else text
+            # HTML markup read as text, every offset kept (scoring.reader.unmark)
+            parsed = unmark(read.text if read is not None else text)
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read is not None and read.structured))

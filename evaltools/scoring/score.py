@@ -8,7 +8,7 @@ from typing import Any
 from evaltools.config import Config
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.grounding import GroundingScore, ground
+from evaltools.scoring.grounding import GroundingScore, abstention_sentences, ground
 from evaltools.scoring.hallucination import hallucination_score
 from evaltools.scoring.relevance import (
     CorpusTfidf,
@@ -100,7 +100,9 @@ def score_features(rid: Any, query: QueryFeatures,
         count_query_anchors=config.hallucination.count_query_anchors,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
-        penalty=config.drift.penalty)
+        penalty=config.drift.penalty, claim_window=config.hallucination.claim_window)
+    declined = abstention_sentences(response.text, response.sentences)
+    declines = bool(declined) and len(declined) == len(response.sentences)
     short_answer = rcfg.answer_type and answers_type(
         query.asks, response.words, (m.kind for m in response.mentions), response.proper_nouns,
         max_words=rcfg.answer_type_max_words)
@@ -124,10 +126,13 @@ def score_features(rid: Any, query: QueryFeatures,
     verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config,
                      unsupported=[(a.kind, a.text) for a in hall.anchors
                                   if a.counted and not a.supported],
-                     relevance_waived=short_answer or not applicable,
+                     relevance_waived=short_answer or not applicable or declines,
                      completeness_waived=not applicable, probability=probability)
     named = span_reason(grounding, config.grounding.reasons_max)
     notes = [named] if named else []
+    if declines and rel.relevance < rcfg.fail_below:
+        notes.append("relevance not applied: the response declines to answer or speaks of the "
+                     "sources' silence")
     if not applicable:
         notes.append("relevance and completeness not applicable: the query is an instruction "
                      "about the context with no topical word (relevance.instruction = "

@@ -108,7 +108,12 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     named = unsupported_reason(unsupported)
     extra = (named,) if named else ()
     if not crossed:
-        return ScoreVerdict("PASS", (
-            f"hallucination {hallucination:.2f} <= {h_max:g}, relevance {relevance:.2f} >= "
-            f"{r_min:g}, completeness {completeness:.2f} >= {c_min:g}", *extra))
+        rel = (f"relevance {relevance:.2f} (rule not applied)" if relevance_waived
+               and relevance < r_min else f"relevance {relevance:.2f} >= {r_min:g}")
+        comp = (f"completeness {completeness:.2f} (rule not applied)" if completeness_waived
+                and completeness < c_min else f"completeness {completeness:.2f} >= {c_min:g}")
+        hall = (f"hallucination probability {probability[0]:.2f} < {probability[1]:g}"
+                if probability is not None and probability[0] is not None
+                else f"hallucination {hallucination:.2f} <= {h_max:g}")
+        return ScoreVerdict("PASS", (f"{hall}, {rel}, {comp}", *extra))
     return ScoreVerdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))
