@@ -144,10 +144,11 @@ def test_claim_supported_by_two_adjacent_sentences():
     (claim,) = [a for a in evaltools.score("Who designed it?", ctx, fused).anchors
                 if a.kind == "claim"]
     assert claim.supported and "context sentences 1-2" in claim.note
-    assert claim.evidence == "The Falcon engine was tested in Nevada. Engineers at Acme designed it."
+    assert claim.evidence == ("The Falcon engine was tested in Nevada. "
+                              "Engineers at Acme designed it.")
     one = evaltools.score("Who designed it?", ctx, fused,
                           config=load_config().replace(hallucination={"claim_window": 0}))
-    assert not [a for a in one.anchors if a.kind == "claim"][0].supported
+    assert not next(a for a in one.anchors if a.kind == "claim").supported
     far = ("The Falcon engine was tested in Nevada. Rain fell. Snow came. "
            "Engineers at Acme designed it.")
     (claim,) = [a for a in evaltools.score("Who designed it?", far, fused).anchors

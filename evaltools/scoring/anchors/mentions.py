@@ -209,7 +209,7 @@ def _join_money(text: str, spans: list) -> list:
     one amount: 44.95."""
     out: list = []
     for span in spans:
-        s, e, kind, value, others = span
+        s, e, _, value, _ = span
         if out:
             ps, pe, pkind, pvalue, _ = out[-1]
             gap = text[pe:s]
