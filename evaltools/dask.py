@@ -65,7 +65,8 @@ SCORE_DTYPES: dict[str, str] = {
     "completeness": _FLOAT, "keywords": _OBJ, "missing_keywords": _OBJ,
     "hallucination": _FLOAT, "claims_score": _FLOAT, "drift_penalty": _FLOAT,
     "ngram_overlap": _FLOAT, "anchors_total": "Int64", "anchors_unsupported": "Int64",
-    "anchors": _OBJ, "support": _FLOAT, "unsupported_spans": _OBJ, "verdict": _OBJ,
+    "anchors": _OBJ, "support": _FLOAT, "unsupported_spans": _OBJ, "signals": _OBJ,
+    "verdict": _OBJ,
     "reasons": _OBJ, "error": _OBJ,
 }
 assert tuple(SCORE_DTYPES) == OUTPUT_FIELDS

@@ -32,6 +32,7 @@ class QueryFeatures:
     instruction: bool = False  # an instruction, not a question (relevance.reference = "auto")
     asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
     keys: frozenset[str] = frozenset()  # matcher keys of its content words (grounding)
+    text: str = ""
     # an instruction's topical words and keywords (relevance.instruction = "topical"): its
     # content lemmas that are neither task words nor its verb; () for a question
     topical: tuple[str, ...] = ()
@@ -63,6 +64,7 @@ class ContextFeatures:
     tokens: tuple[str, ...] = ()  # content lemmas in order (relevance.reference = "auto")
     sentences: SentenceIndex | None = None  # the matcher's sentence index (grounding)
     structured: bool = False  # read from a JSON record (scoring.reader)
+    n_words: int = 0  # words of the read text (signals)
     # content lemmas of each sentence (as the matcher numbers them), for relevance.restated_context
     sentence_lemmas: tuple[frozenset[str], ...] = ()
 
@@ -152,7 +154,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)), instruction,
-                         asked_type(doc.text), keys, topical, topical_keys)
+                         asked_type(doc.text), keys, doc.text, topical, topical_keys)
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -182,7 +184,9 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
     ws = words(doc)
-    by_n = {n: frozenset(map(hash, ngrams(ws, n))) for n in range(1, config.drift.ngram + 1)}
+    # n-grams up to the drift gate's n, and up to 3 for the detector's novelty signals
+    by_n = {n: frozenset(map(hash, ngrams(ws, n)))
+            for n in range(1, max(config.drift.ngram, 3) + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
     tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
@@ -192,7 +196,7 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
     index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
     per_sentence = sentence_lemmas(doc) if config.relevance.restated_context else ()
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
-                           index.sentences, structured, per_sentence)
+                           index.sentences, structured, len(ws), per_sentence)
 
 
 def _memory_zone(nlp):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,14 +15,15 @@ SCORE_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completen
                 "hallucination", "claims_score", "drift_penalty", "ngram_overlap", "support")
 #: The integer count fields of a result.
 COUNT_FIELDS = ("anchors_total", "anchors_unsupported")
-#: The list fields of a result.
-LIST_FIELDS = ("anchors", "unsupported_spans", "keywords", "missing_keywords", "reasons")
+#: The JSON-valued fields of a result (lists, and the ``signals`` mapping).
+LIST_FIELDS = ("anchors", "unsupported_spans", "keywords", "missing_keywords", "reasons",
+               "signals")
 #: Every field of ``ScoreResult.to_dict()``, in order.
 OUTPUT_FIELDS = (
     "id", "relevance", "relevance_cosine", "relevance_jaccard", "completeness", "keywords",
     "missing_keywords", "hallucination", "claims_score", "drift_penalty", "ngram_overlap",
     "anchors_total", "anchors_unsupported", "anchors", "support", "unsupported_spans",
-    "verdict", "reasons", "error",
+    "signals", "verdict", "reasons", "error",
 )
 
 
@@ -98,6 +100,8 @@ class ScoreResult:
     anchors: tuple[Anchor, ...] = ()
     support: float | None = None
     unsupported_spans: tuple[UnsupportedSpan, ...] = ()
+    #: the detector's signals (:mod:`evaltools.scoring.signals`), name -> number
+    signals: Mapping[str, float] | None = None
     verdict: str | None = None
     reasons: tuple[str, ...] = ()
     error: str | None = None
@@ -110,6 +114,8 @@ class ScoreResult:
                 value = [a.to_dict() for a in value]
             elif isinstance(value, tuple):
                 value = list(value)
+            elif name == "signals" and value is not None:
+                value = dict(value)
             out[name] = value
         return out
 

@@ -17,6 +17,7 @@ from evaltools.scoring.relevance import (
     relevance_score,
 )
 from evaltools.scoring.result import ScoreResult
+from evaltools.scoring.signals import response_signals
 from evaltools.scoring.verdict import decide
 
 
@@ -114,7 +115,8 @@ def score_features(rid: Any, query: QueryFeatures,
         drift_penalty=hall.drift_penalty, ngram_overlap=hall.ngram_overlap,
         anchors_total=hall.anchors_total, anchors_unsupported=hall.anchors_unsupported,
         anchors=hall.anchors, support=grounding.support,
-        unsupported_spans=grounding.unsupported_spans)
+        unsupported_spans=grounding.unsupported_spans,
+        signals=response_signals(query, context, response, hall.anchors, grounding))
     probability = None
     if config.hallucination.verdict_from == "probability":
         if calibration is None:
