@@ -47,6 +47,9 @@ class RelevanceConfig:
     instruction_verbs: tuple[str, ...] = ()
     answer_type: bool = False
     answer_type_max_words: int = 12
+    instruction: str = "topical"
+    task_words: tuple[str, ...] = ()
+    restated_context: bool = True
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class HallucinationConfig:
     count_query_anchors: bool = False
     number_context: bool = False
     number_context_window: int = 6
+    verdict_from: str = "spec"
+    claim_window: int = 1
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("batch", "chunk_size"): (1, 100_000),
     ("batch", "cache_texts"): (1, 1_000_000),
     ("relevance", "answer_type_max_words"): (1, 1000),
+    ("hallucination", "claim_window"): (0, 5),
     ("alerts", "kappa_below"): (-1.0, 1.0),
     ("alerts", "module_fail_rate_above"): (0.0, 1.0),
     ("input", "max_line_bytes"): (1024, 1024 ** 3),
@@ -246,6 +252,13 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     if rel.reference not in ("query", "auto"):
         raise ConfigError(f"{source}: [relevance] reference must be \"query\" or \"auto\". "
                           f"Got {shorten(rel.reference)} instead.")
+    if rel.instruction not in ("query", "topical"):
+        raise ConfigError(f"{source}: [relevance] instruction must be \"query\" or \"topical\". "
+                          f"Got {shorten(rel.instruction)} instead.")
+    if cfg.hallucination.verdict_from not in ("spec", "probability"):
+        raise ConfigError(f"{source}: [hallucination] verdict_from must be \"spec\" or "
+                          f"\"probability\". Got {shorten(cfg.hallucination.verdict_from)} "
+                          "instead.")
     if abs(rel.weight_cosine + rel.weight_jaccard - 1.0) > 1e-9:
         raise ConfigError(
             f"{source}: [relevance] weight_cosine + weight_jaccard must be 1. "

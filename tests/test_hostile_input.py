@@ -442,7 +442,7 @@ def test_full_disk_for_the_report_and_calibration(tmp_path, capsys, tiny_fs):
 
 
 def test_calibration_with_extreme_coefficients_is_refused(tmp_path, capsys):
-    cal = json.loads((ROOT / "evaltools" / "calibration" /
+    cal = json.loads((ROOT / "evaltools" / "scoring" /
                       "default_calibration.json").read_text("utf-8"))
     cal["features"][0]["coefficient"] = 1e308
     path = tmp_path / "cal.json"

@@ -19,7 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
-from evaltools.scoring.context import read_context
+from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_instruction
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
@@ -34,6 +34,10 @@ class QueryFeatures:
     asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
     keys: frozenset[str] = frozenset()  # matcher keys of its content words (grounding)
     text: str = ""
+    # an instruction's topical words and keywords (relevance.instruction = "topical"): its
+    # content lemmas that are neither task words nor its verb; () for a question
+    topical: tuple[str, ...] = ()
+    topical_keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,10 @@ class ContextFeatures:
     lemmas: frozenset[str] = frozenset()  # every content lemma (with number_context only)
     tokens: tuple[str, ...] = ()  # content lemmas in order (relevance.reference = "auto")
     sentences: SentenceIndex | None = None  # the matcher's sentence index (grounding)
-    structured: bool = False  # read from a JSON record (scoring.reader)
+    structured: bool = False  # read from a JSON record (scoring.context)
     n_words: int = 0  # words of the read text (signals)
+    # content lemmas of each sentence (as the matcher numbers them), for relevance.restated_context
+    sentence_lemmas: tuple[frozenset[str], ...] = ()
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -99,13 +105,71 @@ def _name_like(tok) -> bool:
     return tok.pos_ == "PROPN" or (tok.is_alpha and tok.is_title and not tok.is_stop)
 
 
+def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An instruction's topical content lemmas and keywords: not its verb, not a task word.
+
+    The first content word (the instruction's verb, "Summarise"), words of
+    ``task_words`` ("article", "facts", "plain", "English") and a number
+    that counts task words ("in 100 words") name the task, not its topic.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> topical_words(nlp("Summarise the following news in 100 words."),
+    ...               ["following", "news", "words"],
+    ...               ["NOUN", "NUM"])
+    ((), ())
+    >>> topical_words(nlp("Summarize what the article says about the Tokyo election."),
+    ...               ["article"], ["NOUN", "PROPN"])
+    (('tokyo', 'election'), ('tokyo', 'election'))
+    """
+    task = {w.lower() for w in task_words}
+    allowed = set(pos)
+    toks = [t for t in doc if is_content_word(t)]
+    while toks and toks[0].lower_ in ("please", "kindly"):
+        toks = toks[1:]
+    lemmas: list[str] = []
+    keys: dict[str, None] = {}
+    for k, t in enumerate(toks):
+        lemma = t.lemma_.lower()
+        if k == 0 or t.lower_ in task or lemma in task:
+            continue
+        if t.like_num and k + 1 < len(toks) and toks[k + 1].lower_ in task:
+            continue
+        if t.pos_ == "VERB" and t.lemma_.lower() in ("say", "base", "use"):
+            continue
+        lemmas.append(lemma)
+        if t.pos_ in allowed:
+            keys.setdefault(lemma, None)
+    return tuple(lemmas), tuple(keys)
+
+
 def query_features(doc, config: Config) -> QueryFeatures:
     keys = frozenset(f for w in words_of(doc) if w.content for f in w.forms)
+    instruction = is_instruction(doc, config.relevance.instruction_verbs)
+    topical, topical_keys = (topical_words(doc, config.relevance.task_words,
+                                           config.completeness.keyword_pos)
+                             if instruction else ((), ()))
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, config.completeness.keyword_pos)),
-                         tuple(find_mentions(doc.text)),
-                         is_instruction(doc, config.relevance.instruction_verbs),
-                         asked_type(doc.text), keys, doc.text)
+                         tuple(find_mentions(doc.text)), instruction,
+                         asked_type(doc.text), keys, doc.text, topical, topical_keys)
+
+
+def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
+    """The content lemmas of each sentence, numbered as the matcher numbers them.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> [sorted(s) for s in sentence_lemmas(load_pipeline()("The mug costs $5. It is red."))]
+    [['5', 'cost', 'mug'], ['red']]
+    """
+    if not doc.has_annotation("SENT_START"):
+        return (frozenset(content_lemmas(doc)),)
+    return tuple(frozenset(t.lemma_.lower() for t in s if is_content_word(t)) for s in doc.sents)
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
@@ -131,8 +195,9 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
                      frozenset(content_lemmas(doc))) if hall.number_context
                     else ((), frozenset()))
     index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
+    per_sentence = sentence_lemmas(doc) if config.relevance.restated_context else ()
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
-                           index.sentences, structured, len(ws))
+                           index.sentences, structured, len(ws), per_sentence)
 
 
 def _memory_zone(nlp):
@@ -186,7 +251,8 @@ class FeatureCache:
                 cache.move_to_end(text)
                 continue
             read = read_context(text, read_json=read_json) if role == "context" else None
-            parsed = read.text if read is not None else text
+            # HTML markup read as text, every offset kept (scoring.context.unmark)
+            parsed = unmark(read.text if read is not None else text)
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read is not None and read.structured))

@@ -46,6 +46,10 @@ class ResponseScorer:
         process) when None, on first use.
     tfidf : CorpusTfidf, optional
         A TF-IDF model fitted on a corpus; by default idf is fitted per pair.
+    calibration : LearnedCalibration, optional
+        Decides the verdict's hallucination rule when the config's
+        ``hallucination.verdict_from`` is ``"probability"`` (the shipped
+        calibration when None).
 
     Notes
     -----
@@ -54,11 +58,12 @@ class ResponseScorer:
     """
 
     def __init__(self, config: Config | None = None, nlp: Any = None,
-                 tfidf: CorpusTfidf | None = None):
+                 tfidf: CorpusTfidf | None = None, calibration: Any = None):
         check_type(config, "config", "ResponseScorer", Config, "a Config", optional=True)
         self.config = config if config is not None else DEFAULT_CONFIG
         self._nlp = nlp
         self.tfidf = tfidf
+        self.calibration = calibration
         self._cache: FeatureCache | None = None
 
     @property
@@ -84,7 +89,8 @@ class ResponseScorer:
         ``skip_invalid``, ``start``).
         """
         return score_stream(numbered, cache=self.cache, source=source, unit=unit,
-                            skip_invalid=skip_invalid, tfidf=self.tfidf, start=start)
+                            skip_invalid=skip_invalid, tfidf=self.tfidf, start=start,
+                            calibration=self.calibration)
 
     def score(self, query: str, context: str, response: str, *, id: Any = 1) -> ScoreResult:
         """Score one response against its query and context (see :func:`evaltools.score`)."""

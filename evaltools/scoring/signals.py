@@ -1,6 +1,6 @@
 """The detector's signals: named numbers about one response, computed from its parse.
 
-The learned hallucination probability (:mod:`evaltools.calibration.learned`)
+The learned hallucination probability (:mod:`evaltools.scoring.probability`)
 reads these, not the texts. Each is a plain, finite float, defined below in
 :data:`SIGNALS` (name -> what it measures) and computed by
 :func:`response_signals` from the features the scorers already derived (no

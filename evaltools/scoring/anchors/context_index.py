@@ -159,8 +159,13 @@ class ContextIndex:
     def _value_units(self, m: Mention) -> frozenset[int]:
         return frozenset(self._mention_unit[i] for i in self._mentions.supporting(m))
 
+    def _widen(self, units: frozenset[int], window: int) -> frozenset[int]:
+        n = len(self.spans)
+        return frozenset(v for u in units for v in range(max(0, u - window),
+                                                         min(n, u + window + 1)))
+
     def support(self, claim: Claim, *, min_share: float, rare_above: float,
-                head_rare_above: float = 0.45) -> ClaimSupport:
+                head_rare_above: float = 0.45, window: int = 0) -> ClaimSupport:
         """Whether one context sentence (or record) supports ``claim``, with it as evidence.
 
         Parameters
@@ -177,6 +182,10 @@ class ContextIndex:
             The subject's and object's head words are required from this
             rarity on; more generic heads (*company*, *player*) count in the
             share only (config ``hallucination.claim_head_rare_above``).
+        window : int
+            When no one sentence supports the claim, sentences within
+            ``window`` of each other may, together (config
+            ``hallucination.claim_window``); the evidence spans them.
 
         Examples
         --------
@@ -217,6 +226,20 @@ class ContextIndex:
             if ok:
                 start, end = self.spans[s]
                 return ClaimSupport(True, start, end, note)
+        if window > 0:  # facts fused from nearby sentences: a window either side
+            wide = [self._widen(f, window) for f in found]
+            wide_vals = [self._widen(f, window) for f in vals]
+            wide_must = [self._widen(f, window) for f in must]
+            for s in sorted(candidates.intersection(*wide_must)):
+                ok, _, _ = self._judge(claim, s, wide, wide_vals, required, min_share)
+                if ok:
+                    held = [u for u in range(max(0, s - window),
+                                             min(len(self.spans), s + window + 1))
+                            if any(u in f for f in (*found, *vals))]
+                    start, end = self.spans[held[0]][0], self.spans[held[-1]][1]
+                    return ClaimSupport(True, start, end,
+                                        f"found together in context sentences {held[0] + 1}-"
+                                        f"{held[-1] + 1} (claim_window {window})")
         best: tuple[tuple, int, str] | None = None
         for s in sorted(candidates)[:MISS_SCAN]:  # the closest miss, for the evidence
             _, rank, note = self._judge(claim, s, found, vals, required, min_share)

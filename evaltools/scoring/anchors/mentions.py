@@ -171,6 +171,11 @@ def find_mentions(text: str) -> list[Mention]:
     57 63 number 'twelve' ('number', Decimal('12'))
     >>> find_mentions("one of the best")
     []
+
+    Whole units and cents written apart are one amount:
+
+    >>> [(m.text, m.value) for m in find_mentions("forty-four dollars and ninety-five cents")]
+    [('forty-four dollars and ninety-five cents', ('money', 'USD', Decimal('44.95')))]
     """
     check_type(text, "text", "find_mentions", str, "a str")
     if not text:
@@ -185,10 +190,33 @@ def find_mentions(text: str) -> list[Mention]:
             continue  # overlaps the date just before (dates never overlap each other)
         spans.append(span)
     spans.sort(key=lambda sp: sp[0])
+    spans = _join_money(text, spans)
     out = []
     for s, e, kind, value, others in spans:
         qualifier = _qualifier(text, s, e) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
+    return out
+
+
+_AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
+
+
+def _join_money(text: str, spans: list) -> list:
+    """A whole money amount followed by "and" and an amount of cents of the same
+    currency ("forty-four dollars and ninety-five cents", "$44 and 95 cents") is
+    one amount: 44.95."""
+    out: list = []
+    for span in spans:
+        s, e, _, value, _ = span
+        if out:
+            ps, pe, pkind, pvalue, _ = out[-1]
+            gap = text[pe:s]
+            if (pvalue[0] == "money" and value[0] == "money" and pvalue[1] == value[1]
+                    and pvalue[2] == pvalue[2].to_integral_value() and 0 < value[2] < 1
+                    and len(gap) <= 8 and _AND.fullmatch(gap) and "cent" in text[s:e].lower()):
+                out[-1] = (ps, e, pkind, ("money", pvalue[1], pvalue[2] + value[2]), ())
+                continue
+        out.append(span)
     return out
 
 
