@@ -5,9 +5,9 @@ or after, a trailing comma, or an answer cut off at the token limit.
 :func:`read_answer` takes the JSON object out of such text with these rules,
 in this order, and says which ones it applied (``repairs``):
 
-1. **Code fence.** When the text holds a fenced block (three backticks, with
-   or without a language), the first block that contains ``{`` is read
-   (an unclosed fence: everything after it). ``"code fence"``.
+1. **Code fence.** When the text holds a fenced block (three backticks at
+   the start of a line, with or without a language), the first block that contains ``{`` is read;
+   text outside it is dropped. ``"code fence"``.
 2. **Text around the JSON.** The object starts at the first ``{``; text
    before it is dropped (``"text before the JSON"``). Its end is the
    matching ``}`` (brackets inside strings do not count); text after it is
@@ -55,7 +55,9 @@ RETRY_MESSAGE = ("Your answer could not be read as the JSON object asked for ({e
                  "text.")
 """What a judge is told when its answer cannot be read (``{error}`` is the parse error)."""
 
-_FENCE_OPEN = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n?")
+# A fence starts a line (a JSON string cannot hold a raw line break, so never inside JSON).
+_FENCE_OPEN = re.compile(r"^[ \t]*```[A-Za-z0-9_-]*[ \t]*(?:\r?\n|$)", re.MULTILINE)
+_FENCE_CLOSE = re.compile(r"^[ \t]*```", re.MULTILINE)
 _WS = " \t\r\n"
 
 
@@ -72,19 +74,24 @@ class Answer:
 
 
 def _fenced(text: str) -> str | None:
-    """The first fenced block that contains ``{`` (an unclosed one runs to the end)."""
+    """The text after the opening fence of the first fenced block that contains ``{``.
+
+    The object's end is then found by the scan (which skips strings), not at
+    the closing fence: a judge's evidence may quote a fence itself.
+    """
     pos = 0
     while True:
         m = _FENCE_OPEN.search(text, pos)
         if m is None:
             return None
-        end = text.find("```", m.end())
-        body = text[m.end():] if end < 0 else text[m.end():end]
-        if "{" in body:
-            return body
-        if end < 0:
+        close = _FENCE_CLOSE.search(text, m.end())
+        end = close.start() if close else -1
+        brace = text.find("{", m.end())
+        if brace >= 0 and (end < 0 or brace < end):
+            return text[m.end():]
+        if close is None:
             return None
-        pos = end + 3
+        pos = close.end()
 
 
 def _string_end(text: str, i: int) -> int:
@@ -213,7 +220,7 @@ def read_answer(raw: Any) -> Answer:
     """
     if not isinstance(raw, str):
         return Answer(None, (), f"the answer is {type(raw).__name__}, not text")
-    text = raw.lstrip("\ufeff")
+    text = raw.replace("\ufeff", "")  # a byte order mark anywhere is no text
     if not text.strip():
         return Answer(None, (), "the answer is empty")
     repairs: list[str] = []
@@ -224,16 +231,15 @@ def read_answer(raw: Any) -> Answer:
     start = text.find("{")
     if start < 0:
         return Answer(None, tuple(repairs), "no JSON object in the answer")
-    if text[:start].strip():
+    if body is None and text[:start].strip():
         repairs.append("text before the JSON")
     end, cut, stack = _scan(text, start)
     if end >= 0:
         candidate = text[start:end]
-        if text[end:].strip():
+        if body is None and text[end:].strip():
             repairs.append("text after the JSON")
     else:
-        if cut is None:
-            return Answer(None, tuple(repairs), "the answer ends before its JSON object does")
+        cut = start + 1 if cut is None else cut  # (the scan always passes the first "{")
         closers = "".join("}" if b == "{" else "]" for b in reversed(stack))
         candidate = text[start:cut].rstrip(_WS).rstrip(",") + closers
         repairs.append("truncated: cut back to the last complete value")
