@@ -345,6 +345,9 @@ def test_cli_refused_key_exits_2_and_writes_nothing(server, tmp_path, capsys):
     (["--llm", "m", "--base-url", "ftp://x"], "must start with http:// or https://"),
     (["--llm", "m", "--no-cache", "--refresh"], "--no-cache and --refresh contradict"),
     (["--llm", "m", "--workers", "2"], "--llm asks from one process"),
+    (["--llm", "m", "--concurrency", "0"],
+     "--concurrency: concurrency must be a whole number in [1, 256]. Got 0 instead."),
+    (["--llm", "m", "--timeout", "0"], "--timeout: timeout must be a float in [0.01, 86400]"),
 ])
 def test_cli_option_errors(argv, message, capsys):
     assert main(["judge", str(DATA), "--no-progress", *argv]) == 2
@@ -411,3 +414,33 @@ def test_killed_run_resumes_from_the_cache(tmp_path):
         srv.kill()
         srv.wait()
 
+
+
+# ----------------------------------------------------------------------------- the report
+
+
+def test_report_counts_what_asking_cost(server, tmp_path, capsys):
+    from evaltools.report import ReportBuilder
+
+    src = _write(tmp_path / "in.jsonl", [record(c) for c in
+                                         ("valid", "fence", "malformed", "server_error")])
+    out = tmp_path / "judged.jsonl"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[llm]\nmax_retries = 0\nbackoff_base = 0.0\n'
+                   '[llm.prices]\n"judge-model" = { input = 0.15, output = 0.60 }\n')
+    assert main(["judge", str(src), "--llm", "judge-model", "--base-url", server.url,
+                 "--no-cache", "--config", str(cfg), "-o", str(out), "--no-progress"]) == 0
+    assert ("4 records: 0 from the cache, 3 asked, 1 failed, 1 unreadable; tokens 4,000 in, "
+            "800 out; estimated cost $0.0011") in capsys.readouterr().out
+    b = ReportBuilder()
+    for i, line in enumerate(out.read_text().splitlines(), 1):
+        b.add_judged(json.loads(line), source="judged.jsonl", line=i)
+    blocks = {t.id: t for t in b.build().section("modules").tables()}
+    # valid 1 request, fence 1, malformed 2 (asked again), server_error 1 with no answer:
+    # 4 answers x 1000 / 200 tokens; cost 4 x (0.00015 + 0.00012) = 0.00108
+    assert blocks["llm-usage"].to_records() == [
+        {"model": "judge-model", "records": 4, "failed": 1, "unreadable": 1,
+         "prompt_tokens": 4000, "completion_tokens": 800, "cost": pytest.approx(0.00108)}]
+    plain = ReportBuilder()
+    plain.add_judged(json.loads(DATA.read_text().splitlines()[0]), source="j", line=1)
+    assert "llm-usage" not in {t.id for t in plain.build().section("modules").tables()}

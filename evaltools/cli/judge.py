@@ -155,6 +155,13 @@ def _asker(args: argparse.Namespace, config, registry):
 
     changes = {key: getattr(args, opt) for opt, key in _LLM_OVERRIDES.items()
                if getattr(args, opt) is not None}
+    for opt, key in _LLM_OVERRIDES.items():
+        if getattr(args, opt) is not None:
+            try:
+                config.replace(llm={key: getattr(args, opt)})
+            except ConfigError as exc:
+                raise ConfigError(f"{_option(opt)}: "
+                                  f"{str(exc).split('] ', 1)[-1]}") from None
     llm = config.replace(llm=changes).llm if changes else config.llm
     client = JudgeClient(args.llm, args.base_url, api_key_env=args.api_key_env, config=llm)
     cache = None if args.no_cache else JudgeCache(args.cache or default_cache_path())
