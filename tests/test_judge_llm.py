@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evaltools
 from evaltools.cli import main
@@ -444,3 +446,56 @@ def test_report_counts_what_asking_cost(server, tmp_path, capsys):
     plain = ReportBuilder()
     plain.add_judged(json.loads(DATA.read_text().splitlines()[0]), source="j", line=1)
     assert "llm-usage" not in {t.id for t in plain.build().section("modules").tables()}
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_run_without_waiting_for_requests_in_flight(tmp_path):
+    port_file = tmp_path / "port"
+    log = Path(str(port_file) + ".log")
+    srv = subprocess.Popen([sys.executable, str(Path(__file__).parent / "llm_server.py"),
+                            str(port_file), "30"])       # every answer takes 30 s
+    try:
+        for _ in range(100):
+            if port_file.exists() and port_file.read_text():
+                break
+            time.sleep(0.05)
+        src = _write(tmp_path / "in.jsonl", [record("valid")])
+        out = tmp_path / "out.jsonl"
+        cmd = [sys.executable, "-m", "evaltools", "judge", str(src), "--llm", "m",
+               "--base-url", f"http://127.0.0.1:{port_file.read_text()}/v1", "--no-cache",
+               "-o", str(out), "--no-progress"]
+        run = subprocess.Popen(cmd, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
+                                         "NO_PROXY": "127.0.0.1"}, cwd=tmp_path,
+                               stderr=subprocess.PIPE, text=True)
+        for _ in range(400):
+            if log.exists() and log.read_text():
+                break
+            time.sleep(0.05)
+        start = time.monotonic()
+        run.terminate()
+        err = run.communicate(timeout=20)[1]
+        assert run.returncode == 143 and time.monotonic() - start < 10
+        assert "terminated; nothing was written" in err and not out.exists()
+    finally:
+        srv.kill()
+        srv.wait()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+                    lambda k: st.lists(k, max_size=3)
+                    | st.dictionaries(st.sampled_from(["model", "error", "answer",
+                                                       "prompt_tokens", "completion_tokens",
+                                                       "cost_usd", "x"]), k, max_size=7),
+                    max_leaves=15))
+def test_report_never_crashes_on_any_judge_llm(info):
+    from evaltools.report import ReportBuilder
+
+    b = ReportBuilder()
+    b.add_judged({"module": "M04", "verdict": "PASS", "total_score": 80, "judge_llm": info})
+    tables = {t.id: t for t in b.build().section("modules").tables()}
+    if isinstance(info, dict):
+        row = tables["llm-usage"].to_records()[0]
+        assert row["records"] == 1 and row["prompt_tokens"] >= 0
+    else:
+        assert "llm-usage" not in tables

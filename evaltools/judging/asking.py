@@ -30,8 +30,10 @@ absent and says why in ``error``. Nothing becomes a silent NaN.
 from __future__ import annotations
 
 import collections
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,6 +146,39 @@ class _Exchange:
     turns: tuple[dict[str, Any], ...]
     cached: bool
     error: str | None = None
+
+
+class _DaemonPool:
+    """``n`` daemon threads running submitted calls (a ``concurrent.futures`` pool would hold
+    the process at exit until every request in flight ended: a stopped run would wait out
+    the timeouts)."""
+
+    def __init__(self, n: int) -> None:
+        self._q: queue.SimpleQueue = queue.SimpleQueue()
+        self._n = n
+        for i in range(n):
+            threading.Thread(target=self._work, name=f"evaltools-judge-{i}", daemon=True).start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        fut: Future = Future()
+        self._q.put((fut, fn, args))
+        return fut
+
+    def _work(self) -> None:
+        while (item := self._q.get()) is not None:
+            fut, fn, args = item
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn(*args))
+            except BaseException as exc:  # handed to the consumer by fut.result()
+                fut.set_exception(exc)
+
+    def shutdown(self) -> None:
+        """Let each thread end after the call it runs (queued calls still run or are
+        cancelled by their futures)."""
+        for _ in range(self._n):
+            self._q.put(None)
 
 
 def _needs_judge(rec: Mapping[str, Any], rejudge: bool) -> bool:
@@ -276,23 +311,27 @@ class Asker:
         """
         width = self.client.config.concurrency
         window: collections.deque[tuple[int, Any, Future | None]] = collections.deque()
-        with ThreadPoolExecutor(max_workers=width,
-                                thread_name_prefix="evaltools-judge") as pool:
-            try:
-                for line, rec in numbered:
-                    module = self._module(rec)
-                    fut = None
-                    if module is not None and _needs_judge(rec, self.rejudge):
-                        fut = pool.submit(self._exchange, rec, module)
-                    window.append((line, rec, fut))
-                    while len(window) > 2 * width:
-                        yield self._finish(*window.popleft())
-                while window:
+        pool = _DaemonPool(width)
+        finished = False
+        try:
+            for line, rec in numbered:
+                module = self._module(rec)
+                fut = None
+                if module is not None and _needs_judge(rec, self.rejudge):
+                    fut = pool.submit(self._exchange, rec, module)
+                window.append((line, rec, fut))
+                while len(window) > 2 * width:
                     yield self._finish(*window.popleft())
-            finally:
+            while window:
+                yield self._finish(*window.popleft())
+            finished = True
+        finally:
+            pool.shutdown()
+            if not finished:  # stopped (an error, Ctrl-C, SIGTERM, the consumer gave up)
                 for _, _, fut in window:
                     if fut is not None:
                         fut.cancel()
+                self.client.close()
 
     def _finish(self, line: int, rec: Any, fut: Future | None) -> tuple[int, Any]:
         if fut is None:

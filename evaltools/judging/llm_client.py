@@ -31,6 +31,7 @@ variable is unset, a placeholder is sent.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -173,6 +174,11 @@ class JudgeClient:
         self._client = openai.OpenAI(api_key=key, base_url=self.base_url, max_retries=0,
                                      timeout=self.config.timeout)
         self.requests = 0  # HTTP requests sent, retries included
+
+    def close(self) -> None:
+        """Close the connections; requests in flight fail at once (a run being stopped)."""
+        with contextlib.suppress(Exception):  # best effort: the run is stopping anyway
+            self._client.close()
 
     def __repr__(self) -> str:  # never the key
         return f"JudgeClient(model={self.model!r}, base_url={self.base_url!r})"
