@@ -98,6 +98,12 @@ def default_script(case: str | None, n: int, body: dict[str, Any]) -> Reply:
         if "response_format" in body:
             return Reply(status=400, error="response_format is not supported")
         return Reply(VALID)
+    if case == "no_seed":  # refuses structured output and a seed
+        if "response_format" in body or "seed" in body:
+            return Reply(status=400, error="unsupported parameter")
+        return Reply(VALID)
+    if case == "bad_request":
+        return Reply(status=400, error="messages too long")
     if case == "delay":  # a valid answer after a pause (concurrency and order)
         return Reply(VALID, delay=0.3)
     return Reply(VALID)

@@ -216,6 +216,22 @@ def test_a_server_refusing_structured_output_is_asked_without_it(server):
     assert rec["judge"] == template() and res["audit"] == []
 
 
+def test_a_server_refusing_a_seed_too_is_asked_without_both(server):
+    rec, _ = one(server, "no_seed")
+    sent = [("response_format" in r["body"], "seed" in r["body"]) for r in server.requests]
+    assert sent == [(True, True), (False, True), (False, False)]
+    assert rec["judge"] == template()
+
+
+def test_another_400_fails_the_record_only(server):
+    c = client(server)
+    out = ask([record("bad_request"), record("valid")], client=c, prompt=render_prompt)
+    # structured output and seed dropped in turn, then the 400 stands: 3 requests, then valid
+    assert out[0]["judge_llm"]["error"] == ("no answer from the judge: HTTP 400 from "
+                                            f"{server.url}: messages too long")
+    assert out[1]["judge"] == template() and server.count("bad_request") == 3
+
+
 def test_records_with_a_judge_are_not_asked_unless_rejudge(server):
     given = record("valid", judge=template(verdict="FAIL"))
     out = ask([given, record("fence")], client=client(server), prompt=render_prompt)

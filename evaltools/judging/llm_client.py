@@ -19,8 +19,11 @@ counts against them:
 - **timeouts**: ``timeout`` seconds per request, and ``total_timeout`` seconds
   per conversation, retries and waits included.
 
-HTTP 401, 403 and 404 (a refused key, an unknown model or path) would fail
-every request the same way: they raise a *fatal* :class:`~evaltools.errors.LLMError`
+A server that answers HTTP 400 to ``response_format`` (structured output) is
+asked again without it, and then, if it still answers 400, without ``seed``;
+each is dropped once for the client's lifetime. HTTP 401, 403 and 404 (a
+refused key, an unknown model or path) would fail every request the same way:
+they raise a *fatal* :class:`~evaltools.errors.LLMError`
 that stops a run. Other HTTP 4xx are not retried.
 
 The API key is read from an environment variable (``api_key_env``), never from
@@ -168,7 +171,7 @@ class JudgeClient:
         self._openai = openai
         self._sleep, self._clock = sleep, clock
         self._limiter = RateLimiter(self.config.requests_per_minute, clock=clock, sleep=sleep)
-        self._no_format = False
+        self._dropped: set[str] = set()  # request parameters the server refused (HTTP 400)
         self._lock = threading.Lock()
         key = os.environ.get(api_key_env) or NO_KEY
         self._client = openai.OpenAI(api_key=key, base_url=self.base_url, max_retries=0,
@@ -222,9 +225,13 @@ class JudgeClient:
                     **kwargs, timeout=min(c.timeout, remaining))
                 return self._completion(resp)
             except self._openai.BadRequestError as exc:
-                if "response_format" in kwargs and not self._no_format:
-                    self._no_format = True  # the server refuses structured output: ask without
-                    last = f"HTTP 400 with response_format ({_brief(exc)})"
+                # a server that refuses structured output, then one that refuses a seed:
+                # ask without it (once per client), before calling the request bad
+                dropped = next((p for p in ("response_format", "seed")
+                                if p in kwargs and p not in self._dropped), None)
+                if dropped is not None:
+                    self._dropped.add(dropped)
+                    last = f"HTTP 400 with {dropped} ({_brief(exc)})"
                     continue
                 raise LLMError(f"HTTP 400 from {self.base_url}: {_brief(exc)}") from None
             except (self._openai.AuthenticationError, self._openai.PermissionDeniedError,
@@ -264,9 +271,10 @@ class JudgeClient:
         c = self.config
         kwargs: dict[str, Any] = {"model": self.model,
                                   "messages": [dict(m) for m in messages],
-                                  "temperature": c.temperature, "seed": c.seed,
-                                  "max_tokens": c.max_tokens}
-        if not self._no_format:
+                                  "temperature": c.temperature, "max_tokens": c.max_tokens}
+        if "seed" not in self._dropped:
+            kwargs["seed"] = c.seed
+        if "response_format" not in self._dropped:
             if c.response_format == "json_schema" and schema is not None:
                 kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                     "name": "judgment", "schema": dict(schema), "strict": False}}
