@@ -52,7 +52,7 @@ from typing import Any
 from evaltools.errors import InputError, one_line, shorten
 from evaltools.io import atomic_path
 from evaltools.io.records import depth_exceeds, loads_bounded
-from evaltools.values import binary_label
+from evaltools.values import binary_label, is_finite_number
 
 FORMAT = "evaltools-calibration"
 FORMAT_VERSION = 1
@@ -123,6 +123,74 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
     "unsupported_share": lambda d: 1.0 - _number(d, "support"),
 }
 
+#: The features ``fit_calibration`` uses unless told otherwise: chosen by forward
+#: selection under leave-one-dataset-out AUROC on the development sets
+#: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
+DEFAULT_FEATURES: tuple[str, ...] = (
+    "unsupported_share", "log_response_words", "names_unsupported", "log_unsupported_numbers")
+
+
+def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:
+    sig = d.get("signals")
+    if isinstance(sig, str):  # CSV / Parquet cells hold JSON text
+        sig = loads_bounded(sig, 8)
+    if not isinstance(sig, Mapping):
+        raise ValueError("score field 'signals' is missing (a file scored by an older "
+                         "evaltools? score it again)")
+    return sig
+
+
+def _signal(name: str) -> Callable[[Mapping[str, Any]], float]:
+    def value(d: Mapping[str, Any]) -> float:
+        sig = _signals(d)
+        if name not in sig:
+            raise ValueError(f"score field 'signals' has no '{name}' (scored by another "
+                             "evaltools version? score it again)")
+        return _number(sig, name)
+    return value
+
+
+def _product(names: Sequence[str]) -> Callable[[Mapping[str, Any]], float]:
+    parts = [feature_function(n) for n in names]
+
+    def value(d: Mapping[str, Any]) -> float:
+        return math.prod(f(d) for f in parts)
+    return value
+
+
+def is_feature(name: Any) -> bool:
+    """Whether ``name`` names a feature: one of :data:`FEATURES`, a signal of
+    :data:`evaltools.scoring.signals.SIGNALS`, or a product ``a*b`` of those.
+
+    Examples
+    --------
+    >>> is_feature("support_min"), is_feature("sentence_support_min")
+    (False, True)
+    >>> is_feature("unsupported_share*query_instruction")
+    True
+    """
+    from evaltools.scoring.signals import SIGNALS
+
+    if not isinstance(name, str) or not name:
+        return False
+    return all(part in FEATURES or part in SIGNALS for part in name.split("*"))
+
+
+def feature_function(name: str) -> Callable[[Mapping[str, Any]], float]:
+    """How the feature ``name`` is computed from a score output dict.
+
+    A name of :data:`FEATURES` reads the score fields; any other is a signal
+    (the output's ``signals`` mapping, :mod:`evaltools.scoring.signals`); a
+    name ``a*b`` is the product of two features (an interaction).
+    """
+    if "*" in name:
+        return _product(name.split("*"))
+    if name in FEATURES:
+        return FEATURES[name]
+    if not is_feature(name):
+        raise ValueError(f"unknown feature {name!r}")
+    return _signal(name)
+
 
 def feature_vector(score: Mapping[str, Any],
                    names: Sequence[str] = tuple(FEATURES)) -> list[float]:
@@ -136,7 +204,7 @@ def feature_vector(score: Mapping[str, Any],
     """
     if hasattr(score, "to_dict") and not isinstance(score, Mapping):
         score = score.to_dict()
-    return [FEATURES[n](score) for n in names]
+    return [feature_function(n)(score) for n in names]
 
 
 def _scored(d: Mapping[str, Any]) -> bool:
@@ -153,20 +221,23 @@ def _rows(records) -> list[dict[str, Any]]:
             for r in records]
 
 
-def features_frame(records):
+def features_frame(records, names: Sequence[str] | None = None):
     """The features of many scored records, one row each (DataFrame; NaN for error rows).
+
+    ``names`` defaults to :data:`DEFAULT_FEATURES`.
 
     Examples
     --------
     >>> features_frame([{"claims_score": 0.0, "ngram_overlap": 1.0, "anchors_total": 0,
-    ...                  "anchors": [], "support": 1.0}]).shape
+    ...                  "anchors": [], "support": 1.0}], names=list(FEATURES)).shape
     (1, 6)
     """
     import pandas as pd
 
-    rows = [feature_vector(r) if _scored(r) else [math.nan] * len(FEATURES)
+    names = list(DEFAULT_FEATURES if names is None else names)
+    rows = [feature_vector(r, names) if _scored(r) else [math.nan] * len(names)
             for r in _rows(records)]
-    return pd.DataFrame(rows, columns=list(FEATURES))
+    return pd.DataFrame(rows, columns=names)
 
 
 # ------------------------------------------------------------------ the model
@@ -314,9 +385,10 @@ class LearnedCalibration:
             if not isinstance(f, Mapping):
                 raise bad(f"field '{where}' must be an object.", where)
             name = f.get("name")
-            if name not in FEATURES:
-                raise bad(f"field '{where}.name' must be one of {', '.join(FEATURES)}. "
-                          f"Got {shorten(name)} instead.", f"{where}.name")
+            if not is_feature(name):
+                raise bad(f"field '{where}.name' must be a feature (one of "
+                          f"{', '.join(FEATURES)}, a signal name, or a product a*b of "
+                          f"those). Got {shorten(name)} instead.", f"{where}.name")
             for key, top in (("center", MAX_CENTER), ("scale", MAX_CENTER),
                              ("coefficient", MAX_COEFFICIENT)):
                 if not _finite(f.get(key), top):
@@ -351,12 +423,7 @@ class LearnedCalibration:
 
 def _finite(v: Any, top: float = math.inf) -> bool:
     """A number (not a bool) that is finite and at most ``top`` in size."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(v)) and abs(float(v)) <= top
-    except OverflowError:
-        return False
+    return is_finite_number(v, within=top)
 
 
 def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
@@ -425,7 +492,7 @@ class FitResult:
 
     def reliability(self, *, n_bins: int = 10):
         """Reliability bins of the out-of-fold probabilities."""
-        from evaltools.calibration.probability import reliability
+        from evaltools.calibration.brier_reliability import reliability
 
         return reliability(self.labels, self.cv_probabilities, n_bins=n_bins)
 
@@ -451,8 +518,38 @@ def _splitter(y, groups, folds: int, seed: int):
     return StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
 
 
+def balancing_weights(y, strata=None):
+    """Sample weights giving each stratum equal weight and, within it, each label.
+
+    With ``strata`` (one key per record, e.g. the data set), every stratum
+    weighs the same in the fit however many records it has, and within a
+    stratum the unfaithful and faithful records weigh half each; without,
+    only the labels are balanced. Weights average 1.
+
+    Examples
+    --------
+    >>> [round(float(w), 3) for w in balancing_weights([1, 0, 0, 0])]
+    [2.0, 0.667, 0.667, 0.667]
+    >>> [round(float(w), 3) for w in balancing_weights([1, 0, 1, 1, 0, 0], ["a", "a", "b", "b", "b", "b"])]
+    [1.5, 1.5, 0.75, 0.75, 0.75, 0.75]
+    """
+    import numpy as np
+
+    y = np.asarray(y, dtype=int)
+    strata = np.zeros(len(y), dtype=int) if strata is None else np.asarray(strata, dtype=object)
+    w = np.zeros(len(y))
+    keys = list(dict.fromkeys(strata.tolist()))
+    for key in keys:
+        in_stratum = strata == key
+        labels = np.unique(y[in_stratum])
+        for label in labels:
+            cell = in_stratum & (y == label)
+            w[cell] = 1.0 / (len(keys) * len(labels) * cell.sum())
+    return w * len(y) / w.sum()
+
+
 def cross_validated_probabilities(X, y, *, groups=None, folds: int = 5, seed: int = 0,
-                                  C: float = 1.0):
+                                  C: float = 1.0, sample_weight=None):
     """Out-of-fold ``P(label 1)`` of the calibration model (each record predicted by a
     model that did not see it). ``X`` is a :func:`features_frame`.
 
@@ -469,13 +566,18 @@ def cross_validated_probabilities(X, y, *, groups=None, folds: int = 5, seed: in
 
     y = np.asarray(y, dtype=int)
     cv = _splitter(y, groups, folds, seed)
+    params = None if sample_weight is None else {
+        "logisticregression__sample_weight": np.asarray(sample_weight, dtype=float)}
     return cross_val_predict(_pipeline(C), X, y, cv=cv, groups=groups,
-                             method="predict_proba")[:, 1]
+                             method="predict_proba", params=params)[:, 1]
 
 
 def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.0,
                     folds: int = 5, seed: int = 0, groups: Iterable[Any] | None = None,
-                    metadata: Mapping[str, Any] | None = None) -> FitResult:
+                    metadata: Mapping[str, Any] | None = None,
+                    features: Sequence[str] | None = None,
+                    strata: Iterable[Any] | None = None,
+                    balance: bool = False) -> FitResult:
     """Fit the hallucination probability on scored, labelled records.
 
     Records with an ``error`` or without a label are left out (counted in
@@ -496,6 +598,13 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         One group key per record; records of a group share a fold.
     metadata : mapping, optional
         Provenance stored in the JSON (``fitted_on``, ``fitting``, ...).
+    features : sequence of str, optional
+        Feature names (:func:`is_feature`); :data:`DEFAULT_FEATURES` when None.
+    strata : iterable, optional
+        One key per record (e.g. the data set): with ``balance``, each stratum
+        weighs the same in the fit (:func:`balancing_weights`).
+    balance : bool, default False
+        Weight records so that labels (within each stratum) weigh the same.
 
     Returns
     -------
@@ -507,7 +616,7 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     ...          "anchors": [{"kind": "number", "supported": c < 0.5}], "support": 1 - c,
     ...          "label_hallucinated": int(c >= 0.5)} for c in [0, .1, .2, .3, .4] * 2
     ...         + [.6, .7, .8, .9, 1] * 2]
-    >>> fit = fit_calibration(recs)
+    >>> fit = fit_calibration(recs, features=list(FEATURES))  # the score fields' features
     >>> fit.cv_auroc, len(fit.calibration.coefficients)
     (1.0, 6)
     """
@@ -519,6 +628,14 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     if group_list is not None and len(group_list) != len(rows):
         raise ValueError(f"fit_calibration: 'groups' must have one key per record. "
                          f"Got {len(group_list)} keys for {len(rows)} records.")
+    strata_list = None if strata is None else list(strata)
+    if strata_list is not None and len(strata_list) != len(rows):
+        raise ValueError(f"fit_calibration: 'strata' must have one key per record. "
+                         f"Got {len(strata_list)} keys for {len(rows)} records.")
+    names = list(DEFAULT_FEATURES if features is None else features)
+    for name in names:
+        if not is_feature(name):
+            raise ValueError(f"fit_calibration: unknown feature {name!r}")
     keep, ys = [], []
     for i, r in enumerate(rows):
         if label not in r:
@@ -538,11 +655,16 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     if counts.min() < folds:
         raise ValueError(f"fit_calibration: each label needs at least folds={folds} records. "
                          f"Got {int(counts[0])} of 0 and {int(counts[1])} of 1 instead.")
-    X = features_frame([rows[i] for i in keep])
+    X = features_frame([rows[i] for i in keep], names)
     y = np.asarray(ys, dtype=int)
     g = None if group_list is None else np.asarray([str(group_list[i]) for i in keep])
-    cv_prob = cross_validated_probabilities(X, y, groups=g, folds=folds, seed=seed, C=C)
-    model = _pipeline(C).fit(X, y)
+    weight = None
+    if balance:
+        weight = balancing_weights(y, None if strata_list is None
+                                   else [str(strata_list[i]) for i in keep])
+    cv_prob = cross_validated_probabilities(X, y, groups=g, folds=folds, seed=seed, C=C,
+                                            sample_weight=weight)
+    model = _pipeline(C).fit(X, y, logisticregression__sample_weight=weight)
     scaler, logreg = model.steps[0][1], model.steps[-1][1]
     coefs = tuple(
         Coefficient(name, float(m), float(s) if s > 0 else 1.0, float(w))
@@ -554,7 +676,9 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         "fitted_on": {"n": len(y), "n_hallucinated": int(y.sum())},
         "metrics": {"cv_auroc": round(cv_auroc, 4), "cv_brier": round(cv_brier, 4),
                     "cv_folds": folds, "cv_grouped": g is not None},
-        "fitting": {"C": C, "seed": seed, "label": label},
+        "fitting": {"C": C, "seed": seed, "label": label, "balanced": balance,
+                    "strata": None if strata_list is None else
+                    sorted({str(v) for v in strata_list})},
     }
     for key, value in (metadata or {}).items():
         if isinstance(value, Mapping) and isinstance(meta.get(key), Mapping):

@@ -1,6 +1,6 @@
 """What the scorers need from each text, derived once from its parse.
 
-A context is parsed as :mod:`evaltools.scoring.reader` reads it (JSON
+A context is parsed as :mod:`evaltools.scoring.context` reads it (JSON
 records as key/value text), so ``ContextFeatures.text`` and every evidence
 offset index the read text.
 
@@ -16,10 +16,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from evaltools.config import Config
-from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
+from evaltools.scoring.anchors.claims import Claim, extract_claims
+from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.context import read_context
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
-from evaltools.scoring.reader import read_context
 from evaltools.scoring.relevance import asked_type, is_instruction
 from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
 
@@ -32,6 +33,7 @@ class QueryFeatures:
     instruction: bool = False  # an instruction, not a question (relevance.reference = "auto")
     asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
     keys: frozenset[str] = frozenset()  # matcher keys of its content words (grounding)
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class ContextFeatures:
     tokens: tuple[str, ...] = ()  # content lemmas in order (relevance.reference = "auto")
     sentences: SentenceIndex | None = None  # the matcher's sentence index (grounding)
     structured: bool = False  # read from a JSON record (scoring.reader)
+    n_words: int = 0  # words of the read text (signals)
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -102,7 +105,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)),
                          is_instruction(doc, config.relevance.instruction_verbs),
-                         asked_type(doc.text), keys)
+                         asked_type(doc.text), keys, doc.text)
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
@@ -118,7 +121,9 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
     ws = words(doc)
-    by_n = {n: frozenset(map(hash, ngrams(ws, n))) for n in range(1, config.drift.ngram + 1)}
+    # n-grams up to the drift gate's n, and up to 3 for the detector's novelty signals
+    by_n = {n: frozenset(map(hash, ngrams(ws, n)))
+            for n in range(1, max(config.drift.ngram, 3) + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
     tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
@@ -127,7 +132,7 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
                     else ((), frozenset()))
     index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
-                           index.sentences, structured)
+                           index.sentences, structured, len(ws))
 
 
 def _memory_zone(nlp):
@@ -169,7 +174,7 @@ class FeatureCache:
     def prepare(self, items: Iterable[tuple[str, str]]) -> None:
         """Parse, in one ``nlp.pipe`` call, every (role, text) not cached yet.
 
-        A context is parsed as :func:`~evaltools.scoring.reader.read_context`
+        A context is parsed as :func:`~evaltools.scoring.context.read_context`
         reads it (a JSON record as key/value text); features are cached under
         the text as given.
         """

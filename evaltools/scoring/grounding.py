@@ -42,7 +42,8 @@ from typing import Any
 
 from evaltools.config import GroundingConfig
 from evaltools.scoring.anchors.claims import HEDGE_AUX, HEDGE_VERBS, HEDGE_WORDS
-from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_support
+from evaltools.scoring.anchors.mentions import Mention, find_support
+from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
@@ -58,9 +59,31 @@ _BREAK = re.compile(r"[,;:.!?()\[\]\n]|\b(?:and|or|but|while|whereas|because)\b"
 
 
 @dataclass(frozen=True)
+class GroundedUnit:
+    """One content unit of a response and the credit the context gave it.
+
+    Kept beside the score (not in its output) for the detector's signals
+    (:mod:`evaltools.scoring.signals`): where the unsupported weight sits,
+    and of what kind it is.
+    """
+
+    start: int
+    end: int
+    weight: float
+    credit: float
+    sent: int          # the response sentence it is in
+    kind: str          # "number", "name", "personal" or "word"
+    found: bool        # the context holds it somewhere
+    echo: bool         # the query states it
+    derived: bool      # found only as a derivation
+
+
+@dataclass(frozen=True)
 class GroundingScore:
     support: float
     unsupported_spans: tuple[UnsupportedSpan, ...]
+    units: tuple[GroundedUnit, ...] = ()
+    closest: tuple[tuple[int, int], ...] = ()  # (response sentence, closest context sentence)
 
     def to_dict(self) -> dict[str, Any]:
         return {"support": self.support,
@@ -79,6 +102,7 @@ class _Unit:
     pos: int = 0           # its word position in the response
     key: Any = None        # what it is looked up by (equal units, equal keys)
     derived: bool = False  # found only as a derivation ("located" for "location")
+    kind: str = "word"     # "number", "name", "personal" or "word" (GroundedUnit.kind)
 
 
 def _sentence_of(starts: Sequence[int], offset: int) -> int:
@@ -115,7 +139,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
         echo = find_support(m, query_mentions) is not None
         units.append(_Unit(m.start, m.end, number_weight, _sentence_of(sentence_starts, m.start),
                            at, sents, echo,
-                           max(bisect.bisect_right(word_starts, m.start) - 1, 0), key))
+                           max(bisect.bisect_right(word_starts, m.start) - 1, 0), key,
+                           kind="number"))
     spans = sorted((m.start, m.end) for m in mentions)
     ends = [e for _, e in spans]
     for pos, w in enumerate(words):
@@ -136,8 +161,10 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
                 at = index.derived_positions(w)
             seen[key] = at, frozenset(index.sentence_of(j) for j in at), derived and bool(at)
         at, sents, derived = seen[key]
+        kind = ("number" if w.num else "personal" if not w.content
+                else "name" if w.pos == "PROPN" else "word")
         units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
-                           any(f in query_keys for f in w.forms), pos, key, derived))
+                           any(f in query_keys for f in w.forms), pos, key, derived, kind))
     units.sort(key=lambda u: (u.start, u.end))
     return units
 
@@ -257,8 +284,11 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
         credit_sum += u.weight * credit
         prev = u
     support = credit_sum / total if total > 0 else 1.0
+    grounded = tuple(GroundedUnit(u.start, u.end, u.weight, c, u.sent, u.kind, bool(u.found),
+                                  u.echo, u.derived) for u, c in zip(units, credits, strict=True))
     return GroundingScore(min(1.0, max(0.0, support)),
-                          _spans(response_text, units, credits, best, index))
+                          _spans(response_text, units, credits, best, index), grounded,
+                          tuple(sorted(best.items())))
 
 
 #: A unit found in more context sentences than this (a common word in a long text) adds

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 from evaltools.scoring.anchors.mentions import (
     Mention,
-    SupportIndex,
     describe_support,
     find_support,
     supports,
 )
+from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.result import Anchor

@@ -15,10 +15,10 @@ from typing import Any
 from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import InputError
 from evaltools.io import Unreadable, require_text
+from evaltools.scoring.combine import score_features
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.relevance import CorpusTfidf, relevance_reference, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
-from evaltools.scoring.score import score_features
 from evaltools.text import load_pipeline
 
 REQUIRED = ("query", "context", "response")

@@ -16,6 +16,7 @@ from evaltools.scoring.relevance import (
     relevance_score,
 )
 from evaltools.scoring.result import ScoreResult
+from evaltools.scoring.signals import response_signals
 from evaltools.scoring.verdict import decide
 
 
@@ -88,6 +89,8 @@ def score_features(rid: Any, query: QueryFeatures,
         drift_penalty=hall.drift_penalty, ngram_overlap=hall.ngram_overlap,
         anchors_total=hall.anchors_total, anchors_unsupported=hall.anchors_unsupported,
         anchors=hall.anchors, support=grounding.support,
-        unsupported_spans=grounding.unsupported_spans, verdict=verdict.verdict,
+        unsupported_spans=grounding.unsupported_spans,
+        signals=response_signals(query, context, response, hall.anchors, grounding),
+        verdict=verdict.verdict,
         reasons=verdict.reasons + tuple(notes),
     )
