@@ -59,9 +59,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     g = p.add_argument_group(
-        "asking an LLM judge", "With --llm, each record without a 'judge' is sent to the "
-        "model (its module's prompt); the answer is read, cached and audited. Without "
-        "--llm nothing touches the network. Limits and prices: [llm] of the config.")
+        "asking an LLM judge", "With --llm, each record without a 'judge' is sent to the\n"
+        "model (its module's prompt); the answer is read, cached and audited. Without\n"
+        "--llm nothing touches the network. Limits and prices: [llm] of the config\n"
+        "(docs/judge.md, 'Asking an LLM judge').")
     g.add_argument("--llm", metavar="MODEL", help="the model to ask, e.g. gpt-4o-mini")
     g.add_argument("--base-url", metavar="URL", default="https://api.openai.com/v1",
                    help="the OpenAI-compatible API root (vLLM, Ollama, llama.cpp server, "
