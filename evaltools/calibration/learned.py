@@ -530,7 +530,8 @@ def balancing_weights(y, strata=None):
     --------
     >>> [round(float(w), 3) for w in balancing_weights([1, 0, 0, 0])]
     [2.0, 0.667, 0.667, 0.667]
-    >>> [round(float(w), 3) for w in balancing_weights([1, 0, 1, 1, 0, 0], ["a", "a", "b", "b", "b", "b"])]
+    >>> w = balancing_weights([1, 0, 1, 1, 0, 0], ["a", "a", "b", "b", "b", "b"])
+    >>> [round(float(v), 3) for v in w]
     [1.5, 1.5, 0.75, 0.75, 0.75, 0.75]
     """
     import numpy as np
