@@ -208,6 +208,8 @@ class ReportStats:
         self.issue_kinds: Counter = Counter()
         self.judge_labels: list[tuple[Any, Any]] = []
         self.llm_verdicts: list[tuple[Any, Any]] = []
+        # how LLM judges were asked (``judge_llm`` of ``evaltools judge --llm``), by model
+        self.llm_usage: dict[str, dict[str, Any]] = {}
 
     # -- adding ---------------------------------------------------------------------
 
@@ -265,6 +267,7 @@ class ReportStats:
         acc.counts.add(rec)
         acc.module_type = acc.module_type or _verdict(rec.get("module_type"))
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
+        self._add_llm_usage(rec.get("judge_llm"))
         if rec.get("error"):
             self.errors.push(-(self.scored_errors + sum(m.counts.errors
                                                         for m in self.modules.values())),
@@ -332,6 +335,28 @@ class ReportStats:
                      if _get(ev, "correctness", "expected_value") is not None
                      else rec.get("expected"), lim.cell_chars),
                 clip(rec.get("summary"), lim.cell_chars)))
+
+    def _add_llm_usage(self, info: Any) -> None:
+        """Count one record's ``judge_llm``: answered or not, readable or not, tokens, cost."""
+        if not isinstance(info, Mapping):
+            return
+        model = clip(str(info.get("model") or "?"), 60)
+        if model not in self.llm_usage and len(self.llm_usage) >= self.limits.table_rows:
+            model = "(other models)"
+        u = self.llm_usage.setdefault(model, {"records": 0, "failed": 0, "unreadable": 0,
+                                              "prompt_tokens": 0.0, "completion_tokens": 0.0,
+                                              "cost": 0.0, "priced": 0})
+        u["records"] += 1
+        error = info.get("error")
+        if error:
+            u["unreadable" if info.get("answer") is not None else "failed"] += 1
+        for key in ("prompt_tokens", "completion_tokens"):
+            v = _num(info.get(key))
+            u[key] += v if v is not None and v >= 0 else 0.0
+        cost = _num(info.get("cost_usd"))
+        if cost is not None and cost >= 0:
+            u["cost"] += cost
+            u["priced"] += 1
 
     def add_items(self, items: Iterable[Any]) -> None:
         """Add :class:`evaltools.report.inputs.Item` objects."""
