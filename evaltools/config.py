@@ -85,6 +85,7 @@ class GroundingConfig:
     derived_credit: float = 1.0
     reasons_max: int = 3
     span_threshold: float = 0.5
+    span_merge_words: int = 4
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
     ("grounding", "span_threshold"): (0.0, 1.0),
+    ("grounding", "span_merge_words"): (0, 100),
     ("llm", "temperature"): (0.0, 2.0),
     ("llm", "seed"): (0, 2**31 - 1),
     ("llm", "max_tokens"): (16, 1_000_000),
