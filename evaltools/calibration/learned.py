@@ -198,6 +198,26 @@ class LearnedCalibration:
     def feature_names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.coefficients)
 
+    @property
+    def threshold(self) -> float | None:
+        """The recommended probability threshold (flag ``p >= threshold``), or None.
+
+        ``evaltools calibrate`` stores it in the metadata as ``threshold``
+        (the value that maximises F1 on the out-of-fold probabilities, with its
+        precision and recall; :mod:`evaltools.calibration.learning_curve`). A
+        calibration without one (the shipped default, older files) gives None.
+
+        Examples
+        --------
+        >>> cal = LearnedCalibration((Coefficient("claims_score", 0.0, 1.0, 1.0),), 0.0,
+        ...                          {"threshold": {"value": 0.41, "f1": 0.7}})
+        >>> cal.threshold, LearnedCalibration(cal.coefficients, 0.0).threshold
+        (0.41, None)
+        """
+        t = self.metadata.get("threshold")
+        value = t.get("value") if isinstance(t, Mapping) else None
+        return float(value) if _finite(value) and 0.0 <= value <= 1.0 else None
+
     def logit(self, score: Mapping[str, Any]) -> float:
         """The linear predictor (log-odds) of one score output dict."""
         x = feature_vector(score, self.feature_names)
@@ -329,6 +349,12 @@ class LearnedCalibration:
                                      float(f["coefficient"])))
         meta = {k: v for k, v in data.items()
                 if k not in ("format", "version", "model", "target", "intercept", "features")}
+        if "threshold" in meta:
+            t = meta["threshold"]
+            value = t.get("value") if isinstance(t, Mapping) else None
+            if not (_finite(value) and 0.0 <= value <= 1.0):
+                raise bad("field 'threshold.value' must be a probability in [0, 1]. "
+                          f"Got {shorten(value)} instead.", "threshold.value")
         return cls(tuple(coefs), float(intercept), meta)
 
     def save(self, path: str | Path) -> Path:
