@@ -204,7 +204,7 @@ class LearnedCalibration:
 
         ``evaltools calibrate`` stores it in the metadata as ``threshold``
         (the value that maximises F1 on the out-of-fold probabilities, with its
-        precision and recall; :mod:`evaltools.calibration.learning_curve`). A
+        precision and recall; :mod:`evaltools.calibration.labelled_fit`). A
         calibration without one (the shipped default, older files) gives None.
 
         Examples

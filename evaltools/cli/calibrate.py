@@ -5,7 +5,7 @@ response`` records, which are scored first, or the output of ``evaltools
 score`` — fits the logistic model of :mod:`evaltools.calibration.learned`,
 prints its cross-validated AUROC, a recommended threshold on the probability
 (maximum F1 out-of-fold) and a learning curve (cross-validated AUROC and F1
-at 25, 50, 100, ... labels; :mod:`evaltools.calibration.learning_curve`), and
+at 25, 50, 100, ... labels; :mod:`evaltools.calibration.labelled_fit`), and
 writes the model as JSON with both in its metadata (atomically: a temporary
 file renamed at the end). ``--labels`` takes the labels from an Annotator's
 labels file, joined on ``id``. Use it with ``evaltools score --calibration
@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from evaltools import __version__
-from evaltools.calibration.learning_curve import DEFAULT_REPEATS, LabelledFit, fit_on_labels
+from evaltools.calibration.labelled_fit import DEFAULT_REPEATS, LabelledFit, fit_on_labels
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError

@@ -279,8 +279,25 @@ def _folds_for(y: np.ndarray, groups: np.ndarray, folds: int) -> int:
     return int(min(folds, (y == 1).sum(), (y == 0).sum(), len(np.unique(groups))))
 
 
-def _draw(groups: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-    """Indices of whole groups, in random order, until at least ``size`` records."""
+def draw_groups(groups, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Sorted indices of a random subsample of whole groups holding at least ``size`` records.
+
+    Groups are taken in a random order (``rng.permutation``) until their
+    records reach ``size``; all records when ``size`` is the total or more.
+
+    Examples
+    --------
+    Groups of 2, 1 and 3 records; asking for 2 takes groups until 2 records are
+    reached, so the draw holds 2, 3 or 4 records, and always whole groups:
+
+    >>> groups = np.array(["a", "a", "b", "c", "c", "c"])
+    >>> idx = draw_groups(groups, 2, np.random.default_rng(0))
+    >>> sorted(set(groups[idx].tolist())), len(idx)   # seed 0 drew "c" first
+    (['c'], 3)
+    >>> len(draw_groups(groups, 6, np.random.default_rng(0)))
+    6
+    """
+    groups = np.asarray(groups)
     names, inverse, counts = np.unique(groups, return_inverse=True, return_counts=True)
     order = rng.permutation(len(names))
     upto = int(np.searchsorted(np.cumsum(counts[order]), size)) + 1
@@ -471,8 +488,7 @@ def learning_curve(records, *, label: str = "label_hallucinated",
         aurocs, f1s, drawn, used_folds, skipped = [], [], [], [], 0
         for r in range(repeats):
             rng = np.random.default_rng([seed, size, r])
-            idx = (np.arange(n_total) if size >= n_total
-                   else np.sort(_draw(data.groups, size, rng)))
+            idx = draw_groups(data.groups, size, rng)
             y, g = data.y[idx], data.groups[idx]
             p, k = _one_fit(fitter, [data.rows[i] for i in idx], y, g, label=label,
                             folds=folds, seed=seed + r)
