@@ -315,7 +315,7 @@ def learning_curve(curve):
     >>> fig = learning_curve(LearningCurve(pts, n_total=50, grouped=False, folds=5,
     ...                                    repeats=2, seed=0))
     >>> [ax.get_title() for ax in fig.axes]
-    ['AUROC (cross-validated)', 'F1 at the recommended threshold']
+    ['AUROC (cross-validated)', 'F1 (threshold chosen on the other folds)']
     >>> import matplotlib.pyplot as plt; plt.close(fig)
     """
     plt = _plt()
@@ -340,7 +340,7 @@ def learning_curve(curve):
             ax.scatter(xs, ys, s=10, color=colour, alpha=0.4, label=f"{tag}each subsample")
     axes[0].axhline(0.5, color="grey", linestyle=":", linewidth=1, label="chance (0.5)")
     for ax, title, ylabel in ((axes[0], "AUROC (cross-validated)", "AUROC"),
-                              (axes[1], "F1 at the recommended threshold", "F1")):
+                              (axes[1], "F1 (threshold chosen on the other folds)", "F1")):
         ax.set(title=title, ylabel=ylabel, ylim=(0, 1.02))
         ax.set_xscale("log", base=2)
         if sizes:
