@@ -208,3 +208,13 @@ def test_score_applies_a_calibration_with_a_threshold(tmp_path, nlp):
     assert [r["hallucination_probability"] for r in recs] == pytest.approx(
         [cal.probability(r) for r in recs])
     assert cal.threshold is not None
+
+
+def test_calibrate_counts_error_records_it_leaves_out(tmp_path, capsys):
+    rows = [*prescored(), {**prescored(1)[0], "id": "bad", "error": "field 'query' is missing",
+                           "claims_score": None}]
+    src = write_jsonl(tmp_path / "scored.jsonl", rows)
+    assert main(["calibrate", str(src), "-o", str(tmp_path / "cal.json"),
+                 "--repeats", "0"]) == 0
+    assert "records  40 (20 hallucinated), 1 left out (error or no label)" \
+        in capsys.readouterr().out

@@ -209,6 +209,7 @@ class LabelledFit:
     fit: Any  # evaltools.calibration.learned.FitResult
     threshold: ProbabilityThreshold
     curve: LearningCurve | None
+    n_left_out: int = 0  # records with an error or without a label
 
     @property
     def calibration(self):
@@ -219,7 +220,8 @@ class LabelledFit:
         return replace(cal, metadata={**cal.metadata, **extra})
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cv_auroc": self.fit.cv_auroc, "threshold": self.threshold.to_dict(),
+        return {"cv_auroc": self.fit.cv_auroc, "n_left_out": self.n_left_out,
+                "threshold": self.threshold.to_dict(),
                 "learning_curve": None if self.curve is None else self.curve.to_dict()}
 
 
@@ -244,6 +246,7 @@ class _Labelled:
     y: np.ndarray
     groups: np.ndarray
     grouped: bool
+    n_left_out: int
 
 
 def _prepare(records, label: str, groups: Iterable[Any] | None, func: str) -> _Labelled:
@@ -271,7 +274,8 @@ def _prepare(records, label: str, groups: Iterable[Any] | None, func: str) -> _L
         ys.append(y)
     g = (np.asarray([f"#{i}" for i in keep]) if keys is None
          else np.asarray([keys[i] for i in keep]))
-    return _Labelled([rows[i] for i in keep], np.asarray(ys, dtype=int), g, keys is not None)
+    return _Labelled([rows[i] for i in keep], np.asarray(ys, dtype=int), g, keys is not None,
+                     len(rows) - len(keep))
 
 
 def _folds_for(y: np.ndarray, groups: np.ndarray, folds: int) -> int:
@@ -548,4 +552,4 @@ def fit_on_labels(records, *, label: str = "label_hallucinated",
                          repeats=repeats, folds=folds, seed=seed,
                          fit=functools.partial(fitter, **options) if options else fitter)
           if curve else None)
-    return LabelledFit(fit=result, threshold=threshold, curve=lc)
+    return LabelledFit(fit=result, threshold=threshold, curve=lc, n_left_out=data.n_left_out)

@@ -169,7 +169,8 @@ def _print_summary(labelled: LabelledFit, args: argparse.Namespace, *, grouped: 
               + (f"; {joined.n_unmatched} labelled ids not in {args.input.name}"
                  if joined.n_unmatched else ""))
     print(f"records  {m['n']} ({m['n_hallucinated']} hallucinated)"
-          + (f", {fit.n_dropped} left out (error or no label)" if fit.n_dropped else ""))
+          + (f", {labelled.n_left_out} left out (error or no label)"
+             if labelled.n_left_out else ""))
     print(f"cross-validated AUROC  {fit.cv_auroc:.3f}  ({args.folds} folds"
           + (", grouped" if grouped else "") + ")")
     print(f"cross-validated Brier  {fit.cv_brier:.3f}")
