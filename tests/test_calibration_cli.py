@@ -129,13 +129,14 @@ def test_calibrate_reports_learning_curve_and_threshold(tmp_path, capsys):
     assert "learning curve  (2 random subsamples per size, by group; 5-fold CV in each)" \
         in printed
     rows = printed.split("learning curve", 1)[1].splitlines()[1:5]
-    assert rows[0].split() == ["labels", "records", "runs", "AUROC", "sd", "min", "max", "F1",
-                               "sd"]
+    assert rows[0].split() == ["labels", "records", "halluc", "runs", "AUROC", "sd", "min",
+                               "max", "F1", "sd"]
     for row, point in zip(rows[1:], lc["points"], strict=True):
         cells = row.split()
-        assert int(cells[0]) == point["n"] and int(cells[2]) == point["repeats"]
-        assert float(cells[3]) == pytest.approx(point["auroc_mean"], abs=5e-4)
-        assert float(cells[7]) == pytest.approx(point["f1_mean"], abs=5e-4)
+        assert int(cells[0]) == point["n"] and int(cells[3]) == point["repeats"]
+        assert int(cells[2]) == round(point["n_positive"])
+        assert float(cells[4]) == pytest.approx(point["auroc_mean"], abs=5e-4)
+        assert float(cells[8]) == pytest.approx(point["f1_mean"], abs=5e-4)
     assert "--repeats 2" in cal.metadata["fitting"]["command"]
 
 

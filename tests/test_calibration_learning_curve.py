@@ -68,6 +68,7 @@ def test_perfectly_separable_feature_gives_auroc_and_f1_one_at_every_size():
     curve = learning_curve(separable(70), groups=[f"g{i // 2}" for i in range(70)],
                            repeats=2)
     assert [p.n for p in curve.points] == [25, 50, 70]
+    assert curve.points[-1].n_positive == 35  # the whole file: 35 of each label
     for p in curve.points:
         assert p.auroc == (1.0, 1.0) and p.f1 == (1.0, 1.0) and p.skipped == 0
         assert p.auroc_sd == 0.0
@@ -105,7 +106,8 @@ def test_curve_structure_and_json():
     d = json.loads(json.dumps(curve.to_dict(), allow_nan=False))
     assert d["n_total"] == 60 and d["folds"] == 4 and d["repeats"] == 2 and d["seed"] == 7
     assert not d["grouped"]
-    assert set(d["points"][0]) == {"n", "n_records", "folds", "repeats", "skipped",
+    assert set(d["points"][0]) == {"n", "n_records", "n_positive", "folds", "repeats",
+                                   "skipped",
                                    "auroc_mean", "auroc_sd", "auroc_min", "auroc_max",
                                    "f1_mean", "f1_sd"}
     frame = curve.to_frame()

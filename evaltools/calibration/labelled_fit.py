@@ -94,7 +94,8 @@ class CurvePoint:
     """The cross-validated AUROC and F1 at one number of labels, over its repeats.
 
     ``n`` is the size asked for; ``n_records`` the mean size drawn (whole groups
-    are taken, so it can be a little larger). ``auroc`` and ``f1`` hold one value
+    are taken, so it can be a little larger), ``n_positive`` the mean number of
+    label-1 records in it (few positives make a noisy AUROC). ``auroc`` and ``f1`` hold one value
     per repeat that could be fitted (a subsample with too few of one label is
     skipped and counted in ``skipped``). ``f1`` is cross-fitted: each fold
     flagged at the threshold that maximises F1 on the other folds. ``sd`` is the
@@ -107,6 +108,7 @@ class CurvePoint:
     auroc: tuple[float, ...]
     f1: tuple[float, ...]
     skipped: int
+    n_positive: float = math.nan
 
     @property
     def repeats(self) -> int:
@@ -130,7 +132,8 @@ class CurvePoint:
 
     def to_dict(self) -> dict[str, Any]:
         return json_value({
-            "n": self.n, "n_records": _round(self.n_records), "folds": self.folds,
+            "n": self.n, "n_records": _round(self.n_records),
+            "n_positive": _round(self.n_positive), "folds": self.folds,
             "repeats": self.repeats, "skipped": self.skipped,
             "auroc_mean": _round(self.auroc_mean), "auroc_sd": _round(self.auroc_sd),
             "auroc_min": _round(min(self.auroc, default=math.nan)),
@@ -489,7 +492,7 @@ def learning_curve(records, *, label: str = "label_hallucinated",
     fitter = _fit_function(fit)
     points = []
     for size in sizes:
-        aurocs, f1s, drawn, used_folds, skipped = [], [], [], [], 0
+        aurocs, f1s, drawn, positives, used_folds, skipped = [], [], [], [], [], 0
         for r in range(repeats):
             rng = np.random.default_rng([seed, size, r])
             idx = draw_groups(data.groups, size, rng)
@@ -502,10 +505,11 @@ def learning_curve(records, *, label: str = "label_hallucinated",
             aurocs.append(float(roc_auc_score(y, p)))
             f1s.append(cross_fitted_f1(y, p, g, folds=k, seed=seed + r))
             drawn.append(len(idx))
+            positives.append(int(y.sum()))
             used_folds.append(k)
         points.append(CurvePoint(n=int(size), n_records=_mean(drawn),
                                  folds=min(used_folds, default=0), auroc=tuple(aurocs),
-                                 f1=tuple(f1s), skipped=skipped))
+                                 f1=tuple(f1s), skipped=skipped, n_positive=_mean(positives)))
     return LearningCurve(points=tuple(points), n_total=n_total, grouped=data.grouped,
                          folds=folds, repeats=repeats, seed=seed)
 

@@ -196,17 +196,18 @@ def _fmt(x: float, width: int = 5, digits: int = 3) -> str:
 
 def _curve_table(curve) -> str:
     """The learning curve as text: one row per number of labels."""
-    head = ("labels", "records", "runs", "AUROC", "sd", "min", "max", "F1", "sd")
-    widths = (6, 7, 4, 6, 6, 6, 6, 6, 6)
+    head = ("labels", "records", "halluc", "runs", "AUROC", "sd", "min", "max", "F1", "sd")
+    widths = (6, 7, 6, 4, 6, 6, 6, 6, 6, 6)
     lines = ["  " + "  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))]
     for p in curve.points:
-        cells = (str(p.n), _fmt(p.n_records, 0, 0), str(p.repeats), _fmt(p.auroc_mean),
+        cells = (str(p.n), _fmt(p.n_records, 0, 0), _fmt(p.n_positive, 0, 0), str(p.repeats),
+                 _fmt(p.auroc_mean),
                  _fmt(p.auroc_sd), _fmt(min(p.auroc, default=math.nan)),
                  _fmt(max(p.auroc, default=math.nan)), _fmt(p.f1_mean), _fmt(p.f1_sd))
         lines.append("  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
                      + (f"  ({p.skipped} skipped: too few of a label)" if p.skipped else ""))
-    lines.append("  (AUROC and F1: mean over runs, sd between runs; F1 at the threshold "
-                 "chosen on the other folds)")
+    lines.append("  (records, halluc: mean per run; AUROC and F1: mean over runs, sd between "
+                 "runs; F1 at the threshold chosen on the other folds)")
     return "\n".join(lines)
 
 
