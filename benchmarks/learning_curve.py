@@ -1,7 +1,8 @@
 """Fitted on a user's labels: how good is the probability after 50, 100, 200, 400 labels?
 
     python benchmarks/learning_curve.py FILE... [--sizes 50 100 200 400] [--repeats 5]
-        [--save-scored DIR] [--min-test 100] [--seed 0] [--markdown] [--json OUT]
+        [--save-scored DIR] [--min-test 100] [--seed 0] [--features NAMES]
+        [--markdown] [--json OUT]
 
 Each FILE holds labelled records (``query, context, response, label``; optional
 ``group``; ``benchmarks/devsets.py`` builds the development sets). For each file
@@ -21,8 +22,9 @@ flagging every test record (what F1 is worth on a set that is mostly unfaithful)
 
 Only the public fitting interface is used (``fit_calibration(records, label=,
 groups=, folds=, seed=)`` and ``FitResult.calibration.probability``), so the
-script measures whatever features and model that function fits: rerun it after
-changing them.
+script measures whatever features and model that function fits by default:
+rerun it after changing them. ``--features`` (comma-separated) fits on other
+features instead.
 
 Records are scored with :func:`evaltools.score_frame` first; a file that already
 holds the score fields (written by ``--save-scored DIR``, or by ``evaltools
@@ -52,7 +54,7 @@ from evaltools.calibration.labelled_fit import (  # noqa: E402
 )
 from evaltools.calibration.learned import fit_calibration  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
-from evaltools.io.results import score_labelled  # noqa: E402
+from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 BASELINE = "content_absent"
 
@@ -85,7 +87,8 @@ def prf(y: np.ndarray, flag: np.ndarray) -> tuple[float, float, float]:
     return float(p), float(r), float(f)
 
 
-def one_run(df, base: np.ndarray, size: int, repeat: int, seed: int, min_test: int):
+def one_run(df, base: np.ndarray, size: int, repeat: int, seed: int, min_test: int,
+            options: dict | None = None):
     """Fit on ``size`` records drawn by group, test on the rest; None when it cannot be
     (too few test records, one label in the test part, or too few of a label to fit)."""
     from sklearn.metrics import roc_auc_score
@@ -106,11 +109,13 @@ def one_run(df, base: np.ndarray, size: int, repeat: int, seed: int, min_test: i
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fit = fit_calibration(rows, label="label_hallucinated",
-                                  groups=list(groups[train]), folds=k, seed=seed + repeat)
+                                  groups=list(groups[train]), folds=k, seed=seed + repeat,
+                                  **(options or {}))
     except ValueError:  # a cross-validation training part with one label only
         return None
-    threshold = recommend_probability_threshold(y_tr, fit.cv_probabilities, groups[train],
-                                                folds=k, seed=seed + repeat)
+    threshold = recommend_probability_threshold(
+        y_tr, fit.cv_probabilities, groups[train], folds=k, seed=seed + repeat,
+        value=fit.calibration.metadata.get("recommended_threshold"))
     p = np.asarray([fit.calibration.probability(r) for r in df.iloc[test].to_dict("records")],
                    dtype=float)
     precision, recall, f1 = prf(y_te, p >= threshold.value)
@@ -188,15 +193,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="least records left for testing (default 100)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--save-scored", type=Path, metavar="DIR")
+    ap.add_argument("--features", metavar="NAMES",
+                    help="comma-separated features (default: fit_calibration's)")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, metavar="OUT")
     args = ap.parse_args(argv)
 
+    options = ({"features": [f.strip() for f in args.features.split(",") if f.strip()]}
+               if args.features else {})
     results = []
     for path in args.files:
         df = load(path, args.save_scored)
         base = baselines_frame(df["response"], df["context"])[BASELINE].to_numpy(float)
-        runs = {s: [r for r in (one_run(df, base, s, i, args.seed, args.min_test)
+        runs = {s: [r for r in (one_run(df, base, s, i, args.seed, args.min_test, options)
                                 for i in range(args.repeats)) if r is not None]
                 for s in args.sizes}
         results.append(summarise(path.stem, df, runs, args.repeats))

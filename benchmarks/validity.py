@@ -53,15 +53,15 @@ if str(ROOT) not in sys.path:
 
 from evaltools.calibration import auc_ci, load_calibration  # noqa: E402
 from evaltools.calibration.baselines import BASELINES, baselines_frame  # noqa: E402
+from evaltools.calibration.brier_reliability import reliability  # noqa: E402
 from evaltools.calibration.learned import (  # noqa: E402
     cross_validated_probabilities,
     features_frame,
 )
-from evaltools.calibration.probability import reliability  # noqa: E402
 from evaltools.calibration.thresholds import recommend_threshold  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
-from evaltools.io.results import score_labelled  # noqa: E402
+from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 OVERALL = "all"
 BASELINE_NAMES = {"length": "length", "unigrams_absent": "unigrams absent",

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evaltools.calibration.learned import load_calibration
+from evaltools.calibration.learned import FEATURES, load_calibration
 from evaltools.cli import main
 
 
@@ -38,7 +38,8 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     src = write_jsonl(tmp_path / "scored.jsonl", prescored())
     out = tmp_path / "cal.json"
     code = main(["calibrate", str(src), "-o", str(out), "--group-by", "id",
-                 "--group-regex", r"^(.*)_(?:right|halluc)$", "--folds", "4", "--note", "test"])
+                 "--group-regex", r"^(.*)_(?:right|halluc)$", "--folds", "4", "--note", "test",
+                 "--features", ",".join(FEATURES)])  # no signals in this hand-made file
     assert code == 0
     printed = capsys.readouterr().out
     assert "cross-validated AUROC" in printed and "(4 folds, grouped)" in printed
@@ -48,7 +49,7 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     assert len(meta["fitted_on"]["sha256"]) == 64
     assert meta["fitting"]["command"] == (
         "evaltools calibrate scored.jsonl -o cal.json --folds 4 --group-by id "
-        "--group-regex '^(.*)_(?:right|halluc)$'")
+        "--group-regex '^(.*)_(?:right|halluc)$' --features " + ",".join(FEATURES))
     assert meta["metrics"]["cv_grouped"] is True and meta["note"] == "test"
     assert b"\x80" not in out.read_bytes()  # JSON text, not a pickle
 
@@ -108,19 +109,23 @@ def test_calibrate_scores_raw_records_then_score_uses_it(tmp_path, capsys, nlp):
 
 # ------------------------------------------------------------------ learning curve, threshold
 
+#: Hand-made files carry the score fields, not the scorer's signals.
+SCORE_FEATURES = ["--features", ",".join(FEATURES)]
+
 
 def test_calibrate_reports_learning_curve_and_threshold(tmp_path, capsys):
     src = write_jsonl(tmp_path / "scored.jsonl", prescored(60))
     out = tmp_path / "cal.json"
     assert main(["calibrate", str(src), "-o", str(out), "--group-by", "id", "--group-regex",
-                 r"^(.*)_(?:right|halluc)$", "--repeats", "2"]) == 0
+                 r"^(.*)_(?:right|halluc)$", "--repeats", "2", *SCORE_FEATURES]) == 0
     printed = capsys.readouterr().out
     cal = load_calibration(out)
-    t = cal.metadata["threshold"]
-    assert cal.threshold == t["value"] and 0.0 <= t["value"] <= 1.0
-    assert set(t) >= {"value", "rule", "f1", "precision", "recall", "f1_cross_fitted", "n"}
-    assert t["n"] == 60 and t["rule"] == f"hallucination_probability >= {t['value']:.4g}"
-    assert (f"recommended threshold  hallucination_probability >= {t['value']:.4g}  "
+    value = cal.metadata["recommended_threshold"]
+    t = cal.metadata["threshold_metrics"]
+    assert cal.recommended_threshold == value and 0.0 <= value <= 1.0
+    assert set(t) >= {"rule", "f1", "precision", "recall", "f1_cross_fitted", "n"}
+    assert t["n"] == 60 and t["rule"] == f"hallucination_probability >= {value:.4g}"
+    assert (f"recommended threshold  hallucination_probability >= {value:.4g}  "
             f"(max F1 out-of-fold: F1 {t['f1']:.3f}, precision {t['precision']:.3f}, "
             f"recall {t['recall']:.3f}") in printed
     lc = cal.metadata["learning_curve"]
@@ -143,10 +148,12 @@ def test_calibrate_reports_learning_curve_and_threshold(tmp_path, capsys):
 def test_calibrate_without_curve_and_bad_repeats(tmp_path, capsys):
     src = write_jsonl(tmp_path / "scored.jsonl", prescored())
     out = tmp_path / "cal.json"
-    assert main(["calibrate", str(src), "-o", str(out), "--repeats", "0"]) == 0
+    assert main(["calibrate", str(src), "-o", str(out), "--repeats", "0",
+                 *SCORE_FEATURES]) == 0
     assert "learning curve" not in capsys.readouterr().out
     cal = load_calibration(out)
-    assert "learning_curve" not in cal.metadata and cal.threshold is not None
+    assert "learning_curve" not in cal.metadata
+    assert "recommended_threshold" in cal.metadata and "threshold_metrics" in cal.metadata
     out.unlink()
     assert main(["calibrate", str(src), "-o", str(out), "--repeats", "-1"]) == 2
     assert "--repeats must be 0 or more. Got -1 instead." in capsys.readouterr().err
@@ -154,7 +161,7 @@ def test_calibrate_without_curve_and_bad_repeats(tmp_path, capsys):
 
 
 def test_calibrate_on_annotator_labels_then_score_applies_it(tmp_path, capsys):
-    from evaltools.io.labels import LabelStore
+    from evaltools.io.label_store import LabelStore
 
     rows = prescored(50)
     unlabelled = [{k: v for k, v in r.items() if k != "label"} for r in rows]
@@ -167,7 +174,7 @@ def test_calibrate_on_annotator_labels_then_score_applies_it(tmp_path, capsys):
     store.append("not-a-record", "label_hallucinated", "faithful", value=0)
     out = tmp_path / "cal.json"
     assert main(["calibrate", str(src), "--labels", str(labels), "-o", str(out),
-                 "--repeats", "1"]) == 0
+                 "--repeats", "1", *SCORE_FEATURES]) == 0
     printed = capsys.readouterr().out
     assert ("labels   44 records labelled in labels.jsonl; 6 without a label left out; "
             "1 labelled ids not in scored.jsonl") in printed
@@ -180,12 +187,13 @@ def test_calibrate_on_annotator_labels_then_score_applies_it(tmp_path, capsys):
     direct = tmp_path / "direct.jsonl"
     write_jsonl(direct, rows[:44])
     assert main(["calibrate", str(direct), "-o", str(tmp_path / "d.json"), "-q",
-                 "--repeats", "0"]) == 0
+                 "--repeats", "0", *SCORE_FEATURES]) == 0
     assert load_calibration(tmp_path / "d.json").coefficients == cal.coefficients
     # A label file written with text buttons: one line naming the file, field and case.
     bad = tmp_path / "bad.jsonl"
     LabelStore(bad).append(rows[0]["id"], "label_hallucinated", "hallucinated")
-    assert main(["calibrate", str(src), "--labels", str(bad), "-o", str(out) + "x"]) == 2
+    assert main(["calibrate", str(src), "--labels", str(bad), "-o", str(out) + "x",
+                 *SCORE_FEATURES]) == 2
     err = capsys.readouterr().err
     assert (f"bad.jsonl: case '{rows[0]['id']}': field 'label_hallucinated' must be 0 or 1"
             in err)
@@ -195,7 +203,8 @@ def test_score_applies_a_calibration_with_a_threshold(tmp_path, nlp):
     rows = prescored(40)
     src = write_jsonl(tmp_path / "scored.jsonl", rows)
     cal_path = tmp_path / "cal.json"
-    assert main(["calibrate", str(src), "-o", str(cal_path), "-q", "--repeats", "1"]) == 0
+    assert main(["calibrate", str(src), "-o", str(cal_path), "-q", "--repeats", "1",
+                 *SCORE_FEATURES]) == 0
     raw = write_jsonl(tmp_path / "raw.jsonl", [
         {"id": "a", "query": "Price?", "context": "The jar costs $10.", "response":
          "The jar costs $10."},
@@ -208,7 +217,7 @@ def test_score_applies_a_calibration_with_a_threshold(tmp_path, nlp):
     recs = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["hallucination_probability"] for r in recs] == pytest.approx(
         [cal.probability(r) for r in recs])
-    assert cal.threshold is not None
+    assert 0.0 <= cal.recommended_threshold <= 1.0
 
 
 def test_calibrate_counts_error_records_it_leaves_out(tmp_path, capsys):
@@ -216,6 +225,6 @@ def test_calibrate_counts_error_records_it_leaves_out(tmp_path, capsys):
                            "claims_score": None}]
     src = write_jsonl(tmp_path / "scored.jsonl", rows)
     assert main(["calibrate", str(src), "-o", str(tmp_path / "cal.json"),
-                 "--repeats", "0"]) == 0
+                 "--repeats", "0", *SCORE_FEATURES]) == 0
     assert "records  40 (20 hallucinated), 1 left out (error or no label)" \
         in capsys.readouterr().out

@@ -21,10 +21,14 @@ from evaltools.calibration import (
     learning_curve,
     recommend_probability_threshold,
 )
-from evaltools.calibration.learned import LearnedCalibration, load_calibration
+from evaltools.calibration.learned import load_calibration
 from evaltools.errors import InputError
+from evaltools.io.label_store import LabelStore
 from evaltools.io.labelled import join_labels
-from evaltools.io.labels import LabelStore
+
+#: Hand-made records carry the score fields, not the scorer's signals: fit on a
+#: score-field feature (the shipped default features read signals).
+FEATURE = {"features": ["claims_score"]}
 
 
 def scored(x: float, y: int, **extra) -> dict:
@@ -66,7 +70,7 @@ def test_draw_takes_whole_groups_until_the_size_is_reached():
 
 def test_perfectly_separable_feature_gives_auroc_and_f1_one_at_every_size():
     curve = learning_curve(separable(70), groups=[f"g{i // 2}" for i in range(70)],
-                           repeats=2)
+                           repeats=2, **FEATURE)
     assert [p.n for p in curve.points] == [25, 50, 70]
     assert curve.points[-1].n_positive == 35  # the whole file: 35 of each label
     for p in curve.points:
@@ -80,12 +84,12 @@ def test_constant_feature_gives_auroc_one_half():
     # is balanced, so every out-of-fold probability is the same (intercept 0): AUROC
     # 0.5, and the one threshold flags everything: precision 1/2, recall 1, F1 2/3.
     rows = [scored(0.5, i % 2) for i in range(60)]
-    full = learning_curve(rows, repeats=2).points[-1]
+    full = learning_curve(rows, repeats=2, **FEATURE).points[-1]
     assert full.n == 60 and full.auroc == (0.5, 0.5)
     assert full.f1 == pytest.approx((2 / 3, 2 / 3))
     # In an unbalanced subsample the intercept of each training part leans away from
     # its test fold's labels: a constant feature never ranks above chance.
-    for p in learning_curve(rows, repeats=2).points[:-1]:
+    for p in learning_curve(rows, repeats=2, **FEATURE).points[:-1]:
         assert max(p.auroc) <= 0.5
 
 
@@ -93,16 +97,17 @@ def test_curve_is_deterministic_for_a_seed_and_changes_with_it():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 90)
     rows = [scored(float(v) * 0.3 + float(rng.random()), int(v)) for v in y]
-    a = learning_curve(rows, repeats=2, seed=1).to_dict()
-    assert learning_curve(rows, repeats=2, seed=1).to_dict() == a
-    assert learning_curve(rows, repeats=2, seed=2).to_dict() != a
+    a = learning_curve(rows, repeats=2, seed=1, **FEATURE).to_dict()
+    assert learning_curve(rows, repeats=2, seed=1, **FEATURE).to_dict() == a
+    assert learning_curve(rows, repeats=2, seed=2, **FEATURE).to_dict() != a
     # adding a size changes no other size's draws
-    b = learning_curve(rows, repeats=2, seed=1, sizes=[25, 40, 50, 90]).to_dict()
+    b = learning_curve(rows, repeats=2, seed=1, sizes=[25, 40, 50, 90],
+                       **FEATURE).to_dict()
     assert [p for p in b["points"] if p["n"] != 40] == a["points"]
 
 
 def test_curve_structure_and_json():
-    curve = learning_curve(separable(60), repeats=2, folds=4, seed=7)
+    curve = learning_curve(separable(60), repeats=2, folds=4, seed=7, **FEATURE)
     d = json.loads(json.dumps(curve.to_dict(), allow_nan=False))
     assert d["n_total"] == 60 and d["folds"] == 4 and d["repeats"] == 2 and d["seed"] == 7
     assert not d["grouped"]
@@ -140,7 +145,7 @@ def test_fit_is_called_through_the_public_interface_with_whole_groups():
 
 def test_subsample_with_too_few_of_a_label_is_skipped_not_fatal():
     rows = [scored(1.0 if i < 3 else 0.0, int(i < 3)) for i in range(100)]
-    curve = learning_curve(rows, repeats=4)
+    curve = learning_curve(rows, repeats=4, **FEATURE)
     small = curve.points[0]
     assert small.n == 25 and small.skipped + small.repeats == 4 and small.skipped >= 1
     full = curve.points[-1]
@@ -152,7 +157,7 @@ def test_subsample_with_too_few_of_a_label_is_skipped_not_fatal():
 def test_records_with_an_error_or_no_label_are_left_out():
     rows = [*separable(40), {**scored(1.0, 1), "error": "field 'query' is missing"},
             {**scored(0.0, 0), "label_hallucinated": None}]
-    assert learning_curve(rows, repeats=1).n_total == 40
+    assert learning_curve(rows, repeats=1, **FEATURE).n_total == 40
 
 
 def test_bad_arguments_say_what_is_wrong():
@@ -212,29 +217,55 @@ def test_cross_fitted_f1_by_hand():
 
 
 def test_fit_on_labels_stores_threshold_and_curve_in_the_calibration(tmp_path):
-    lf = fit_on_labels(separable(60), repeats=2, metadata={"note": "x"})
+    lf = fit_on_labels(separable(60), repeats=2, metadata={"note": "x"}, **FEATURE)
     cal = lf.calibration
     assert cal.metadata["note"] == "x"
-    assert cal.metadata["threshold"]["value"] == lf.threshold.value == cal.threshold
+    # one value: the fit's recommended_threshold (what the verdict reads), with metrics
+    assert cal.recommended_threshold == lf.threshold.value \
+        == lf.fit.calibration.metadata["recommended_threshold"]
+    metrics = cal.metadata["threshold_metrics"]
+    assert "value" not in metrics and metrics["rule"] == lf.threshold.rule
+    assert metrics["f1"] == 1.0 and metrics["precision"] == 1.0 and metrics["recall"] == 1.0
     assert [p["n"] for p in cal.metadata["learning_curve"]["points"]] == [25, 50, 60]
     back = load_calibration(cal.save(tmp_path / "cal.json"))
-    assert back.threshold == lf.threshold.value
+    assert back.recommended_threshold == lf.threshold.value
     assert back.metadata["learning_curve"] == json.loads(json.dumps(cal.metadata[
         "learning_curve"]))
-    assert lf.fit.calibration.threshold is None  # the bare fit is unchanged
-    assert fit_on_labels(separable(60), curve=False).curve is None
+    assert "learning_curve" not in lf.fit.calibration.metadata  # the bare fit is unchanged
+    assert fit_on_labels(separable(60), curve=False, **FEATURE).curve is None
 
 
-def test_threshold_property_and_validation():
-    base = load_calibration().to_dict()
-    assert load_calibration().threshold is None  # the shipped default has none
-    assert LearnedCalibration.from_dict({**base, "threshold": {"value": 0.25}}).threshold == 0.25
-    for bad in (1.5, -0.1, "0.3", None, True):
-        with pytest.raises(InputError, match=r"c.json: field 'threshold.value' must be a "
-                                             r"probability in \[0, 1\]"):
-            LearnedCalibration.from_dict({**base, "threshold": {"value": bad}}, source="c.json")
-    with pytest.raises(InputError, match=r"threshold\.value"):
-        LearnedCalibration.from_dict({**base, "threshold": 0.3}, source="c.json")
+def test_threshold_is_rounded_down_so_the_chosen_record_stays_flagged():
+    # The label-1 records' probability is 0.99996 (say): rounded to nearest, 1.0
+    # would flag nothing. Rounded down, 0.9999 flags all three: F1 1.
+    t = recommend_probability_threshold([0, 0, 1, 1, 1], [0.1, 0.2] + [0.99996] * 3)
+    assert t.value == 0.9999 and t.f1 == 1.0
+    # A value chosen already is kept, and only measured: p >= 0.15 flags four, TP 3.
+    t = recommend_probability_threshold([0, 0, 1, 1, 1], [0.1, 0.2, 0.5, 0.6, 0.7],
+                                        value=0.15)
+    assert (t.value, t.precision, t.recall) == (0.15, 0.75, 1.0)
+
+
+def test_balancing_strata_follow_the_drawn_records():
+    calls = []
+
+    class Fit:
+        def __init__(self, p):
+            self.cv_probabilities = p
+
+    def fake_fit(rows, *, label, groups, folds, seed, strata=None, **options):
+        calls.append((len(rows), strata, options))
+        assert [r["set"] for r in rows] == strata  # each fit gets its records' strata
+        return Fit([r["claims_score"] for r in rows])
+
+    rows = [scored(float(i % 2), i % 2, set=f"s{i % 3}") for i in range(30)]
+    rows.append({**scored(1.0, 1, set="s9"), "error": "bad"})  # left out, its stratum too
+    lf = fit_on_labels(rows, strata=[r["set"] for r in rows], repeats=1, fit=fake_fit,
+                       balance=True, metadata={"note": "x"})
+    assert lf.n_left_out == 1
+    assert calls[0][2] == {"balance": True, "metadata": {"note": "x"}}  # the full fit
+    assert all(c[2] == {"balance": True} for c in calls[1:])  # the curve's fits
+    assert [c[0] for c in calls] == [30, 25, 30]
 
 
 def test_plotted_curve_points_are_what_to_dict_says():

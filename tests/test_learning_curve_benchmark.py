@@ -40,8 +40,9 @@ def test_fit_on_n_by_group_and_measure_on_the_rest(bench, tmp_path, capsys):
     src = tmp_path / "pairs.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for i in range(40) for r in pair(i)))
     out = tmp_path / "out.json"
+    # hand-made scored records carry the score fields, not the scorer's signals
     assert bench.main([str(src), "--sizes", "20", "80", "--repeats", "2", "--min-test", "20",
-                       "--json", str(out), "--markdown"]) == 0
+                       "--features", "claims_score", "--json", str(out), "--markdown"]) == 0
     printed = capsys.readouterr().out
     (res,) = json.loads(out.read_text())
     assert (res["set"], res["n"], res["n_hallucinated"]) == ("pairs", 80, 40)

@@ -8,7 +8,7 @@ import ipywidgets
 import pandas as pd
 import pytest
 
-from evaltools.io.labels import iter_label_events
+from evaltools.io.label_store import iter_label_events
 from evaltools.widgets import Annotator, read_labels
 
 
@@ -230,4 +230,4 @@ def test_annotator_labels_feed_calibrate(frame, tmp_path, capsys):
         in capsys.readouterr().out
     cal = load_calibration(out)
     assert cal.metadata["fitted_on"]["n"] == 24 and cal.metadata["metrics"]["cv_auroc"] > 0.9
-    assert cal.threshold is not None
+    assert "recommended_threshold" in cal.metadata and "threshold_metrics" in cal.metadata

@@ -14,14 +14,17 @@ probability comes with two answers:
 - a **recommended threshold** (:func:`recommend_probability_threshold`) on the
   probability: the one that maximises F1 on the out-of-fold probabilities (each
   record predicted by a model that did not see it), with precision and recall
-  there. Because it is chosen on the same probabilities it is scored on, its F1
-  is a little optimistic; ``f1_cross_fitted`` is the honest figure (each fold
+  there. It is the calibration's ``recommended_threshold`` (written by
+  ``fit_calibration``, read by the verdict); this module adds its metrics.
+  Because it is chosen on the same probabilities it is scored on, its F1 is a
+  little optimistic; ``f1_cross_fitted`` is the honest figure (each fold
   flagged with a threshold chosen on the other folds).
 
 Both are computed through the public fitting interface only
 (:func:`evaltools.calibration.learned.fit_calibration`: ``label``, ``groups``,
-``folds``, ``seed`` in; ``cv_probabilities`` out), so they hold whatever
-features and model family that function fits.
+``folds``, ``seed`` in, ``strata`` when given; ``cv_probabilities`` and the
+calibration's ``recommended_threshold`` out), so they hold whatever features
+and model family that function fits.
 
 Library use: folds are scikit-learn's ``StratifiedGroupKFold``, AUROC
 ``roc_auc_score``, F1 ``f1_score``, and the threshold
@@ -41,7 +44,7 @@ A feature that separates the labels perfectly gives AUROC 1 at every size:
 >>> rows = [{"claims_score": float(i % 2), "ngram_overlap": 0.5, "anchors": [],
 ...          "support": 1.0, "anchors_total": 0, "label_hallucinated": i % 2}
 ...         for i in range(60)]
->>> curve = learning_curve(rows, repeats=2)
+>>> curve = learning_curve(rows, repeats=2, features=["claims_score"])
 >>> [p.n for p in curve.points], [p.auroc_mean for p in curve.points]
 ([25, 50, 60], [1.0, 1.0, 1.0])
 """
@@ -204,9 +207,10 @@ class ProbabilityThreshold:
 class LabelledFit:
     """A calibration fitted on labels, with its recommended threshold and learning curve.
 
-    ``calibration`` carries both in its metadata (``threshold``,
-    ``learning_curve``), so the saved JSON holds them and
-    ``LearnedCalibration.threshold`` reads the threshold back.
+    ``calibration`` carries both in its metadata: ``recommended_threshold``
+    (the value, which ``LearnedCalibration.recommended_threshold`` reads),
+    ``threshold_metrics`` (its rule, F1, precision, recall, ...) and
+    ``learning_curve``.
     """
 
     fit: Any  # evaltools.calibration.learned.FitResult
@@ -216,7 +220,9 @@ class LabelledFit:
 
     @property
     def calibration(self):
-        extra = {"threshold": self.threshold.to_dict()}
+        metrics = {k: v for k, v in self.threshold.to_dict().items() if k != "value"}
+        extra = {"recommended_threshold": self.threshold.value,
+                 "threshold_metrics": metrics}
         if self.curve is not None:
             extra["learning_curve"] = self.curve.to_dict()
         cal = self.fit.calibration
@@ -250,10 +256,13 @@ class _Labelled:
     groups: np.ndarray
     grouped: bool
     n_left_out: int
+    strata: np.ndarray | None = None
 
 
-def _prepare(records, label: str, groups: Iterable[Any] | None, func: str) -> _Labelled:
-    """Rows with a 0/1 label and no error, their labels and groups (one per record when none)."""
+def _prepare(records, label: str, groups: Iterable[Any] | None, func: str,
+             strata: Iterable[Any] | None = None) -> _Labelled:
+    """Rows with a 0/1 label and no error, their labels, groups (one per record when none)
+    and strata (when given)."""
     if hasattr(records, "columns") and hasattr(records, "to_dict"):
         rows = records.to_dict(orient="records")
     else:
@@ -263,6 +272,10 @@ def _prepare(records, label: str, groups: Iterable[Any] | None, func: str) -> _L
     if keys is not None and len(keys) != len(rows):
         raise ValueError(f"{func}: 'groups' must have one key per record. "
                          f"Got {len(keys)} keys for {len(rows)} records.")
+    strata_keys = None if strata is None else [str(v) for v in strata]
+    if strata_keys is not None and len(strata_keys) != len(rows):
+        raise ValueError(f"{func}: 'strata' must have one key per record. "
+                         f"Got {len(strata_keys)} keys for {len(rows)} records.")
     keep, ys = [], []
     for i, r in enumerate(rows):
         if label not in r:
@@ -278,7 +291,8 @@ def _prepare(records, label: str, groups: Iterable[Any] | None, func: str) -> _L
     g = (np.asarray([f"#{i}" for i in keep]) if keys is None
          else np.asarray([keys[i] for i in keep]))
     return _Labelled([rows[i] for i in keep], np.asarray(ys, dtype=int), g, keys is not None,
-                     len(rows) - len(keep))
+                     len(rows) - len(keep),
+                     None if strata_keys is None else np.asarray([strata_keys[i] for i in keep]))
 
 
 def _folds_for(y: np.ndarray, groups: np.ndarray, folds: int) -> int:
@@ -359,8 +373,14 @@ def cross_fitted_f1(y_true, probabilities, groups=None, *, folds: int = 5,
 
 
 def recommend_probability_threshold(y_true, probabilities, groups=None, *, folds: int = 5,
-                                    seed: int = 0) -> ProbabilityThreshold:
+                                    seed: int = 0, value: float | None = None
+                                    ) -> ProbabilityThreshold:
     """The threshold that maximises F1 on out-of-fold probabilities, with its metrics.
+
+    The threshold is the observed probability with the highest F1 (ties: the
+    one that flags fewer records), rounded down to 4 decimals as the
+    calibration file stores it (so ``p >= value`` still flags the record
+    chosen); the metrics are those of ``p >= value`` at that value.
 
     Parameters
     ----------
@@ -371,6 +391,9 @@ def recommend_probability_threshold(y_true, probabilities, groups=None, *, folds
         Group of each record, for the cross-fitted F1's folds.
     folds, seed : int
         Folds and seed of the cross-fitted F1.
+    value : float, optional
+        A threshold chosen already (the calibration's ``recommended_threshold``):
+        only its metrics are computed.
 
     Returns
     -------
@@ -390,10 +413,13 @@ def recommend_probability_threshold(y_true, probabilities, groups=None, *, folds
     """
     y = np.asarray([binary_label(v) for v in y_true], dtype=int)
     p = np.asarray(probabilities, dtype=float)
-    best = _best_f1_threshold(y, p)
-    m = best.metrics
+    from evaltools.calibration.thresholds import evaluate_threshold
+
+    if value is None:
+        value = math.floor(float(_best_f1_threshold(y, p).threshold) * 1e4) / 1e4
+    m = evaluate_threshold(y, p, float(value), inclusive=True)
     return ProbabilityThreshold(
-        value=float(best.threshold), f1=float(m.f1), precision=float(m.precision),
+        value=float(value), f1=float(m.f1), precision=float(m.precision),
         recall=float(m.recall), flagged_share=float(m.flagged_share),
         f1_cross_fitted=cross_fitted_f1(y, p, groups, folds=folds, seed=seed),
         n=len(y), n_positive=int(y.sum()))
@@ -410,7 +436,7 @@ def _fit_function(fit: Callable[..., Any] | None) -> Callable[..., Any]:
     return fit_calibration
 
 
-def _one_fit(fit, rows, y, g, *, label, folds, seed):
+def _one_fit(fit, rows, y, g, *, label, folds, seed, **extra):
     """Out-of-fold probabilities of one fit, aligned with ``y``; None when it cannot be fitted."""
     k = _folds_for(y, g, folds)
     if k < 2:
@@ -418,7 +444,7 @@ def _one_fit(fit, rows, y, g, *, label, folds, seed):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # small folds: sklearn's class-balance warnings
-            res = fit(rows, label=label, groups=list(g), folds=k, seed=seed)
+            res = fit(rows, label=label, groups=list(g), folds=k, seed=seed, **extra)
     except ValueError:  # e.g. a training part with one label only
         return None, k
     p = np.asarray(res.cv_probabilities, dtype=float)
@@ -431,7 +457,8 @@ def _one_fit(fit, rows, y, g, *, label, folds, seed):
 def learning_curve(records, *, label: str = "label_hallucinated",
                    groups: Iterable[Any] | None = None, sizes: Sequence[int] | None = None,
                    repeats: int = DEFAULT_REPEATS, folds: int = 5, seed: int = 0,
-                   fit: Callable[..., Any] | None = None) -> LearningCurve:
+                   fit: Callable[..., Any] | None = None,
+                   strata: Iterable[Any] | None = None, **fit_options: Any) -> LearningCurve:
     """Grouped cross-validated AUROC and F1 of the probability fitted on n labels, for each n.
 
     Parameters
@@ -456,8 +483,13 @@ def learning_curve(records, *, label: str = "label_hallucinated",
     fit : callable, optional
         The fitting function (default
         :func:`evaltools.calibration.learned.fit_calibration`), called as
-        ``fit(rows, label=, groups=, folds=, seed=)`` and read for its
-        ``cv_probabilities``.
+        ``fit(rows, label=, groups=, folds=, seed=)`` (and ``strata=`` when
+        given) and read for its ``cv_probabilities``.
+    strata : iterable, optional
+        One key per record passed on (for the drawn records) to ``fit`` (its
+        balancing by data set).
+    **fit_options
+        Passed to every fit (e.g. ``features``, ``C``, ``balance``).
 
     Returns
     -------
@@ -469,7 +501,7 @@ def learning_curve(records, *, label: str = "label_hallucinated",
 
     >>> rows = [{"claims_score": 0.5, "ngram_overlap": 0.5, "anchors": [], "support": 1.0,
     ...          "anchors_total": 0, "label_hallucinated": i % 2} for i in range(30)]
-    >>> learning_curve(rows, repeats=1).points[-1].auroc
+    >>> learning_curve(rows, repeats=1, features=["claims_score"]).points[-1].auroc
     (0.5,)
     """
     from sklearn.metrics import roc_auc_score
@@ -478,7 +510,7 @@ def learning_curve(records, *, label: str = "label_hallucinated",
     check_positive_int(repeats, "repeats", func)
     check_value(folds, "folds", func, isinstance(folds, int) and not isinstance(folds, bool)
                 and folds >= 2, "an integer of at least 2")
-    data = _prepare(records, label, groups, func)
+    data = _prepare(records, label, groups, func, strata)
     n_total = len(data.y)
     if n_total == 0:
         raise ValueError(f"{func}: needs labelled records without an error. Got none.")
@@ -490,6 +522,8 @@ def learning_curve(records, *, label: str = "label_hallucinated",
             check_positive_int(s, "sizes", func)
         sizes = [s for s in sizes if s <= n_total]
     fitter = _fit_function(fit)
+    if fit_options:
+        fitter = functools.partial(fitter, **fit_options)
     points = []
     for size in sizes:
         aurocs, f1s, drawn, positives, used_folds, skipped = [], [], [], [], [], 0
@@ -497,8 +531,9 @@ def learning_curve(records, *, label: str = "label_hallucinated",
             rng = np.random.default_rng([seed, size, r])
             idx = draw_groups(data.groups, size, rng)
             y, g = data.y[idx], data.groups[idx]
+            extra = {} if data.strata is None else {"strata": list(data.strata[idx])}
             p, k = _one_fit(fitter, [data.rows[i] for i in idx], y, g, label=label,
-                            folds=folds, seed=seed + r)
+                            folds=folds, seed=seed + r, **extra)
             if p is None:
                 skipped += 1
                 continue
@@ -518,42 +553,51 @@ def fit_on_labels(records, *, label: str = "label_hallucinated",
                   groups: Iterable[Any] | None = None, folds: int = 5, seed: int = 0,
                   repeats: int = DEFAULT_REPEATS, sizes: Sequence[int] | None = None,
                   curve: bool = True, fit: Callable[..., Any] | None = None,
-                  **fit_options: Any) -> LabelledFit:
+                  strata: Iterable[Any] | None = None, **fit_options: Any) -> LabelledFit:
     """Fit the probability on labels; recommend its threshold; draw its learning curve.
 
     What ``evaltools calibrate`` runs. ``fit_options`` go to the fitting
     function: all of them for the full fit, all but ``metadata`` for the
-    curve's fits (``C`` is the same model everywhere).
+    curve's fits (``C``, ``features``, ``balance`` give the same model
+    everywhere); ``strata`` (one key per record) goes to each fit for its
+    records. The threshold is the fit's ``recommended_threshold`` when it
+    writes one (else chosen here the same way), so the metrics describe the
+    value the verdict reads.
 
     Returns
     -------
     LabelledFit
-        ``.calibration`` holds ``threshold`` and ``learning_curve`` in its
-        metadata, ready to save.
+        ``.calibration`` holds ``recommended_threshold``,
+        ``threshold_metrics`` and ``learning_curve`` in its metadata, ready
+        to save.
 
     Examples
     --------
     >>> rows = [{"claims_score": float(i % 2), "ngram_overlap": 0.5, "anchors": [],
     ...          "support": 1.0, "anchors_total": 0, "label_hallucinated": i % 2}
     ...         for i in range(40)]
-    >>> lf = fit_on_labels(rows, repeats=1)
-    >>> lf.threshold.f1, lf.calibration.threshold == lf.threshold.value
+    >>> lf = fit_on_labels(rows, repeats=1, features=["claims_score"])
+    >>> lf.threshold.f1, lf.calibration.recommended_threshold == lf.threshold.value
     (1.0, True)
     """
     check_positive_int(repeats, "repeats", "fit_on_labels")
-    data = _prepare(records, label, groups, "fit_on_labels")
+    data = _prepare(records, label, groups, "fit_on_labels", strata)
     fitter = _fit_function(fit)
+    extra = {} if data.strata is None else {"strata": list(data.strata)}
     result = fitter(data.rows, label=label, groups=list(data.groups) if data.grouped else None,
-                    folds=folds, seed=seed, **fit_options)
+                    folds=folds, seed=seed, **extra, **fit_options)
     p = np.asarray(result.cv_probabilities, dtype=float)
     if len(p) != len(data.y):
         raise RuntimeError(f"fit returned {len(p)} out-of-fold probabilities for "
                            f"{len(data.y)} records")
-    threshold = recommend_probability_threshold(data.y, p, data.groups, folds=folds, seed=seed)
+    chosen = getattr(getattr(result, "calibration", None), "metadata", {}).get(
+        "recommended_threshold")
+    threshold = recommend_probability_threshold(data.y, p, data.groups, folds=folds, seed=seed,
+                                                value=chosen)
     options = {k: v for k, v in fit_options.items() if k != "metadata"}
     lc = (learning_curve(data.rows, label=label,
                          groups=data.groups if data.grouped else None, sizes=sizes,
-                         repeats=repeats, folds=folds, seed=seed,
-                         fit=functools.partial(fitter, **options) if options else fitter)
+                         repeats=repeats, folds=folds, seed=seed, fit=fitter,
+                         strata=data.strata, **options)
           if curve else None)
     return LabelledFit(fit=result, threshold=threshold, curve=lc, n_left_out=data.n_left_out)

@@ -23,12 +23,13 @@ from pathlib import Path
 
 from evaltools import __version__
 from evaltools.calibration.labelled_fit import DEFAULT_REPEATS, LabelledFit, fit_on_labels
+from evaltools.calibration.learned import DEFAULT_FEATURES, is_feature
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
 from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, join_labels, read_labelled
-from evaltools.io.results import is_scored, score_labelled
+from evaltools.scoring.restore import is_scored, score_labelled
 
 EXAMPLES = """\
 examples:
@@ -63,6 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeats", type=int, default=DEFAULT_REPEATS,
                    help="random subsamples per size of the learning curve (default "
                         f"{DEFAULT_REPEATS}; 0: no learning curve)")
+    p.add_argument("--features", metavar="NAMES",
+                   help="comma-separated features to fit on: signal names (the 'signals' "
+                        "output field), score features such as claims_score, or products "
+                        "a*b (default: " + ",".join(DEFAULT_FEATURES) + ")")
+    p.add_argument("--balance-by", metavar="FIELD",
+                   help="weight records so that every FIELD value (e.g. a data set) and, "
+                        "within it, both labels weigh the same in the fit")
     p.add_argument("--note", help="free text stored in the JSON (e.g. what the data is)")
     p.add_argument("--source", type=Path, action="append", default=[], metavar="FILE",
                    help="a file INPUT was built from (repeatable): its name and sha256 are "
@@ -83,8 +91,9 @@ def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
     from evaltools.scoring.scorer import ResponseScorer
 
-    if is_scored(records[0]):
-        return records
+    if is_scored(records[0]) and ("signals" in records[0] or not all(
+            isinstance(records[0].get(f), str) for f in ("query", "context", "response"))):
+        return records  # scored already (by an older evaltools when it has no signals)
     stream = ResponseScorer(config).stream(enumerate(records, start=1), source=args.input.name)
     return [{**rec, **result.to_dict()} for _, rec, result in
             progress(stream, "scoring", total=len(records), disabled=args.no_progress)]
@@ -109,7 +118,14 @@ def run(args: argparse.Namespace) -> int:
     if args.repeats < 0:
         raise InputError(f"--repeats must be 0 or more. Got {args.repeats} instead.",
                          source="command line")
-
+    features = None
+    if args.features is not None:
+        features = [f.strip() for f in args.features.split(",") if f.strip()]
+        unknown = [f for f in features if not is_feature(f)]
+        if unknown or not features:
+            raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"
+                             if unknown else "--features names no feature",
+                             source="command line")
     refuse_overwriting_input(args.output, [args.input, *([args.labels] if args.labels else [])])
     config = load_config(args.config)
     joined = None
@@ -146,9 +162,15 @@ def run(args: argparse.Namespace) -> int:
     if args.note:
         metadata["note"] = args.note
     try:
+        strata = None
+        if args.balance_by:
+            if args.balance_by not in frame.columns:
+                raise ValueError(f"--balance-by: field '{args.balance_by}' is missing")
+            strata = frame[args.balance_by].astype(str).tolist()
         labelled = fit_on_labels(frame, groups=groups, folds=args.folds, seed=args.seed,
                                  repeats=max(args.repeats, 1), curve=args.repeats > 0,
-                                 C=args.C, metadata=metadata)
+                                 strata=strata, C=args.C, metadata=metadata,
+                                 features=features, balance=bool(args.balance_by))
     except ValueError as exc:
         raise InputError(str(exc), source=args.input.name) from None
     labelled.calibration.save(args.output)
@@ -217,6 +239,8 @@ def _argv(args: argparse.Namespace) -> list[str]:
                                  ("--seed", args.seed, 0), ("--C", args.C, 1.0),
                                  ("--group-by", args.group_by, None),
                                  ("--group-regex", args.group_regex, None),
+                                 ("--features", args.features, None),
+                                 ("--balance-by", args.balance_by, None),
                                  ("--labels", args.labels and args.labels.name, None),
                                  ("--repeats", args.repeats, DEFAULT_REPEATS)):
         if value is not None and value != default:

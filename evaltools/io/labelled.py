@@ -174,7 +174,7 @@ def join_labels(records: Iterable[Mapping[str, Any]], labels: Any, *,
     or in Python ``join_labels(records, "labels.jsonl").records``. Records are
     matched on ``id`` as text (the 1-based record number when records have no
     ``id``, as the Annotator numbers them); the last label of an id wins
-    (:func:`evaltools.io.labels.read_labels`). Records without a label are left
+    (:func:`evaltools.io.label_store.read_labels`). Records without a label are left
     out: an Annotator usually labels a part of a file.
 
     Parameters
@@ -182,8 +182,8 @@ def join_labels(records: Iterable[Mapping[str, Any]], labels: Any, *,
     records : iterable of dict
         Raw or scored records.
     labels : str, Path or DataFrame
-        A labels file written by the Annotator (:class:`~evaltools.io.labels.LabelStore`),
-        or the frame :func:`~evaltools.io.labels.read_labels` returns.
+        A labels file written by the Annotator (:class:`~evaltools.io.label_store.LabelStore`),
+        or the frame :func:`~evaltools.io.label_store.read_labels` returns.
     field : str, default "label_hallucinated"
         The labelled field holding 0/1 (the Annotator's ``field``).
     source, labels_source : str
@@ -203,7 +203,7 @@ def join_labels(records: Iterable[Mapping[str, Any]], labels: Any, *,
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from evaltools.io.labels import LabelStore
+    >>> from evaltools.io.label_store import LabelStore
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "labels.jsonl"
     >>> store = LabelStore(path)
     >>> _ = store.append("a", "label_hallucinated", "hallucinated", value=1)
@@ -212,7 +212,7 @@ def join_labels(records: Iterable[Mapping[str, Any]], labels: Any, *,
     >>> [(r["id"], r["label_hallucinated"]) for r in joined.records], joined.n_unlabelled
     ([('a', 1), ('b', 0)], 1)
     """
-    from evaltools.io.labels import read_labels
+    from evaltools.io.label_store import read_labels
 
     if isinstance(labels, (str, Path)):
         labels_source = labels_source or Path(labels).name
