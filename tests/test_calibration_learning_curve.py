@@ -328,3 +328,10 @@ def test_join_labels_without_the_field_names_the_fields_there(tmp_path):
         join_labels([{"id": "a"}], path)
     with pytest.raises(InputError, match="labels file not found"):
         join_labels([{"id": "a"}], tmp_path / "missing.jsonl")
+
+
+def test_records_the_model_cannot_read_raise_instead_of_an_empty_curve():
+    # Every fit fails the same way (a feature the model does not know): that is
+    # said, not reported as a curve of skipped subsamples.
+    with pytest.raises(ValueError, match="unknown feature 'not_a_feature'"):
+        learning_curve(separable(30), repeats=1, features=["not_a_feature"])

@@ -437,21 +437,23 @@ def _fit_function(fit: Callable[..., Any] | None) -> Callable[..., Any]:
 
 
 def _one_fit(fit, rows, y, g, *, label, folds, seed, **extra):
-    """Out-of-fold probabilities of one fit, aligned with ``y``; None when it cannot be fitted."""
+    """Out-of-fold probabilities of one fit, aligned with ``y``, and the folds used; the
+    probabilities are None when the subsample cannot be fitted, with the ValueError
+    raised (if any) third."""
     k = _folds_for(y, g, folds)
     if k < 2:
-        return None, k
+        return None, k, None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # small folds: sklearn's class-balance warnings
             res = fit(rows, label=label, groups=list(g), folds=k, seed=seed, **extra)
-    except ValueError:  # e.g. a training part with one label only
-        return None, k
+    except ValueError as exc:  # e.g. a training part with one label only
+        return None, k, exc
     p = np.asarray(res.cv_probabilities, dtype=float)
     if len(p) != len(y):
         raise RuntimeError(f"fit returned {len(p)} out-of-fold probabilities for {len(y)} "
                            "records (records with an error or no label must be left out first)")
-    return p, k
+    return p, k, None
 
 
 def learning_curve(records, *, label: str = "label_hallucinated",
@@ -495,6 +497,14 @@ def learning_curve(records, *, label: str = "label_hallucinated",
     -------
     LearningCurve
 
+    Raises
+    ------
+    ValueError
+        Bad arguments; or no subsample at all could be fitted and the fitting
+        function said why (its last error is raised: a field the features need
+        is missing, ...). A subsample that cannot be fitted while others can is
+        counted in ``skipped``.
+
     Examples
     --------
     A constant feature ranks nothing: every probability is the same, AUROC 0.5.
@@ -525,6 +535,7 @@ def learning_curve(records, *, label: str = "label_hallucinated",
     if fit_options:
         fitter = functools.partial(fitter, **fit_options)
     points = []
+    fitted, last_error = 0, None
     for size in sizes:
         aurocs, f1s, drawn, positives, used_folds, skipped = [], [], [], [], [], 0
         for r in range(repeats):
@@ -532,11 +543,13 @@ def learning_curve(records, *, label: str = "label_hallucinated",
             idx = draw_groups(data.groups, size, rng)
             y, g = data.y[idx], data.groups[idx]
             extra = {} if data.strata is None else {"strata": list(data.strata[idx])}
-            p, k = _one_fit(fitter, [data.rows[i] for i in idx], y, g, label=label,
-                            folds=folds, seed=seed + r, **extra)
+            p, k, error = _one_fit(fitter, [data.rows[i] for i in idx], y, g, label=label,
+                                   folds=folds, seed=seed + r, **extra)
             if p is None:
                 skipped += 1
+                last_error = error or last_error
                 continue
+            fitted += 1
             aurocs.append(float(roc_auc_score(y, p)))
             f1s.append(cross_fitted_f1(y, p, g, folds=k, seed=seed + r))
             drawn.append(len(idx))
@@ -545,6 +558,10 @@ def learning_curve(records, *, label: str = "label_hallucinated",
         points.append(CurvePoint(n=int(size), n_records=_mean(drawn),
                                  folds=min(used_folds, default=0), auroc=tuple(aurocs),
                                  f1=tuple(f1s), skipped=skipped, n_positive=_mean(positives)))
+    if fitted == 0 and last_error is not None:
+        # No subsample could be fitted, and not for want of labels: the records
+        # themselves do not suit the model (a missing field, an unknown feature).
+        raise last_error
     return LearningCurve(points=tuple(points), n_total=n_total, grouped=data.grouped,
                          folds=folds, repeats=repeats, seed=seed)
 
