@@ -101,6 +101,12 @@ class AlertsConfig:
 
 
 @dataclass(frozen=True)
+class CompareConfig:
+    tolerance: float = 0.05
+    max_changes: int = 200
+
+
+@dataclass(frozen=True)
 class InputConfig:
     max_line_bytes: int = 64 * 1024 * 1024
     max_depth: int = 64
@@ -118,6 +124,7 @@ _SECTIONS: dict[str, type] = {
     "batch": BatchConfig,
     "alerts": AlertsConfig,
     "input": InputConfig,
+    "compare": CompareConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
@@ -153,6 +160,8 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
+    ("compare", "tolerance"): (0.0, 1.0),
+    ("compare", "max_changes"): (1, 100_000),
 }
 
 
@@ -170,6 +179,7 @@ class Config:
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     input: InputConfig = field(default_factory=InputConfig)
+    compare: CompareConfig = field(default_factory=CompareConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         return {

@@ -64,16 +64,16 @@ def _reading(args: argparse.Namespace, files):
         disabled=args.no_progress)
 
 
-def _compare(args: argparse.Namespace, config) -> int:
+def _compare(args: argparse.Namespace, config, limits: Limits) -> int:
     title = args.title if args.title != "evaltools report" else "evaltools comparison"
     report = compare_files(args.reference, args.inputs, config=config, title=title,
-                           skip_invalid=args.skip_invalid,
+                           skip_invalid=args.skip_invalid, limits=limits,
                            progress=_reading(args, [*args.inputs, *args.reference]))
     report.to_file(args.output)
     if not args.quiet:
-        flips = report.section("summary").blocks[0].items[3].value
+        headline = report.section("summary").blocks[0].text
         print(f"evaltools report: {' '.join(map(str, args.reference))} -> "
-              f"{' '.join(map(str, args.inputs))}: {flips} verdict flips -> {args.output}")
+              f"{' '.join(map(str, args.inputs))} -> {args.output}\n  {headline}")
     return 0
 
 
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
 
     if args.reference:
-        return _compare(args, config)
+        return _compare(args, config, lim)
 
     report = build_report(args.inputs, config=config, registry=registry, limits=lim,
                           title=args.title, skip_invalid=args.skip_invalid,

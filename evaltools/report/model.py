@@ -37,7 +37,7 @@ from evaltools.report.html import (
 )
 
 #: Kinds of table columns: how a renderer formats and sorts a cell.
-COLUMN_KINDS = ("text", "int", "float", "percent", "verdict", "code", "list")
+COLUMN_KINDS = ("text", "int", "float", "percent", "verdict", "code", "list", "link")
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class Column:
     ``kind`` is one of :data:`COLUMN_KINDS`: ``int``, ``float`` and
     ``percent`` (a share in [0, 1]) are numbers and sort as numbers;
     ``verdict`` is PASS/WARN/FAIL; ``code`` is monospaced text; ``list`` a
-    sequence of strings.
+    sequence of strings; ``link`` a ``(text, target)`` pair, the text linking
+    to the element of id ``target`` in the same page.
     """
 
     key: str
@@ -204,6 +205,20 @@ class Case(Block):
     response_cut: int = 0
     context_cut: int = 0
     anchors_cut: int = 0
+
+
+@dataclass(frozen=True)
+class Change(Block):
+    """One record in two runs, side by side: ``before`` and ``after`` are :class:`Case`
+    objects (texts, anchors, reasons of each run); ``deltas`` is ``(score, before,
+    after)`` per score; ``anchor`` the element id a table links to."""
+
+    kind: ClassVar[str] = "change"
+    anchor: str
+    headline: str
+    deltas: tuple[tuple[str, float, float], ...]
+    before: Case
+    after: Case
 
 
 @dataclass(frozen=True)

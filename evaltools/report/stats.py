@@ -249,6 +249,68 @@ class _ModuleAcc:
 # ----------------------------------------------------------------------------- builder
 
 
+def case_payload(rec: Mapping[str, Any], rid: str, source: str, line: int,
+                 lim: Limits) -> dict[str, Any]:
+    """One record cut to ``lim`` for a :class:`~evaltools.report.model.Case`: texts,
+    anchors inside the part shown, fields and reasons (the worst cases and the
+    comparison's changed records show records this way)."""
+    response = rec.get("response") if isinstance(rec.get("response"), str) else ""
+    context = rec.get("context") if isinstance(rec.get("context"), str) else ""
+    context = read_context(context).text  # evidence offsets index the read context
+    query = rec.get("query") if isinstance(rec.get("query"), str) else ""
+    r_keep, c_keep = response[: lim.text_chars], context[: lim.text_chars]
+    anchors = []
+    dropped = 0
+    for a in _as_list(rec.get("anchors")):
+        if not isinstance(a, Mapping):
+            continue
+        a = dict(a)
+        s, e = _offset(a.get("start")), _offset(a.get("end"))
+        if not (s is not None and e is not None and s <= e <= len(r_keep)):
+            if s is not None and s < len(response):
+                dropped += 1  # inside the part of the response that was cut
+                continue
+            a["start"] = a["end"] = None
+        es, ee = _offset(a.get("evidence_start")), _offset(a.get("evidence_end"))
+        if not (es is not None and ee is not None and es <= ee <= len(c_keep)):
+            a["evidence_start"] = a["evidence_end"] = None
+        for k in ("text", "evidence", "note"):
+            if a.get(k) is not None:
+                a[k] = clip(a[k], lim.anchor_chars)
+        anchors.append(a)
+    for a in span_marks(_as_list(rec.get("unsupported_spans"))):
+        s, e = _offset(a.get("start")), _offset(a.get("end"))
+        if s is None or e is None or not s < e <= len(r_keep) or not isinstance(
+                a.get("text"), str):
+            continue  # a span outside the part shown (or malformed) is not drawn
+        a["text"], a["note"] = clip(a["text"], lim.anchor_chars), clip(a["note"],
+                                                                       lim.anchor_chars)
+        anchors.append(a)
+    kept = _within_overlap_budget(anchors[: lim.anchors_per_case], lim.anchors_per_case)
+    extra = len(anchors) - len(kept)
+    anchors = kept
+    fields = tuple((n, _num(rec.get(n))) for n in (*SCORE_NAMES, "claims_score",
+                                                    "drift_penalty", "ngram_overlap"))
+    if _num(rec.get("support")) is not None:
+        fields += (("support", _num(rec.get("support"))),)
+    n_unsup, n_total = (_num(rec.get(k)) for k in ("anchors_unsupported", "anchors_total"))
+    fields += (("anchors", f"{n_unsup or 0:g} unsupported of {n_total or 0:g}"),)
+    missing = _as_list(rec.get("missing_keywords"))
+    if missing:
+        fields += (("missing keywords", clip(", ".join(map(str, missing)), lim.cell_chars)),)
+    reasons = _as_list(rec.get("reasons"))
+    return {
+        "id": rid, "source": source, "line": line, "verdict": _verdict(rec.get("verdict")),
+        "reasons": tuple(clip(r, lim.cell_chars) for r in reasons),
+        "fields": fields, "query": clip(query, lim.text_chars),
+        "response": r_keep, "context": c_keep, "anchors": tuple(anchors),
+        "response_cut": len(response) - len(r_keep), "context_cut": len(context) - len(c_keep),
+        "anchors_cut": extra + dropped,
+        "relevance": _num(rec.get("relevance")), "completeness": _num(rec.get("completeness")),
+        "hallucination": _num(rec.get("hallucination")),
+    }
+
+
 class ReportStats:
     """What a report shows, accumulated record by record (counts, scores, bounded top-k).
 
@@ -344,62 +406,7 @@ class ReportStats:
 
     def _case_payload(self, rec: Mapping[str, Any], rid: str, source: str,
                       line: int) -> dict[str, Any]:
-        lim = self.limits
-        response = rec.get("response") if isinstance(rec.get("response"), str) else ""
-        context = rec.get("context") if isinstance(rec.get("context"), str) else ""
-        context = read_context(context).text  # evidence offsets index the read context
-        query = rec.get("query") if isinstance(rec.get("query"), str) else ""
-        r_keep, c_keep = response[: lim.text_chars], context[: lim.text_chars]
-        anchors = []
-        dropped = 0
-        for a in _as_list(rec.get("anchors")):
-            if not isinstance(a, Mapping):
-                continue
-            a = dict(a)
-            s, e = _offset(a.get("start")), _offset(a.get("end"))
-            if not (s is not None and e is not None and s <= e <= len(r_keep)):
-                if s is not None and s < len(response):
-                    dropped += 1  # inside the part of the response that was cut
-                    continue
-                a["start"] = a["end"] = None
-            es, ee = _offset(a.get("evidence_start")), _offset(a.get("evidence_end"))
-            if not (es is not None and ee is not None and es <= ee <= len(c_keep)):
-                a["evidence_start"] = a["evidence_end"] = None
-            for k in ("text", "evidence", "note"):
-                if a.get(k) is not None:
-                    a[k] = clip(a[k], lim.anchor_chars)
-            anchors.append(a)
-        for a in span_marks(_as_list(rec.get("unsupported_spans"))):
-            s, e = _offset(a.get("start")), _offset(a.get("end"))
-            if s is None or e is None or not s < e <= len(r_keep) or not isinstance(
-                    a.get("text"), str):
-                continue  # a span outside the part shown (or malformed) is not drawn
-            a["text"], a["note"] = clip(a["text"], lim.anchor_chars), clip(a["note"],
-                                                                           lim.anchor_chars)
-            anchors.append(a)
-        kept = _within_overlap_budget(anchors[: lim.anchors_per_case], lim.anchors_per_case)
-        extra = len(anchors) - len(kept)
-        anchors = kept
-        fields = tuple((n, _num(rec.get(n))) for n in (*SCORE_NAMES, "claims_score",
-                                                        "drift_penalty", "ngram_overlap"))
-        if _num(rec.get("support")) is not None:
-            fields += (("support", _num(rec.get("support"))),)
-        n_unsup, n_total = (_num(rec.get(k)) for k in ("anchors_unsupported", "anchors_total"))
-        fields += (("anchors", f"{n_unsup or 0:g} unsupported of {n_total or 0:g}"),)
-        missing = _as_list(rec.get("missing_keywords"))
-        if missing:
-            fields += (("missing keywords", clip(", ".join(map(str, missing)), lim.cell_chars)),)
-        reasons = _as_list(rec.get("reasons"))
-        return {
-            "id": rid, "source": source, "line": line, "verdict": _verdict(rec.get("verdict")),
-            "reasons": tuple(clip(r, lim.cell_chars) for r in reasons),
-            "fields": fields, "query": clip(query, lim.text_chars),
-            "response": r_keep, "context": c_keep, "anchors": tuple(anchors),
-            "response_cut": len(response) - len(r_keep), "context_cut": len(context) - len(c_keep),
-            "anchors_cut": extra + dropped,
-            "relevance": _num(rec.get("relevance")), "completeness": _num(rec.get("completeness")),
-            "hallucination": _num(rec.get("hallucination")),
-        }
+        return case_payload(rec, rid, source, line, self.limits)
 
     def add_judged(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
                    recomputed: bool = False) -> None:
