@@ -89,7 +89,7 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
                  limits: Limits | None = None,
                  title: str = "evaltools report", skip_invalid: bool = False,
                  progress: Callable[[Iterable[Any], str], Iterable[Any]] | None = None,
-                 ) -> Report:
+                 columns: Mapping[str, str] | None = None) -> Report:
     """Read, score or judge as needed, and build the report over ``paths``.
 
     Parameters
@@ -110,6 +110,9 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
     progress : callable, optional
         ``progress(items, file_name)`` wraps each file's stream of records
         (the CLI passes a progress bar).
+    columns : mapping, optional
+        Input columns renamed to fields as they are read (``--map``):
+        ``{"question": "query", "answer": "response"}``.
 
     Raises
     ------
@@ -125,7 +128,7 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
         kinds: Counter = Counter()
         n = 0
         items = iter_items(p, scorer=scorer, registry=builder.registry,
-                           skip_invalid=skip_invalid)
+                           skip_invalid=skip_invalid, columns=columns)
         for item in items if progress is None else progress(items, p.name):
             n += 1
             kinds[("recomputed " if item.recomputed else "") + item.kind] += 1

@@ -7,7 +7,7 @@ deltas, and lays them out as report sections. Nothing is computed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,8 @@ from evaltools.report.stats import case_payload
 
 
 def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
-          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
+          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None,
+          columns: Mapping[str, str] | None = None,
           ) -> tuple[list[dict[str, Any]], list[InputFile]]:
     from evaltools.scoring.scorer import ResponseScorer
 
@@ -41,7 +42,7 @@ def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
     records, inputs = [], []
     for path in paths:
         p = Path(path)
-        items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid)
+        items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid, columns=columns)
         n = 0
         for item in items if progress is None else progress(items, p.name):
             records.append(item.record)
@@ -214,13 +215,14 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
 def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path], *,
                   config=None, title: str = "evaltools comparison", skip_invalid: bool = False,
                   progress=None, n_resamples: int = 1000, seed: int = 0,
-                  limits: Limits | None = None) -> Report:
+                  limits: Limits | None = None,
+                  columns: Mapping[str, str] | None = None) -> Report:
     """Read two runs' files and return their comparison report."""
     config = config if config is not None else DEFAULT_CONFIG
     ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
-                            progress=progress)
+                            progress=progress, columns=columns)
     cur, cur_inputs = _read(current, config=config, skip_invalid=skip_invalid,
-                            progress=progress)
+                            progress=progress, columns=columns)
     comparison = compare_runs(ref, cur, n_resamples=n_resamples, seed=seed, config=config)
     return comparison_report(comparison, title=title, inputs=(*ref_inputs, *cur_inputs),
                              config=config, limits=limits,

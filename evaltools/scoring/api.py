@@ -44,11 +44,13 @@ def score(query: str, context: str, response: str, *, config: Config | None = No
 
 def score_records(records: Iterable[Mapping[str, Any]], *, config: Config | None = None,
                   nlp=None, tfidf: CorpusTfidf | None = None,
-                  skip_invalid: bool = False) -> Iterator[ScoreResult]:
+                  skip_invalid: bool = False,
+                  columns: Mapping[str, str] | None = None) -> Iterator[ScoreResult]:
     """Score many records lazily; each distinct text is parsed once.
 
     A record breaking the contract raises ``InputError`` naming its 1-based
     number and field, or with ``skip_invalid`` gets a result with ``error``.
+    ``columns`` maps fields named otherwise: ``{"question": "query"}``.
 
     Examples
     --------
@@ -58,15 +60,20 @@ def score_records(records: Iterable[Mapping[str, Any]], *, config: Config | None
     >>> [(r.id, r.verdict) for r in score_records(recs)]
     [('a', 'PASS'), ('b', 'FAIL')]
     """
-    yield from scorer_for(config, nlp, tfidf).score_records(records, skip_invalid=skip_invalid)
+    yield from scorer_for(config, nlp, tfidf).score_records(records, skip_invalid=skip_invalid,
+                                                            columns=columns)
 
 
 def score_frame(df, *, config: Config | None = None, nlp=None,
-                tfidf: CorpusTfidf | None = None, skip_invalid: bool = False):
+                tfidf: CorpusTfidf | None = None, skip_invalid: bool = False,
+                columns: Mapping[str, str] | None = None):
     """A copy of ``df`` with every output field as a column (one row per record).
 
     Output columns replace input columns of the same name; nested fields
-    (``anchors``, ``keywords``, ``reasons``) are Python lists.
+    (``anchors``, ``keywords``, ``reasons``) are Python lists. ``columns``
+    maps columns named otherwise to fields, as ``--map`` does:
+    ``score_frame(df, columns={"question": "query", "answer": "response"})``
+    (or ``"question=query,answer=response"``).
 
     Examples
     --------
@@ -76,7 +83,8 @@ def score_frame(df, *, config: Config | None = None, nlp=None,
     >>> score_frame(df)[["verdict", "hallucination"]].to_dict("records")
     [{'verdict': 'PASS', 'hallucination': 0.0}]
     """
-    return scorer_for(config, nlp, tfidf).score_frame(df, skip_invalid=skip_invalid)
+    return scorer_for(config, nlp, tfidf).score_frame(df, skip_invalid=skip_invalid,
+                                                      columns=columns)
 
 
 __all__ = ["ResponseScorer", "default_scorer", "score", "score_frame", "score_records"]

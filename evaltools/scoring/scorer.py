@@ -26,6 +26,7 @@ from typing import Any
 
 from evaltools.arguments import check_type
 from evaltools.config import DEFAULT_CONFIG, Config
+from evaltools.io import map_columns, parse_column_map
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.relevance import CorpusTfidf
 from evaltools.scoring.result import OUTPUT_FIELDS, ScoreResult
@@ -95,19 +96,24 @@ class ResponseScorer:
 
     def score_records(self, records: Iterable[Mapping[str, Any]], *,
                       skip_invalid: bool = False, source: str = "<records>",
-                      unit: str = "record") -> Iterator[ScoreResult]:
+                      unit: str = "record", columns: Mapping[str, str] | None = None,
+                      ) -> Iterator[ScoreResult]:
         """Score many records lazily (numbered 1, 2, ...); see :func:`evaltools.score_records`."""
-        for _, _, result in self.stream(enumerate(records, start=1), source=source,
+        numbered = map_columns(enumerate(records, start=1), parse_column_map(
+            columns, source="columns"))
+        for _, _, result in self.stream(numbered, source=source,
                                         unit=unit, skip_invalid=skip_invalid):
             yield result
 
-    def score_frame(self, df, *, skip_invalid: bool = False):
+    def score_frame(self, df, *, skip_invalid: bool = False,
+                    columns: Mapping[str, str] | None = None):
         """A copy of ``df`` with every output field as a column (:func:`evaltools.score_frame`)."""
         import pandas as pd
 
         records = df.to_dict("records")
         rows = [r.to_dict() for r in self.score_records(records, skip_invalid=skip_invalid,
-                                                         source="<DataFrame>", unit="row")]
+                                                         source="<DataFrame>", unit="row",
+                                                         columns=columns)]
         out = pd.DataFrame(rows, columns=list(OUTPUT_FIELDS), index=df.index)
         keep = [c for c in df.columns if c not in out.columns or c == "id"]
         return pd.concat([df[keep].drop(columns=["id"], errors="ignore"), out], axis=1)

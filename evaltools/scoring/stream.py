@@ -48,7 +48,8 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     if max_chars is None:
         max_chars = DEFAULT_CONFIG.input.max_text_chars
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
-                            required=REQUIRED, max_chars=max_chars) for f in REQUIRED)
+                            required=REQUIRED, max_chars=max_chars, suggest_map=True)
+               for f in REQUIRED)
     return q, c, r
 
 
