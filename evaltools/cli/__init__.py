@@ -35,6 +35,7 @@ SUBCOMMANDS = {
     "judge": "recompute judge results for pipeline modules M01..M16 and audit LLM judges",
     "calibrate": "fit a hallucination probability on labelled records",
     "report": "write a self-contained HTML report",
+    "check": "exit non-zero when a run is below the bar (for CI)",
 }
 
 
@@ -46,6 +47,7 @@ examples:
   evaltools report scored.jsonl judged.jsonl -o report.html
   evaltools report --reference old.jsonl new.jsonl -o diff.html   # compare two runs
   evaltools calibrate labelled.jsonl -o calibration.json
+  evaltools check scored.jsonl --max-fail 0.1 --reference old.jsonl   # a CI gate
   evaltools COMMAND --help                                 # options and examples
 """
 
