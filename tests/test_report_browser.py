@@ -403,3 +403,29 @@ def test_diff_page_shows_a_changed_record_side_by_side(browser, tmp_path):
     assert header.get_attribute("aria-sort") == "ascending"
     w.assert_clean()
     w.context.close()
+
+
+def test_exported_widget_page_copied_alone_says_its_widgets_are_missing(browser, tmp_path):
+    """Before: the page loaded require.js/embed-amd.js from beside it, failed, and its
+    widgets went blank without a word. Now it says what is missing, where they would be."""
+    import nbformat
+
+    from evaltools.report.notebooks import execute_notebook, export_html
+
+    path = tmp_path / "w.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import ipywidgets as w\nw.IntSlider(value=3, description='k')")]), path)
+    page_path = tmp_path / "alone" / "w.html"
+    page_path.parent.mkdir()
+    page_path.write_text(export_html(execute_notebook(path, timeout=120), name="w"),
+                         encoding="utf-8")
+    w = Page(browser)
+    page = w.open(page_path)
+    banner = page.locator("#evaltools-widgets-missing")
+    banner.wait_for(timeout=10_000)
+    assert banner.is_visible()
+    assert "require.js and embed-amd.js" in banner.inner_text()
+    note = page.locator(".evaltools-snapshot-note")
+    assert note.count() == 1 and "cannot be shown" in note.first.inner_text()
+    assert w.blocked == []  # it looked for the files beside it, nothing else
+    w.context.close()

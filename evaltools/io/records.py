@@ -651,10 +651,38 @@ def _temp_beside(target: Path, suffix: str) -> Path:
     return Path(tmp)
 
 
+def is_device(path: str | Path) -> bool:
+    """Whether ``path`` is an existing character device (``/dev/null``): written to, never
+    replaced, and whatever its name it has no file type."""
+    import stat
+
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def check_output_folder(output: str | Path) -> None:
+    """Raise an :class:`OutputError` when the folder ``output`` goes in does not exist.
+
+    Commands do not create folders: a typo in ``-o /tmp/reprots/x.jsonl`` would
+    make folders anywhere. A device (``/dev/null``) is accepted as it is.
+    """
+    out = Path(output)
+    if is_device(out):
+        return
+    parent = out.parent
+    if not parent.is_dir():
+        what = "is a file, not a folder" if parent.exists() else "does not exist"
+        raise OutputError(f"{out}: the folder {parent} {what}; create it first "
+                          f"(evaltools creates no folders)")
+
+
 def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | Path]) -> None:
     """Raise an InputError if ``output`` is one of ``inputs``: the same path, or the
     same file through a symbolic or hard link. Writing it would destroy the input
-    (lines that could not be read would come back as stubs).
+    (lines that could not be read would come back as stubs). First, the folder the
+    output goes in must exist (:func:`check_output_folder`).
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp()); (d / "a.jsonl").write_text("")
@@ -667,6 +695,7 @@ def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | P
     if output is None or str(output) == STDOUT:
         return
     out = Path(output)
+    check_output_folder(out)
     for path in inputs:
         p = Path(path)
         same = out.resolve() == p.resolve()
@@ -778,7 +807,7 @@ def write_or_drain(records: Iterable[Mapping[str, Any]], path: str | Path | None
     >>> write_or_drain(iter([{"a": 1}, {"a": 2}]), None)
     2
     """
-    if path is None:
+    if path is None or is_device(path):  # no output, or /dev/null: nothing to keep
         return sum(1 for _ in records)
     if str(path) == STDOUT:
         import sys
