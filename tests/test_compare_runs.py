@@ -210,3 +210,28 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     assert "not supported by the context: number “$75”" in now
     assert "hallucination 0.50 &lt;= 0.5" in now
     assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
+
+
+def test_no_scipy_warning_reaches_the_user(monkeypatch):
+    """Before: 'RuntimeWarning: ks_2samp: Exact calculation unsuccessful' reached stderr even
+    with -q. scipy warns so for some sample sizes; here it is made to warn every time."""
+    import warnings
+
+    import scipy.stats
+
+    original = scipy.stats.ks_2samp
+
+    def noisy(*args, **kwargs):
+        warnings.warn("ks_2samp: Exact calculation unsuccessful. Switching to method=asymp.",
+                      RuntimeWarning, stacklevel=2)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(scipy.stats, "ks_2samp", noisy)
+    ref = [{"id": str(i), "verdict": "PASS", "relevance": i / 50} for i in range(50)]
+    cur = [{**r, "relevance": r["relevance"] / 2} for r in ref]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        c = compare_runs(ref, cur, scores=("relevance",))
+        compare_runs(ref, [{**r, "id": "x" + r["id"]} for r in cur], scores=("relevance",))
+    assert [str(w.message) for w in caught] == []
+    assert c.shifts[0].ks_pvalue is not None and c.shifts[0].ks_pvalue < 0.05
