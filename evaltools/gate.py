@@ -184,7 +184,7 @@ def read_outputs(path: str | Path, *, config=None, registry=None, skip_invalid: 
     (``query``/``context``/``response``) or judged (``module``) first."""
     from evaltools.errors import InputError
     from evaltools.io import read_records, row_unit
-    from evaltools.io.records import Unreadable
+    from evaltools.io.records import ReadFailed, Unreadable, errors_in_order
     from evaltools.judging.api import judge
     from evaltools.scoring.scorer import ResponseScorer
 
@@ -200,7 +200,11 @@ def read_outputs(path: str | Path, *, config=None, registry=None, skip_invalid: 
             yield {**rec, **res.to_dict()}
         pending.clear()
 
-    for line, rec in read_records(p, skip_invalid=skip_invalid, limits=lim, columns=columns):
+    for line, rec in errors_in_order(read_records(p, skip_invalid=skip_invalid, limits=lim,
+                                                  columns=columns)):
+        if isinstance(rec, ReadFailed):  # earlier records first: errors in file order
+            yield from flush()
+            raise rec.error
         if isinstance(rec, Unreadable):
             yield from flush()
             yield {"id": line, "error": rec.message}

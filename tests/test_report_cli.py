@@ -35,6 +35,7 @@ def test_report_over_already_scored_and_judged_files(tmp_path, capsys):
     scored = _jsonl(tmp_path / "scored.jsonl", scored_records(120))
     judged = _jsonl(tmp_path / "judged.jsonl", judged_records(40))
     out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()  # commands create no folders
     rc, stdout, _ = _run(capsys, "report", scored, judged, "-o", out)
     assert rc == 0
     page = out.read_text(encoding="utf-8")

@@ -97,7 +97,17 @@ def main(argv: list[str] | None = None) -> int:
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Interrupted or terminated,
     the output is not written and its temporary file is removed."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    if not words:  # a bare `evaltools`: what it can do, not an error
+        parser.print_help()
+        return 0
+    first = words[0]
+    if not first.startswith("-") and first not in SUBCOMMANDS:
+        close = difflib.get_close_matches(first, list(SUBCOMMANDS), n=1, cutoff=0.5)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        parser.error(f"unknown command {first!r}{hint}; the commands are "
+                     f"{', '.join(SUBCOMMANDS)}")
+    args = parser.parse_args(words)
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)

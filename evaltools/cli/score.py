@@ -25,7 +25,7 @@ from evaltools.io import (
 )
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.stream import output_record
-from evaltools.scoring.summary import RunSummary, SummaryBuilder
+from evaltools.scoring.summary import RunSummary, SummaryBuilder, kind_label
 from evaltools.text import load_pipeline
 
 EXAMPLES = """\
@@ -84,7 +84,7 @@ def format_summary(s: RunSummary) -> str:
     lines.append("")
     lines.append(f"anchors  {s.anchors_total} checked, {s.anchors_unsupported} unsupported")
     for kind, (t, u) in s.by_kind.items():
-        lines.append(f"  {kind:<8} {t:>6} checked, {u:>5} unsupported")
+        lines.append(f"  {kind_label(kind):<9} {t:>6} checked, {u:>5} unsupported")
     return "\n".join(lines)
 
 

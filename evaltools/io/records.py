@@ -134,6 +134,31 @@ def map_columns(numbered: Iterable[tuple[int, Any]], columns: Mapping[str, str] 
         yield line, rec
 
 
+@dataclass(frozen=True)
+class ReadFailed:
+    """What :func:`errors_in_order` yields in place of an error raised while reading."""
+
+    error: InputError
+
+
+def errors_in_order(numbered: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """Yield ``numbered``; an :class:`InputError` raised while reading comes as a last
+    ``(0, ReadFailed(error))`` item instead, so that a caller holding earlier records
+    back (to parse them in a batch) checks them first and raises the reader's error
+    after: errors are reported in the order of the file.
+
+    >>> def bad():
+    ...     yield 1, {"a": 1}
+    ...     raise InputError("not valid JSON", source="a.jsonl", line=2)
+    >>> [type(r).__name__ for _, r in errors_in_order(bad())]
+    ['dict', 'ReadFailed']
+    """
+    try:
+        yield from numbered
+    except InputError as exc:
+        yield 0, ReadFailed(exc)
+
+
 def read_records(path: str | Path, *, skip_invalid: bool = False,
                  limits: InputConfig | None = None, columns: Mapping[str, str] | None = None,
                  ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
@@ -440,7 +465,7 @@ def require_text(record: Mapping[str, Any], field: str, *, source: str, line: in
     if field not in record or record[field] is None:
         req = ", ".join(required) or field
         raise InputError(f"field '{field}' is missing (required: {req})"
-                         + (columns_read(record) if suggest_map else ""),
+                         + (columns_read(record, field) if suggest_map else ""),
                          source=source, line=line, field=field, unit=unit)
     value = record[field]
     if not isinstance(value, str):
@@ -456,15 +481,20 @@ def require_text(record: Mapping[str, Any], field: str, *, source: str, line: in
     return value
 
 
-def columns_read(record: Mapping[str, Any], shown: int = 12) -> str:
+def columns_read(record: Mapping[str, Any], missing: str = "query", shown: int = 12,
+                 known: Iterable[str] = ("id", "query", "context", "response")) -> str:
     """What a "field is missing" message adds: the columns read and how to map them.
 
-    A lone column whose name holds ``;`` or a tab is a file separated by
-    something other than commas, and the message says so.
+    ``--map`` is suggested when a column is not one the contract knows (the
+    first such column is the example); a lone column whose name holds ``;``
+    or a tab is a file separated by something other than commas, and the
+    message says so.
 
     >>> print(columns_read({"question": "q", "context": "c", "answer": "a"}))
     ; columns read: question, context, answer; map them with --map COLUMN=FIELD
     (e.g. --map question=query)
+    >>> columns_read({"query": "q"}, "context")
+    '; columns read: query'
     >>> print(columns_read({"question;context;answer": "q;c;a"}))
     ; columns read: 'question;context;answer' (one column: is the file separated by ';'?
     CSV must be comma-separated)
@@ -479,9 +509,11 @@ def columns_read(record: Mapping[str, Any], shown: int = 12) -> str:
                     f"by {sep!r}? CSV must be comma-separated)")
     listed = ", ".join(shorten(n, 40, quote=False) for n in names[:shown])
     more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    example = names[0] if names[0] not in ("query", "context", "response", "id") else "COL"
+    other = next((n for n in names if n not in set(known)), None)
+    if other is None:
+        return f"; columns read: {listed}{more}"
     return (f"; columns read: {listed}{more}; map them with --map COLUMN=FIELD "
-            f"(e.g. --map {shorten(example, 40, quote=False)}=query)")
+            f"(e.g. --map {shorten(other, 40, quote=False)}={missing})")
 
 
 def count_records(path: str | Path) -> int | None:
@@ -673,9 +705,11 @@ def check_output_folder(output: str | Path) -> None:
         return
     parent = out.parent
     if not parent.is_dir():
-        what = "is a file, not a folder" if parent.exists() else "does not exist"
-        raise OutputError(f"{out}: the folder {parent} {what}; create it first "
-                          f"(evaltools creates no folders)")
+        blocker = next((a for a in out.parents if a.exists() and not a.is_dir()), None)
+        why = (f"{blocker} is a file, not a folder" if blocker is not None else
+               f"the folder {parent} does not exist; create it first, evaltools creates "
+               f"no folders")
+        raise OutputError(f"{out}: cannot write there ({why})")
 
 
 def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | Path]) -> None:

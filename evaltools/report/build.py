@@ -41,6 +41,7 @@ from evaltools.report.model import (
     Stats,
     Table,
     Text,
+    generation_time,
 )
 from evaltools.report.stats import ReportStats, clip, describe
 
@@ -67,6 +68,7 @@ class ReportBuilder(ReportStats):
             config=self.config.to_dict(),
             inputs=tuple(self.inputs),
             limits=self.limits,
+            generated=generation_time(),
         )
 
 

@@ -27,6 +27,7 @@ from evaltools.report.model import (
     Stat,
     Stats,
     Text,
+    generation_time,
 )
 from evaltools.report.model import Table as _Table
 from evaltools.report.stats import case_payload
@@ -209,6 +210,7 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
                 Section("flips", "Verdict flips", tuple(flips)),
                 Section("modules", "Judge modules", tuple(modules)))
     return Report(title=title, sections=sections, version=__version__,
+                  generated=generation_time(),
                   config=config.to_dict(), inputs=tuple(inputs))
 
 

@@ -43,6 +43,7 @@ from typing import Any
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError, shorten
 from evaltools.io import Unreadable, file_format, loads_bounded, read_records, row_unit
+from evaltools.io.records import ReadFailed, errors_in_order
 from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.stream import judge_stream
 from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
@@ -257,8 +258,12 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
             yield Item("scored", name, line, {**rec, **res.to_dict()}, True)
 
     ordinal = 0
-    for line, rec in read_records(p, skip_invalid=skip_invalid, limits=scorer.config.input,
-                                  columns=columns):
+    for line, rec in errors_in_order(read_records(p, skip_invalid=skip_invalid,
+                                                  limits=scorer.config.input,
+                                                  columns=columns)):
+        if isinstance(rec, ReadFailed):  # earlier records first: errors in file order
+            yield from flush()
+            raise rec.error
         ordinal += 1
         if isinstance(rec, Unreadable):  # only under skip_invalid
             yield from flush()

@@ -302,9 +302,30 @@ class Limits:
             check_positive_int(getattr(self, f.name), f.name, "Limits")
 
 
+def generation_time() -> str:
+    """Now, as the report header shows it (``2026-11-24 07:45 UTC``).
+
+    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention)
+    fixes the time, so that the same inputs give the same bytes.
+    """
+    import datetime as dt
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    try:
+        when = (dt.datetime.fromtimestamp(int(epoch), dt.UTC) if epoch
+                else dt.datetime.now(dt.UTC))
+    except (ValueError, OverflowError, OSError):
+        when = dt.datetime.now(dt.UTC)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
 @dataclass(frozen=True)
 class Report:
-    """A whole report: sections plus provenance. Render with :meth:`to_html`."""
+    """A whole report: sections plus provenance. Render with :meth:`to_html`.
+
+    ``generated`` is the generation time shown in the header (:func:`generation_time`).
+    """
 
     title: str
     sections: tuple[Section, ...]
@@ -312,6 +333,7 @@ class Report:
     config: dict[str, Any]
     inputs: tuple[InputFile, ...]
     limits: Limits = field(default_factory=Limits)
+    generated: str = ""
 
     def section(self, id: str) -> Section:
         """The section with this id (KeyError if none)."""

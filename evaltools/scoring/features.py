@@ -21,7 +21,7 @@ from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.reader import read_context
 from evaltools.scoring.relevance import asked_type, is_instruction
-from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
+from evaltools.text import content_lemmas, is_content_word, keywords, looks_english, ngrams, words
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class QueryFeatures:
     instruction: bool = False  # an instruction, not a question (relevance.reference = "auto")
     asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
     keys: frozenset[str] = frozenset()  # matcher keys of its content words (grounding)
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class ResponseFeatures:
     units: tuple[Word, ...] = ()  # the matcher's words (grounding)
     sentences: tuple[tuple[int, int], ...] = ()  # character spans of its sentences
     text: str = ""
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)),
                          is_instruction(doc, config.relevance.instruction_verbs),
-                         asked_type(doc.text), keys)
+                         asked_type(doc.text), keys, looks_english(doc.text))
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
@@ -113,7 +115,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
                             tuple(extract_claims(doc, mentions=mentions)), near,
                             sum(_name_like(t) for t in doc),
-                            tuple(words_of(doc)), sentence_spans(doc), doc.text)
+                            tuple(words_of(doc)), sentence_spans(doc), doc.text,
+                            looks_english(doc.text))
 
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
