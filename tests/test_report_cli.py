@@ -193,7 +193,9 @@ def test_score_and_judge_outputs_in_any_format_give_the_same_report(tmp_path, ca
     assert "recomputed" not in str(reports["csv"].inputs)
 
 
-def test_same_inputs_give_the_same_bytes(tmp_path, capsys):
+def test_same_inputs_give_the_same_bytes(tmp_path, capsys, monkeypatch):
+    # the header's generation time is fixed the reproducible-builds way
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     scored = _jsonl(tmp_path / "scored.jsonl", scored_records(200, labelled_every=10))
     judged = _jsonl(tmp_path / "judged.jsonl", judged_records(40))
     for name in ("a.html", "b.html"):
