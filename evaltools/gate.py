@@ -110,7 +110,7 @@ def check_records(records: Iterable[Mapping[str, Any]], *, max_fail: float | Non
         if not r.get("error") and r.get("id") is not None}
     prob = None
     if max_probability is not None:
-        from evaltools.calibration.learned import load_calibration
+        from evaltools.scoring.probability import load_calibration
 
         prob = calibration if calibration is not None else load_calibration()
     n = invalid = fails = 0

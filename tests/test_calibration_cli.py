@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evaltools.calibration.learned import load_calibration
+from evaltools.calibration.learned import FEATURES, load_calibration
 from evaltools.cli import main
 
 
@@ -38,7 +38,8 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     src = write_jsonl(tmp_path / "scored.jsonl", prescored())
     out = tmp_path / "cal.json"
     code = main(["calibrate", str(src), "-o", str(out), "--group-by", "id",
-                 "--group-regex", r"^(.*)_(?:right|halluc)$", "--folds", "4", "--note", "test"])
+                 "--group-regex", r"^(.*)_(?:right|halluc)$", "--folds", "4", "--note", "test",
+                 "--features", ",".join(FEATURES)])  # no signals in this hand-made file
     assert code == 0
     printed = capsys.readouterr().out
     assert "cross-validated AUROC" in printed and "(4 folds, grouped)" in printed
@@ -48,7 +49,7 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     assert len(meta["fitted_on"]["sha256"]) == 64
     assert meta["fitting"]["command"] == (
         "evaltools calibrate scored.jsonl -o cal.json --folds 4 --group-by id "
-        "--group-regex '^(.*)_(?:right|halluc)$'")
+        "--group-regex '^(.*)_(?:right|halluc)$' --features " + ",".join(FEATURES))
     assert meta["metrics"]["cv_grouped"] is True and meta["note"] == "test"
     assert b"\x80" not in out.read_bytes()  # JSON text, not a pickle
 

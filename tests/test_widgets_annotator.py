@@ -8,7 +8,7 @@ import ipywidgets
 import pandas as pd
 import pytest
 
-from evaltools.io.labels import iter_label_events
+from evaltools.io.label_store import iter_label_events
 from evaltools.widgets import Annotator, read_labels
 
 

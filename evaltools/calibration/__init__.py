@@ -10,7 +10,7 @@ returns small frozen results with ``to_dict()``.
   spec's own thresholds evaluated as they stand.
 - :mod:`~evaltools.calibration.agreement` — verdicts against human verdicts:
   confusion matrix, Cohen's kappa, the worst disagreements.
-- :mod:`~evaltools.calibration.probability` — Brier score and reliability bins.
+- :mod:`~evaltools.calibration.brier_reliability` — Brier score and reliability bins.
 - :mod:`~evaltools.calibration.bootstrap` — percentile bootstrap intervals for
   AUC and kappa (optionally resampling whole groups).
 - :mod:`~evaltools.calibration.baselines` — word-overlap baselines (length,
@@ -42,8 +42,8 @@ _EXPORTS = {
     "VERDICTS": "agreement", "VerdictAgreement": "agreement",
     "verdict_agreement": "agreement", "worst_disagreements": "agreement",
     "spec_agreement": "agreement", "agreement_from_pairs": "agreement",
-    "Reliability": "probability", "ReliabilityBin": "probability",
-    "brier": "probability", "reliability": "probability",
+    "Reliability": "brier_reliability", "ReliabilityBin": "brier_reliability",
+    "brier": "brier_reliability", "reliability": "brier_reliability",
     "ConfidenceInterval": "bootstrap", "bootstrap_ci": "bootstrap", "auc_ci": "bootstrap",
     "kappa_ci": "bootstrap",
     "LearnedCalibration": "learned", "FitResult": "learned", "FEATURES": "learned",

@@ -18,13 +18,13 @@ import re
 from pathlib import Path
 
 from evaltools import __version__
-from evaltools.calibration.learned import fit_calibration
+from evaltools.calibration.learned import DEFAULT_FEATURES, fit_calibration, is_feature
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
 from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, read_labelled
-from evaltools.io.results import is_scored, score_labelled
+from evaltools.scoring.restore import is_scored, score_labelled
 
 EXAMPLES = """\
 examples:
@@ -51,6 +51,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--group-regex", metavar="REGEX",
                    help="with --group-by: the group is REGEX's first group in FIELD "
                         "(e.g. '^(.*)_(?:right|halluc)$' for HaluEval ids)")
+    p.add_argument("--features", metavar="NAMES",
+                   help="comma-separated features to fit on: signal names (the 'signals' "
+                        "output field), score features such as claims_score, or products "
+                        "a*b (default: " + ",".join(DEFAULT_FEATURES) + ")")
+    p.add_argument("--balance-by", metavar="FIELD",
+                   help="weight records so that every FIELD value (e.g. a data set) and, "
+                        "within it, both labels weigh the same in the fit")
     p.add_argument("--note", help="free text stored in the JSON (e.g. what the data is)")
     p.add_argument("--source", type=Path, action="append", default=[], metavar="FILE",
                    help="a file INPUT was built from (repeatable): its name and sha256 are "
@@ -71,8 +78,9 @@ def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
     from evaltools.scoring.scorer import ResponseScorer
 
-    if is_scored(records[0]):
-        return records
+    if is_scored(records[0]) and ("signals" in records[0] or not all(
+            isinstance(records[0].get(f), str) for f in ("query", "context", "response"))):
+        return records  # scored already (by an older evaltools when it has no signals)
     stream = ResponseScorer(config).stream(enumerate(records, start=1), source=args.input.name)
     return [{**rec, **result.to_dict()} for _, rec, result in
             progress(stream, "scoring", total=len(records), disabled=args.no_progress)]
@@ -94,6 +102,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
                          source="command line")
 
+    features = None
+    if args.features is not None:
+        features = [f.strip() for f in args.features.split(",") if f.strip()]
+        unknown = [f for f in features if not is_feature(f)]
+        if unknown or not features:
+            raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"
+                             if unknown else "--features names no feature",
+                             source="command line")
     refuse_overwriting_input(args.output, [args.input])
     config = load_config(args.config)
     records = read_labelled(args.input, label=args.label)
@@ -116,8 +132,14 @@ def run(args: argparse.Namespace) -> int:
     if args.note:
         metadata["note"] = args.note
     try:
+        strata = None
+        if args.balance_by:
+            if args.balance_by not in frame.columns:
+                raise ValueError(f"--balance-by: field '{args.balance_by}' is missing")
+            strata = frame[args.balance_by].astype(str).tolist()
         fit = fit_calibration(frame, C=args.C, folds=args.folds, seed=args.seed,
-                              groups=groups, metadata=metadata)
+                              groups=groups, metadata=metadata, features=features,
+                              strata=strata, balance=bool(args.balance_by))
     except ValueError as exc:
         raise InputError(str(exc), source=args.input.name) from None
     fit.calibration.save(args.output)
@@ -141,7 +163,9 @@ def _argv(args: argparse.Namespace) -> list[str]:
     for flag, value, default in (("--label", args.label, None), ("--folds", args.folds, 5),
                                  ("--seed", args.seed, 0), ("--C", args.C, 1.0),
                                  ("--group-by", args.group_by, None),
-                                 ("--group-regex", args.group_regex, None)):
+                                 ("--group-regex", args.group_regex, None),
+                                 ("--features", args.features, None),
+                                 ("--balance-by", args.balance_by, None)):
         if value is not None and value != default:
             text = str(value)
             out += [flag, f"'{text}'" if re.search(r"[^\w.,/-]", text) else text]

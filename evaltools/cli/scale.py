@@ -83,6 +83,10 @@ def _dashboard_available() -> bool:
     return importlib.util.find_spec("bokeh") is not None
 
 
+#: How long ``--scheduler ADDRESS`` waits for the scheduler to answer.
+CONNECT_TIMEOUT = "30s"
+
+
 @contextmanager
 def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> Iterator[Any]:
     """A ``distributed.Client`` for ``--workers`` / ``--scheduler``, or None (in-process)."""
@@ -98,7 +102,7 @@ def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> It
     cluster = None
     try:
         if args.scheduler:
-            client = Client(args.scheduler, timeout="30s")
+            client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
             n = len(client.scheduler_info().get("workers", {}))
             say(f"dask: using the cluster at {args.scheduler} ({n} workers)")
         else:

@@ -73,7 +73,9 @@ def format_summary(s: RunSummary) -> str:
     for v, n in s.verdicts.items():
         share = f"{100 * n / scored:5.1f}%" if scored else "    -"
         lines.append(f"{v:<8} {n:>6}  {share}")
-    agreement = s.agreement()
+    from evaltools.calibration.agreement import agreement_from_pairs  # loads scikit-learn
+
+    agreement = agreement_from_pairs(s.verdict_pairs)
     if agreement is not None:
         lines.append(f"human labels: {agreement.sentence()}")
         lines.append("  " + CALIBRATION_POINTER)

@@ -1,11 +1,10 @@
 """Reading and writing records: files of records, labelled files, public
-benchmark formats, scored results and the durable label store.
+benchmark formats and the durable label store.
 
 - :mod:`evaltools.io.records` — streaming readers/writers for .jsonl/.csv/.parquet
 - :mod:`evaltools.io.labelled` — labelled files (one binary-label parser)
-- :mod:`evaltools.io.results` — scored records restored from files
 - :mod:`evaltools.io.benchmarks` — HaluEval / BEGIN / RAGTruth loaders
-- :mod:`evaltools.io.labels` — the durable label store of the Annotator
+- :mod:`evaltools.io.label_store` — the durable label store of the Annotator
 """
 
 from evaltools.io.records import (

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.judging.audit import FINDING_KINDS, INCONSISTENT_KINDS
+from evaltools.values import finite_float
 
 
 def _finding_kind(finding: Any) -> str:
@@ -39,12 +40,6 @@ def _finding_kind(finding: Any) -> str:
     code = finding.get("code") if isinstance(finding, Mapping) else getattr(finding, "code",
                                                                              finding)
     return FINDING_KINDS.get(code, "other") if isinstance(code, str) else "other"
-
-
-def _number(v: Any) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
-        return None
-    return float(v)
 
 
 @dataclass
@@ -116,7 +111,7 @@ class ModuleStats:
             self.failed += 1
         else:
             self.other += 1
-        total = _number(get("total_score"))
+        total = finite_float(get("total_score"))
         if total is not None:
             self.total_sum += total
             self.totals += 1

@@ -28,6 +28,7 @@ from typing import Any
 
 from evaltools import __version__
 from evaltools.report import alerts, figures, sections
+from evaltools.report.cells import clip
 from evaltools.report.inputs import file_sha256, iter_items
 from evaltools.report.model import (
     Case,
@@ -43,7 +44,7 @@ from evaltools.report.model import (
     Text,
     generation_time,
 )
-from evaltools.report.stats import ReportStats, clip, describe
+from evaltools.report.stats import ReportStats, describe
 
 
 class ReportBuilder(ReportStats):

@@ -14,6 +14,7 @@ from typing import Any
 from evaltools import __version__
 from evaltools.compare import compare_runs
 from evaltools.config import DEFAULT_CONFIG
+from evaltools.report.cases import case_payload
 from evaltools.report.inputs import file_sha256, iter_items
 from evaltools.report.model import (
     Alert,
@@ -30,7 +31,6 @@ from evaltools.report.model import (
     generation_time,
 )
 from evaltools.report.model import Table as _Table
-from evaltools.report.stats import case_payload
 
 
 def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,

@@ -223,6 +223,24 @@ def modules(b: ReportStats) -> Section:
           *(_mean(b.modules[mid].subscores[sub.name]) for sub in subs),
           *(describe(b.modules[mid].reasoning)[k] for k in ("mean", "min", "max")))
          for mid in order]))
+    if b.llm_usage:
+        blocks.append(Table.from_rows(
+            "llm-usage", "LLM judge requests",
+            [Column("model", "Model", "code"), Column("records", "Records asked", "int"),
+             Column("failed", "No answer", "int", "requests that got no answer (retries or "
+                                                  "the total timeout used up)"),
+             Column("unreadable", "Unreadable", "int",
+                    "answers that could not be read as JSON (kept as text, audited)"),
+             Column("prompt_tokens", "Tokens in", "int"),
+             Column("completion_tokens", "Tokens out", "int"),
+             Column("cost", "Estimated cost (USD)", "float",
+                    "from [llm.prices]; empty when the model has no price")],
+            [(m, u["records"], u["failed"], u["unreadable"], int(u["prompt_tokens"]),
+              int(u["completion_tokens"]), u["cost"] if u["priced"] else None)
+             for m, u in sorted(b.llm_usage.items())],
+            limit=lim.table_rows,
+            note="From the judge_llm field that evaltools judge --llm adds: what asking "
+                 "the LLM judges took. Cached answers count the tokens they first cost."))
     kinds = sorted(b.issue_kinds.items(), key=lambda kv: (-kv[1], kv[0]))
     blocks.append(Table.from_rows(
         "issue-kinds", "LLM-judge findings, by kind",

@@ -15,10 +15,10 @@ from typing import Any
 from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import InputError
 from evaltools.io import Unreadable, require_text
+from evaltools.scoring.combine import query_reference, score_features
 from evaltools.scoring.features import FeatureCache
-from evaltools.scoring.relevance import CorpusTfidf, relevance_reference, tfidf_cosines
+from evaltools.scoring.relevance import CorpusTfidf, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
-from evaltools.scoring.score import score_features
 from evaltools.text import load_pipeline
 
 REQUIRED = ("query", "context", "response")
@@ -87,7 +87,7 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
                  cache: FeatureCache | None = None, config: Config | None = None,
                  nlp=None, source: str = "<records>", unit: str = "line",
                  skip_invalid: bool = False, tfidf: CorpusTfidf | None = None, start: int = 1,
-                 ) -> Iterator[tuple[int, Mapping[str, Any], ScoreResult]]:
+                 calibration=None) -> Iterator[tuple[int, Mapping[str, Any], ScoreResult]]:
     """Yield ``(line, record, result)`` for ``(line, record)`` pairs, in order.
 
     A record that breaks the contract raises :class:`InputError`, or, with
@@ -99,6 +99,9 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
     The config travels once: give a ``cache`` (features derived under its
     config, which the scorers then read) or a ``config`` and ``nlp``, not
     both. :class:`evaltools.scoring.scorer.ResponseScorer` passes its cache.
+    ``calibration`` (a :class:`~evaltools.scoring.probability.LearnedCalibration`)
+    decides rule 1 when ``hallucination.verdict_from = "probability"`` (the
+    shipped one when None).
     """
     if cache is None:
         config = config if config is not None else DEFAULT_CONFIG
@@ -130,24 +133,23 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
         features = [(cache.get("query", texts[0]), cache.get("context", texts[1]),
                      cache.get("response", texts[2])) if texts else None
                     for *_, texts, _ in checked]
-        ref = config.relevance.reference
         cosines = iter(tfidf_cosines(
-            [(relevance_reference(f[0].tokens, f[0].instruction, f[1].tokens, ref)[0],
-              f[2].tokens) for f in features if f]) if tfidf is None else ())
+            [(query_reference(f[0], f[1], config.relevance)[0], f[2].tokens)
+             for f in features if f]) if tfidf is None else ())
         for (line, rec, rid, _, error), feats in zip(checked, features, strict=True):
             if feats is None:
                 yield line, rec, ScoreResult(id=rid, error=error)
                 continue
             yield line, rec, score_features(
                 rid, *feats, config=config, tfidf=tfidf,
-                cosine=next(cosines) if tfidf is None else None)
+                cosine=next(cosines) if tfidf is None else None, calibration=calibration)
 
 
 def output_record(record: Mapping[str, Any], result: ScoreResult, calibration=None
                   ) -> dict[str, Any]:
     """The record as ``evaltools score`` writes it: its own fields, then the result's.
 
-    With a ``calibration`` (:func:`evaltools.calibration.learned.load_calibration`),
+    With a ``calibration`` (:func:`evaltools.scoring.probability.load_calibration`),
     ``hallucination_probability`` is added (None for an invalid record).
     """
     out = {**record, **result.to_dict()}

@@ -112,15 +112,9 @@ class RunSummary:
     labelled_verdicts: int = 0
     verdict_agreement: int = 0
     by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: counts of (human verdict, evaltools verdict) pairs, for the agreement
+    #: counts of (human verdict, evaltools verdict) pairs, for
+    #: :func:`evaltools.calibration.agreement.agreement_from_pairs`
     verdict_pairs: dict[tuple[str, str], int] = field(default_factory=dict)
-
-    def agreement(self):
-        """:class:`~evaltools.calibration.agreement.VerdictAgreement` with the human
-        verdicts (``label_verdict``), or None when no record has one."""
-        from evaltools.calibration.agreement import agreement_from_pairs
-
-        return agreement_from_pairs(self.verdict_pairs)
 
     def to_dict(self) -> dict[str, Any]:
         return {"records": self.records, "errors": self.errors, "verdicts": dict(self.verdicts),
