@@ -51,7 +51,7 @@ def assert_grounded(response: str, context: str, query: str = "", *,
     ScoreResult
         The result, for further checks.
     """
-    from evaltools.scoring.api import score
+    from evaltools.scoring.scorer import score
 
     if allow not in _RANK:
         raise ValueError(f"allow must be PASS, WARN or FAIL, got {allow!r}")
