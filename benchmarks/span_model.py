@@ -5,7 +5,7 @@
 DEVDATA is the folder ``benchmarks/devsets.py`` writes: ``spans.jsonl`` holds
 the character spans people marked in ``lfqa.jsonl`` (unsupported sentences),
 ``xsumfaith.jsonl`` (hallucinated spans, at least two of three annotators)
-and ``wice.jsonl`` (unsupported tokens). Every record of those three sets is
+and ``wice_tokens.jsonl`` (WiCE sub-claims' unsupported tokens). Every record of those three sets is
 scored; each unsupported span the grounding finds is labelled 1 when at least
 half of its characters lie in marked text.
 
@@ -42,7 +42,7 @@ from evaltools.scoring.grounding import ground, span_feature_rows  # noqa: E402
 from evaltools.scoring.scorer import ResponseScorer  # noqa: E402
 from evaltools.scoring.span_probability import fit_span_model  # noqa: E402
 
-SETS = ("lfqa", "xsumfaith", "wice")
+SETS = ("lfqa", "xsumfaith", "wice_tokens")
 _WORD = re.compile(r"[^\W_]+")
 
 

@@ -207,7 +207,7 @@ def signals(df, calibration, folds: int, seed: int) -> tuple[dict, np.ndarray]:
         out["1 - support"] = 1.0 - df["support"].astype(float).to_numpy()
     out[PROBABILITY] = np.asarray(calibration.probabilities(df), dtype=float)
     y = df["label_hallucinated"].astype(int).to_numpy()
-    features = features_frame(df)[list(calibration.feature_names)]
+    features = features_frame(df, list(calibration.feature_names))
     cv = np.full(len(df), np.nan)
     try:
         for split in (False, True):  # held-out records are refitted among themselves only
