@@ -108,6 +108,12 @@ class AlertsConfig:
 
 
 @dataclass(frozen=True)
+class CompareConfig:
+    tolerance: float = 0.05
+    max_changes: int = 200
+
+
+@dataclass(frozen=True)
 class InputConfig:
     max_line_bytes: int = 64 * 1024 * 1024
     max_depth: int = 64
@@ -157,6 +163,7 @@ _SECTIONS: dict[str, type] = {
     "batch": BatchConfig,
     "alerts": AlertsConfig,
     "input": InputConfig,
+    "compare": CompareConfig,
     "llm": LLMConfig,
 }
 
@@ -194,6 +201,8 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
+    ("compare", "tolerance"): (0.0, 1.0),
+    ("compare", "max_changes"): (1, 100_000),
     ("grounding", "span_threshold"): (0.0, 1.0),
     ("grounding", "span_merge_words"): (0, 100),
     ("llm", "temperature"): (0.0, 2.0),
@@ -227,6 +236,7 @@ class Config:
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     input: InputConfig = field(default_factory=InputConfig)
+    compare: CompareConfig = field(default_factory=CompareConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
