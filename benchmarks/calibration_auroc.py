@@ -43,7 +43,7 @@ from evaltools.calibration.learned import (  # noqa: E402
 )
 from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import group_keys, read_labelled  # noqa: E402
-from evaltools.io.results import score_labelled  # noqa: E402
+from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 
 def absent_share(response: str, context: str) -> float:

@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 from evaltools.calibration import auc_ci  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
-from evaltools.io.results import score_labelled  # noqa: E402
+from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 
 def _auc(y: np.ndarray, s: np.ndarray, resamples: int) -> str:

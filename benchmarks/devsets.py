@@ -51,6 +51,8 @@ COMMITS = {
     "McGill-NLP/FaithDial": "25671c6e3aa7d667943b7744a2b91507e7187f83",
     "WebNLG/challenge-2020": "328b4c252abd9ca36471f390f9fcbd2650798088",
     "orhonovich/q-squared": "cab6027dc9a50cf73d80caf0858da05c2323c433",
+    "ryokamoi/wice": "ddeb6c183665e2a20c5f03c5aa07f03888b9870f",
+    "amazon-science/Query-Conditioned-NLI": "e255f49bb2e008ba028dd404ab0becb54e33a790",
 }
 #: the WebNLG 2020 test triples were removed from the repository after this commit
 WEBNLG_TRIPLES_COMMIT = "af4f18f01c718592b2358277bc52e955d0d49cf8"
@@ -58,7 +60,10 @@ WEBNLG_TRIPLES_COMMIT = "af4f18f01c718592b2358277bc52e955d0d49cf8"
 #: records per set at most (whole groups are drawn until the next would exceed it);
 #: WebNLG is kept whole: its texts are short and only 7 % of them are unfaithful
 CAPS = {"lfqa": 600, "halueval_qa": 600, "xsumfaith": 600, "webnlg": 3000,
-        "begin_dev": 600, "faithdial_wow": 600, "q2_wow": 600}
+        "begin_dev": 600, "faithdial_wow": 600, "q2_wow": 600, "wice": 600,
+        "wice_tokens": 600, "factscore": 800}
+#: atomic facts drawn per biography (FActScore), before the cap
+FACTS_PER_BIO = 8
 
 #: XSum documents that are source texts of FaithBench: kept out of every set here
 FAITHBENCH_BBCIDS = frozenset([
@@ -157,11 +162,17 @@ def build_lfqa(src: Sources) -> list[dict]:
                 continue
             qid = item["question_id"]
             context = "\n\n".join(f"{d['title']}\n{d['text']}" for d in docs[doc_name][qid])
+            sentences = [a["answer"].strip() for a in item["annotations"]]
+            spans, at = [], 0
+            for sent, lab in zip(sentences, labels, strict=True):
+                if lab:  # an unsupported sentence is a hallucinated span
+                    spans.append([at, at + len(sent)])
+                at += len(sent) + 1
             out.append({
                 "id": f"lfqa/{setting}/{qid}", "query": item["question"], "context": context,
-                "response": " ".join(a["answer"].strip() for a in item["annotations"]),
+                "response": " ".join(sentences),
                 "label": int(max(labels)), "task": "qa", "group": f"lfqa:{qid}",
-                "source": f"lfqa/{setting}",
+                "source": f"lfqa/{setting}", "spans": spans,
             })
     return out
 
@@ -193,12 +204,16 @@ def build_xsumfaith(src: Sources) -> list[dict]:
     flagged: dict[tuple, set] = collections.defaultdict(set)
     workers: dict[tuple, set] = collections.defaultdict(set)
     summary: dict[tuple, str] = {}
+    marks: dict[tuple, list] = collections.defaultdict(list)  # per worker, (start, end)
     for row in csv.DictReader(io.StringIO(table)):
         key = (row["bbcid"], row["system"])
         summary[key] = row["summary"]
         workers[key].add(row["worker_id"])
         if row["hallucination_type"] not in ("", "NULL"):
             flagged[key].add(row["worker_id"])
+            start, end = row["hallucinated_span_start"], row["hallucinated_span_end"]
+            if start.isdigit() and end.isdigit():  # 1-based, end inclusive
+                marks[key].append((row["worker_id"], int(start) - 1, int(end)))
     docs = {v["bbcid"]: v["document"] for v in
             json.loads(src.text("tingofurro/summac", "data/xsumfaith.json")).values()}
     out = []
@@ -209,7 +224,25 @@ def build_xsumfaith(src: Sources) -> list[dict]:
             "id": f"xsumfaith/{bbcid}/{system}", "query": SUMMARY_QUERY, "context": docs[bbcid],
             "response": text, "label": int(len(flagged[(bbcid, system)]) >= 2),
             "task": "summary", "group": f"xsum:{bbcid}", "source": "xsumfaith",
+            "spans": majority_spans(text, marks[(bbcid, system)]),
         })
+    return out
+
+
+def majority_spans(text: str, marks: list[tuple[str, int, int]], votes: int = 2
+                   ) -> list[list[int]]:
+    """Character runs of ``text`` that at least ``votes`` workers marked as hallucinated."""
+    count = [set() for _ in text]
+    for worker, start, end in marks:
+        for i in range(max(start, 0), min(end, len(text))):
+            count[i].add(worker)
+    out: list[list[int]] = []
+    for i, who in enumerate(count):
+        if len(who) >= votes and not text[i].isspace():
+            if out and out[-1][1] >= i - 1:
+                out[-1][1] = i + 1
+            else:
+                out.append([i, i + 1])
     return out
 
 
@@ -364,6 +397,106 @@ def build_q2_wow(src: Sources) -> list[dict]:
     return out
 
 
+# ------------------------------------------------------------------ claims against sources
+
+def token_spans(text: str, tokens: list[str], flags: list[bool]) -> list[list[int]]:
+    """Character runs of ``text`` covered by the flagged tokens (found in order)."""
+    out: list[list[int]] = []
+    at = 0
+    for tok, flag in zip(tokens, flags, strict=True):
+        i = text.find(tok, at)
+        if i < 0:
+            continue
+        at = i + len(tok)
+        if flag:
+            if out and not text[out[-1][1]:i].strip():
+                out[-1][1] = at
+            else:
+                out.append([i, at])
+    return out
+
+
+def build_wice(src: Sources) -> list[dict]:
+    """WiCE claims (Wikipedia sentences) against the web pages they cite.
+
+    ``not_supported`` and ``partially_supported`` -> 1 (some of the claim is not in
+    the evidence), ``supported`` -> 0.
+    """
+    repo = "ryokamoi/wice"
+    out = []
+    for split in ("dev", "test"):
+        for n, line in enumerate(src.text(repo, f"data/entailment_retrieval/claim/{split}.jsonl")
+                                 .splitlines(), 1):
+            r = json.loads(line)
+            label = {"supported": 0, "partially_supported": 1, "not_supported": 1}[r["label"]]
+            meta = r.get("meta") or {}
+            title = meta.get("claim_title") or ""
+            out.append({
+                "id": f"wice/{split}/{meta.get('id', n)}",
+                "query": f"{title} - {meta.get('claim_section') or ''}".strip(" -"),
+                "context": "\n".join(r["evidence"]), "response": r["claim"], "label": label,
+                "task": "citation", "group": f"wice:{title}", "source": f"wice/{split}",
+            })
+    return out
+
+
+def build_wice_tokens(src: Sources) -> list[dict]:
+    """WiCE's partially supported sub-claims with their unsupported tokens (span labels only).
+
+    Every record is unfaithful (label 1); ``spans`` are the character runs of the
+    tokens annotators marked unsupported. Used to fit and measure the span model,
+    not the response-level detector (its evidence is WiCE's own).
+    """
+    repo = "ryokamoi/wice"
+    out = []
+    for split in ("train", "dev", "test"):
+        for n, line in enumerate(src.text(repo, f"data/non_supported_tokens/{split}.jsonl")
+                                 .splitlines(), 1):
+            r = json.loads(line)
+            meta = r.get("meta") or {}
+            title = meta.get("claim_title") or ""
+            out.append({
+                "id": f"wice_tokens/{split}/{meta.get('id', n)}",
+                "query": f"{title} - {meta.get('claim_section') or ''}".strip(" -"),
+                "context": "\n".join(r["evidence"]), "response": r["claim"], "label": 1,
+                "task": "citation", "group": f"wice:{title}", "source": f"wice_tokens/{split}",
+                "spans": token_spans(r["claim"], r["claim_tokens"], r["non_supported_spans"]),
+            })
+    return out
+
+
+FACTSCORE_FILES = ("chatgpt", "instructgpt", "perplexityai")
+FACT_LABELS = {"entailment": 0, "contradiction": 1}
+
+
+def build_factscore(src: Sources, seed: int) -> list[dict]:
+    """FActScore biographies' atomic facts against the Wikipedia passages retrieved for them.
+
+    Only the three ``data/factscore_*.json`` files are read (the repository holds
+    excluded data besides them). Response = one atomic fact; ``contradiction`` -> 1,
+    ``entailment`` -> 0; up to :data:`FACTS_PER_BIO` facts per biography.
+    """
+    repo = "amazon-science/Query-Conditioned-NLI"
+    out = []
+    for name in FACTSCORE_FILES:
+        for n, line in enumerate(src.text(repo, f"data/factscore_{name}.json").splitlines(), 1):
+            r = json.loads(line)
+            passages, _bio = r["tuple1"]["tuple"]
+            context = "\n".join(p.strip() for p in re.split(r"</?s>", passages) if p.strip())
+            facts = [(f, lab) for pairs in (r.get("additional_notes") or {}).values()
+                     for f, lab in pairs if lab in FACT_LABELS]
+            facts = sorted(set(facts))
+            random.Random(f"{seed}/{name}/{n}").shuffle(facts)
+            group = "fs:" + hashlib.sha1(context.encode("utf-8")).hexdigest()[:12]
+            for k, (fact, lab) in enumerate(facts[:FACTS_PER_BIO]):
+                out.append({
+                    "id": f"factscore/{name}/{n}/{k}", "query": "Tell me a bio of this person.",
+                    "context": context, "response": fact, "label": FACT_LABELS[lab],
+                    "task": "biography", "group": group, "source": f"factscore/{name}",
+                })
+    return out
+
+
 # ------------------------------------------------------------------ main
 
 def dedupe(records: list[dict], seen: set) -> list[dict]:
@@ -397,13 +530,15 @@ def main(argv: list[str] | None = None) -> int:
     webnlg, webnlg_text = build_webnlg(src)
     sets = {"lfqa": build_lfqa(src), "xsumfaith": build_xsumfaith(src), "webnlg": webnlg,
             "begin_dev": build_begin_dev(src), "faithdial_wow": build_faithdial_wow(src),
-            "q2_wow": build_q2_wow(src)}
+            "q2_wow": build_q2_wow(src), "wice": build_wice(src),
+            "wice_tokens": build_wice_tokens(src),
+            "factscore": build_factscore(src, args.seed)}
     if args.halueval:
         sets["halueval_qa"] = build_halueval(args.halueval)
     seen: set = set()
     chosen = {}
     for name in ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "faithdial_wow",
-                 "q2_wow"):
+                 "q2_wow", "wice", "wice_tokens", "factscore"):
         if name in sets:
             chosen[name] = cap_groups(dedupe(sets[name], seen), CAPS[name], args.seed)
     if "q2_wow" in chosen:  # FaithDial is measured on, never tuned on: no knowledge shared
@@ -412,8 +547,19 @@ def main(argv: list[str] | None = None) -> int:
     # the triple-text rendering of exactly the same WebNLG records
     ids = {r["id"] + "/triples" for r in chosen["webnlg"]}
     chosen["webnlg_triples"] = [r for r in webnlg_text if r["id"] in ids]
+    # annotated hallucinated spans (character offsets in the response) live apart, so the
+    # response-level files stay as they were: {id, spans}
+    chosen["spans"] = [{"id": r["id"], "spans": r.pop("spans")}
+                       for name in ("lfqa", "xsumfaith", "wice_tokens")
+                       for r in chosen.get(name, []) if "spans" in r]
+    for r in chosen.get("webnlg_triples", []):
+        r.pop("spans", None)
     print(f"{'file':<22} {'records':>7} {'unfaithful':>10} {'groups':>6}  sha256")
     for name, recs in chosen.items():
+        if name == "spans":
+            digest = write(recs, args.out / "spans.jsonl")
+            print(f"{'spans.jsonl':<22} {len(recs):>7} {'':>10} {'':>6}  {digest}")
+            continue
         digest = write(recs, args.out / f"{name}.jsonl")
         print(f"{name + '.jsonl':<22} {len(recs):>7} {sum(r['label'] for r in recs):>10} "
               f"{len({r['group'] for r in recs}):>6}  {digest}")

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 from evaltools.calibration import auc_ci  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
-from evaltools.io.results import score_labelled  # noqa: E402
+from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 
 def number_anchor_counts(anchors_lists, labels, label: int) -> tuple[int, int]:

@@ -19,9 +19,9 @@ __all__ = ["ResponseScorer", "__version__", "judge", "judge_frame", "judge_recor
 def __getattr__(name: str):
     # Lazy: importing evaltools must not load spaCy or pandas.
     if name in ("score", "score_frame", "score_records", "ResponseScorer"):
-        from evaltools.scoring import api
+        from evaltools.scoring import scorer
 
-        return getattr(api, name)
+        return getattr(scorer, name)
     if name == "load_config":
         from evaltools.config import load_config
 

@@ -47,6 +47,9 @@ class RelevanceConfig:
     instruction_verbs: tuple[str, ...] = ()
     answer_type: bool = False
     answer_type_max_words: int = 12
+    instruction: str = "topical"
+    task_words: tuple[str, ...] = ()
+    restated_context: bool = True
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class HallucinationConfig:
     count_query_anchors: bool = False
     number_context: bool = False
     number_context_window: int = 6
+    verdict_from: str = "spec"
+    claim_window: int = 1
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,8 @@ class GroundingConfig:
     personal_weight: float = 0.1
     derived_credit: float = 1.0
     reasons_max: int = 3
+    span_threshold: float = 0.5
+    span_merge_words: int = 4
 
 
 @dataclass(frozen=True)
@@ -101,10 +108,48 @@ class AlertsConfig:
 
 
 @dataclass(frozen=True)
+class CompareConfig:
+    tolerance: float = 0.05
+    max_changes: int = 200
+
+
+@dataclass(frozen=True)
 class InputConfig:
     max_line_bytes: int = 64 * 1024 * 1024
     max_depth: int = 64
     max_text_chars: int = 1_000_000
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """``[llm]``: how ``evaltools judge --llm`` asks an LLM judge (see ``docs/judge.md``)."""
+
+    temperature: float = 0.0
+    seed: int = 0
+    max_tokens: int = 2048
+    response_format: str = "json_schema"
+    concurrency: int = 4
+    requests_per_minute: int = 60
+    timeout: float = 60.0
+    total_timeout: float = 300.0
+    max_retries: int = 4
+    backoff_base: float = 1.0
+    backoff_max: float = 30.0
+    parse_retries: int = 1
+    #: ``(model, USD per million input tokens, USD per million output tokens)``, from
+    #: ``[llm.prices]``; a tuple so that a configuration stays hashable.
+    prices: tuple[tuple[str, float, float], ...] = ()
+
+    def price(self, model: str) -> tuple[float, float] | None:
+        """USD per million input and output tokens for ``model``, or None without an entry.
+
+        >>> load_config().llm.price("gpt-4o-mini"), load_config().llm.price("my-local-model")
+        ((0.15, 0.6), None)
+        """
+        for name, inp, out in self.prices:
+            if name == model:
+                return inp, out
+        return None
 
 
 @dataclass(frozen=True)
@@ -125,6 +170,8 @@ _SECTIONS: dict[str, type] = {
     "alerts": AlertsConfig,
     "input": InputConfig,
     "scale": ScaleConfig,
+    "compare": CompareConfig,
+    "llm": LLMConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
@@ -147,6 +194,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("batch", "chunk_size"): (1, 100_000),
     ("batch", "cache_texts"): (1, 1_000_000),
     ("relevance", "answer_type_max_words"): (1, 1000),
+    ("hallucination", "claim_window"): (0, 5),
     ("alerts", "kappa_below"): (-1.0, 1.0),
     ("alerts", "module_fail_rate_above"): (0.0, 1.0),
     ("input", "max_line_bytes"): (1024, 1024 ** 3),
@@ -162,7 +210,25 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
+    ("compare", "tolerance"): (0.0, 1.0),
+    ("compare", "max_changes"): (1, 100_000),
+    ("grounding", "span_threshold"): (0.0, 1.0),
+    ("grounding", "span_merge_words"): (0, 100),
+    ("llm", "temperature"): (0.0, 2.0),
+    ("llm", "seed"): (0, 2**31 - 1),
+    ("llm", "max_tokens"): (16, 1_000_000),
+    ("llm", "concurrency"): (1, 256),
+    ("llm", "requests_per_minute"): (1, 1_000_000),
+    ("llm", "timeout"): (0.01, 86_400.0),
+    ("llm", "total_timeout"): (0.01, 86_400.0),
+    ("llm", "max_retries"): (0, 20),
+    ("llm", "backoff_base"): (0.0, 600.0),
+    ("llm", "backoff_max"): (0.0, 3600.0),
+    ("llm", "parse_retries"): (0, 5),
 }
+
+#: The values ``[llm] response_format`` accepts.
+RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 
 
 @dataclass(frozen=True)
@@ -180,12 +246,20 @@ class Config:
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     input: InputConfig = field(default_factory=InputConfig)
     scale: ScaleConfig = field(default_factory=ScaleConfig)
+    compare: CompareConfig = field(default_factory=CompareConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
+        """Every section that decides a score, as plain values (what reports show and compare).
+
+        ``[llm]`` is left out: it says how an LLM judge is asked (``evaltools judge
+        --llm``), never how a record is scored, and it is read as ``config.llm``; so is
+        ``[scale]`` (how a run uses Dask workers), read as ``config.scale``.
+        """
         return {
             name: {k: list(v) if isinstance(v, tuple) else v
                    for k, v in dataclasses.asdict(getattr(self, name)).items()}
-            for name in _SECTIONS
+            for name in _SECTIONS if name not in ("llm", "scale")
         }
 
     def replace(self, **sections: dict[str, Any]) -> Config:
@@ -230,6 +304,23 @@ def _coerce(section: str, key: str, default: Any, value: Any, source: str) -> An
     return value
 
 
+def _prices(value: Any, where: str) -> tuple[tuple[str, float, float], ...]:
+    """``[llm.prices]``: model -> ``{input = USD, output = USD}`` per million tokens."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of models. Got {shorten(value)} instead.")
+    out = {}
+    for model, price in value.items():
+        ok = isinstance(price, dict) and set(price) == {"input", "output"} and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < math.inf
+            for v in price.values())
+        if not ok:
+            raise ConfigError(f"{where}.{shorten(model, quote=False)} must be "
+                              f"{{input = USD, output = USD}} per million tokens, two numbers "
+                              f">= 0. Got {shorten(price)} instead.")
+        out[model] = (model, float(price["input"]), float(price["output"]))
+    return tuple(out.values())
+
+
 def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     changes = {}
     for section, values in data.items():
@@ -249,6 +340,9 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
                     f"{source}: unknown key {shorten(key)} in [{section}] "
                     f"(known: {', '.join(known)})"
                 )
+            if (section, key) == ("llm", "prices"):
+                updates[key] = _prices(value, f"{source}: [llm.prices]")
+                continue
             updates[key] = _coerce(section, key, known[key], value, source)
         changes[section] = dataclasses.replace(current, **updates)
     cfg = dataclasses.replace(base, **changes)
@@ -256,11 +350,22 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     if rel.reference not in ("query", "auto"):
         raise ConfigError(f"{source}: [relevance] reference must be \"query\" or \"auto\". "
                           f"Got {shorten(rel.reference)} instead.")
+    if rel.instruction not in ("query", "topical"):
+        raise ConfigError(f"{source}: [relevance] instruction must be \"query\" or \"topical\". "
+                          f"Got {shorten(rel.instruction)} instead.")
+    if cfg.hallucination.verdict_from not in ("spec", "probability"):
+        raise ConfigError(f"{source}: [hallucination] verdict_from must be \"spec\" or "
+                          f"\"probability\". Got {shorten(cfg.hallucination.verdict_from)} "
+                          "instead.")
     if abs(rel.weight_cosine + rel.weight_jaccard - 1.0) > 1e-9:
         raise ConfigError(
             f"{source}: [relevance] weight_cosine + weight_jaccard must be 1. "
             f"Got {rel.weight_cosine} + {rel.weight_jaccard} instead."
         )
+    if cfg.llm.response_format not in RESPONSE_FORMATS:
+        raise ConfigError(f"{source}: [llm] response_format must be one of "
+                          f"{', '.join(RESPONSE_FORMATS)}. Got "
+                          f"{shorten(cfg.llm.response_format)} instead.")
     return cfg
 
 

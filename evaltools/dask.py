@@ -46,9 +46,10 @@ from evaltools.config import DEFAULT_CONFIG, Config, InputConfig
 from evaltools.errors import ClusterError, EvaltoolsError, InputError, OutputError
 from evaltools.io.parts import Part, Plan, read_part, write_parquet_part
 from evaltools.judging.registry import DEFAULT_REGISTRY
+from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
 from evaltools.judging.stream import judge_records, judge_stream
 from evaltools.judging.summary import JudgeSummary
-from evaltools.scoring.result import OUTPUT_FIELDS
+from evaltools.scoring.result import SCORE_SCHEMA
 from evaltools.scoring.summary import SummaryBuilder
 from evaltools.text import load_pipeline
 from evaltools.values import plain_value
@@ -56,46 +57,16 @@ from evaltools.values import plain_value
 __all__ = ["JUDGE_DTYPES", "SCORE_DTYPES", "PreloadPipeline", "judge_frame", "judge_part",
            "run_parts", "score_frame", "score_part"]
 
-_FLOAT = "float64"
-_OBJ = "object"
-
 #: dtypes of the columns :func:`score_frame` adds (the data contract's fields).
-SCORE_DTYPES: dict[str, str] = {
-    "id": _OBJ, "relevance": _FLOAT, "relevance_cosine": _FLOAT, "relevance_jaccard": _FLOAT,
-    "completeness": _FLOAT, "keywords": _OBJ, "missing_keywords": _OBJ,
-    "hallucination": _FLOAT, "claims_score": _FLOAT, "drift_penalty": _FLOAT,
-    "ngram_overlap": _FLOAT, "anchors_total": "Int64", "anchors_unsupported": "Int64",
-    "anchors": _OBJ, "support": _FLOAT, "unsupported_spans": _OBJ, "verdict": _OBJ,
-    "reasons": _OBJ, "error": _OBJ,
-}
-assert tuple(SCORE_DTYPES) == OUTPUT_FIELDS
-
+SCORE_DTYPES: dict[str, str] = SCORE_SCHEMA.dtypes()
 #: dtypes of the columns :func:`judge_frame` adds (``JudgeResult.to_row``).
-JUDGE_DTYPES: dict[str, str] = {
-    "id": _OBJ, "module": _OBJ, "module_type": _OBJ, "correctness_score": _FLOAT,
-    "match": _OBJ, "match_level": _OBJ, "precision": _FLOAT, "recall": _FLOAT, "f1": _FLOAT,
-    "credit_band": _OBJ, "rule_compliance_score": _FLOAT, "rule_1": _OBJ, "rule_2": _OBJ,
-    "rule_3": _OBJ, "rule_4": _OBJ, "reasoning_score": _FLOAT, "chain_of_thought": _FLOAT,
-    "evidence_usage": _FLOAT, "confidence_calibration": _FLOAT, "reasoning_band": _OBJ,
-    "total_score": _FLOAT, "verdict": _OBJ, "verdict_reason": _OBJ, "issues": _OBJ,
-    "audit_findings": _FLOAT, "audit_codes": _OBJ, "judge_total_score": _OBJ,
-    "judge_verdict": _OBJ, "error": _OBJ,
-}
+JUDGE_DTYPES: dict[str, str] = JUDGE_ROW_SCHEMA.dtypes()
 
 # Parquet kinds (evaltools.io.parts.arrow_type) of the fields the commands add, so every
 # part of a partitioned output has the same schema. Lists and objects are JSON text.
-SCORE_KINDS: dict[str, set[str]] = {
-    **{f: {"float"} if t == _FLOAT else {"int"} if t == "Int64" else {"str"}
-       for f, t in SCORE_DTYPES.items() if f != "id"},
-    "hallucination_probability": {"float"},
-}
-JUDGE_KINDS: dict[str, set[str]] = {
-    "module": {"str"}, "module_type": {"str"}, "evaluation": {"str"},
-    "total_score": {"int", "float"}, "verdict": {"str"}, "summary": {"str"},
-    "improvement_suggestions": {"str"}, "verdict_reason": {"str"}, "issues": {"str"},
-    "audit": {"str"}, "judge_total_score": {"str"}, "judge_verdict": {"str"},
-    "error": {"str"},
-}
+SCORE_KINDS: dict[str, set[str]] = {**SCORE_SCHEMA.parquet_kinds(),
+                                    "hallucination_probability": {"float"}}
+JUDGE_KINDS: dict[str, set[str]] = JUDGE_SCHEMA.parquet_kinds()
 
 
 # ---------------------------------------------------------------------------- workers
@@ -509,7 +480,7 @@ def _score_partition(pdf, offsets, *, config: Config, skip_invalid: bool, column
     stream = _scorer(config).stream(enumerate(records, start=first),
                                            source="<DataFrame>", unit="record",
                                            skip_invalid=skip_invalid, start=first)
-    out = pd.DataFrame([r.to_dict() for _, _, r in stream], columns=list(OUTPUT_FIELDS),
+    out = pd.DataFrame([r.to_dict() for _, _, r in stream], columns=list(SCORE_SCHEMA.names),
                        index=pdf.index)
     out = out.astype(SCORE_DTYPES)
     keep = [c for c in pdf.columns if c not in SCORE_DTYPES]
@@ -523,7 +494,7 @@ def score_frame(ddf, *, config: Config | None = None, skip_invalid: bool = False
     fields with the dtypes of :data:`SCORE_DTYPES`; nested fields (``anchors``,
     ``keywords``, ``reasons``) are Python lists. Rows are numbered across
     partitions (a row without ``id`` gets its 1-based number, errors name it),
-    so the result equals :func:`evaltools.scoring.api.score_frame` on the
+    so the result equals :func:`evaltools.scoring.scorer.score_frame` on the
     whole frame. Numbering needs each partition's length, which is computed
     with the result.
 

@@ -90,3 +90,16 @@ class InputError(EvaltoolsError, ValueError):
 
 class ClusterError(EvaltoolsError, OSError):
     """A Dask cluster cannot be started or reached (nothing was written)."""
+
+
+class LLMError(EvaltoolsError, RuntimeError):
+    """An LLM judge could not be asked (a refused key, an unknown model, a server that fails).
+
+    ``fatal`` errors (HTTP 401, 403, 404: every request would fail the same way)
+    stop a run; the others are kept on the record that met them.
+    """
+
+    def __init__(self, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fatal = fatal

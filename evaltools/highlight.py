@@ -47,7 +47,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from evaltools.errors import shorten
-from evaltools.scoring.reader import read_context
+from evaltools.scoring.context import read_context
 
 #: The classes MathJax 2 and 3 skip: no ``$...$`` inside them is typeset.
 NO_MATHS = "tex2jax_ignore mathjax_ignore"
@@ -230,7 +230,7 @@ def highlight_evidence_html(context: str, anchors: Iterable[Any], *,
     """HTML of ``context`` with the evidence of supported anchors marked.
 
     Uses each anchor's ``evidence_start`` / ``evidence_end``: offsets in the
-    context as the scorers read it (:func:`evaltools.scoring.reader.read_context`:
+    context as the scorers read it (:func:`evaltools.scoring.context.read_context`:
     the context itself, or a JSON record's key/value text, which is then what
     is shown); anchors without them (unsupported ones) are skipped.
 

@@ -43,40 +43,37 @@ def is_missing(v: Any) -> bool:
         return False
 
 
-def is_finite_number(v: Any) -> bool:
-    """An int or float (not a bool) that a float holds finitely.
+def is_finite_number(v: Any, within: float = math.inf) -> bool:
+    """An int or float (not a bool) that a float holds finitely, at most ``within`` in size.
 
     JSON integers have no size limit; one too large for a float is not a number
-    evaltools can compute with (``math.isfinite`` would raise on it).
+    evaltools can compute with (``math.isfinite`` would raise on it). The one
+    test of "a number evaltools computes with": the judge's JSON reader, the
+    judge and report accumulators and the calibration file all call it.
 
     >>> [is_finite_number(v) for v in (0, 2.5, True, float("inf"), "1", 10**400, -10**300)]
     [True, True, False, False, False, False, True]
+    >>> is_finite_number(1e9, within=1e9), is_finite_number(-1e10, within=1e9)
+    (True, False)
     """
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return False
     try:
-        return math.isfinite(v)
+        return math.isfinite(v) and abs(v) <= within
     except OverflowError:  # an int beyond the float range
         return False
 
 
 def finite_float(v: Any) -> float | None:
-    """``v`` as a finite float when it is a number (not a bool, not text), else None.
+    """``v`` as a float when :func:`is_finite_number` (numpy scalars read as their Python
+    value), else None (never raises): the one numeric reader.
 
-    The one numeric reader: ints of any size, floats, numpy and Decimal numbers
-    alike; an int beyond the float range, NaN and infinities are None, never an
-    OverflowError.
-
-    >>> [finite_float(v) for v in (3, 2.5, True, "1", float("nan"), 10**400, None)]
-    [3.0, 2.5, None, None, None, None, None]
+    >>> finite_float(3), finite_float(10**400), finite_float(float("nan")), finite_float("2")
+    (3.0, None, None, None)
     """
-    if isinstance(v, (str, bytes, bytearray)) or type(v).__name__ in ("bool", "bool_"):
-        return None
-    try:
-        number = float(v)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return number if math.isfinite(number) else None
+    if type(v).__module__ == "numpy":
+        v = plain_value(v)
+    return float(v) if is_finite_number(v) else None
 
 
 def is_record_id(v: Any) -> bool:

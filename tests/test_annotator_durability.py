@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from evaltools.io.labels import LabelStore, iter_label_events, read_labels
+from evaltools.io.label_store import LabelStore, iter_label_events, read_labels
 from evaltools.widgets import Annotator
 
 N_CASES = 5000

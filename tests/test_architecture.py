@@ -228,3 +228,80 @@ def test_notebooks_compute_no_aggregates(nb_path):
         found = _aggregations("".join(cell["source"]))
         assert not found, (f"{nb_path.name} cell {i} aggregates ({', '.join(found)}): "
                            "compute it in evaltools and call it from the cell")
+
+
+# ------------------------------------------------------------------ the layer order
+
+#: The packages (and top-level modules) of evaltools, lowest layer first. A package
+#: imports only from its own layer or a lower one, and no two packages import each
+#: other, directly or round a loop. docs/CONTRACTS.md ("Layer order") says why.
+LAYERS = (
+    ("foundation", ("errors", "values", "arguments", "config", "text", "schema")),
+    ("io", ("io",)),
+    ("core", ("scoring", "judging")),
+    ("calibration", ("calibration",)),
+    ("engines", ("compare", "gate", "dask", "__init__")),
+    ("presentation", ("highlight", "tables", "prompt", "plots")),
+    ("views", ("widgets", "report")),
+    ("commands", ("cli", "__main__", "pytest_plugin")),
+)
+LAYER_OF = {pkg: i for i, (_, pkgs) in enumerate(LAYERS) for pkg in pkgs}
+
+
+def _package(module: str) -> str:
+    """``evaltools.scoring.anchors.claims`` -> ``scoring``; ``evaltools`` -> ``__init__``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _package_graph(graph: dict[str, set[str]]) -> dict[str, dict[str, list[str]]]:
+    """package -> imported package -> the file-level imports behind that edge."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for module, targets in graph.items():
+        for target in targets:
+            a, b = _package(module), _package(target)
+            if a != b:
+                out.setdefault(a, {}).setdefault(b, []).append(f"{module} -> {target}")
+    return out
+
+
+def _layer_violations(packages: dict[str, dict[str, list[str]]]) -> list[str]:
+    """Every import of a higher layer, and within a layer every import between the
+    core packages (scoring and judging are independent of each other)."""
+    bad = []
+    for a, targets in sorted(packages.items()):
+        for b, why in sorted(targets.items()):
+            la, lb = LAYER_OF[a], LAYER_OF[b]
+            if lb > la or (la == lb and LAYERS[la][0] in ("io", "core", "calibration")):
+                bad.append(f"{a} ({LAYERS[la][0]}) imports {b} ({LAYERS[lb][0]}): {why[0]}")
+    return bad
+
+
+FILE_GRAPH = {m: _edges(m, p) for m, p in MODULES.items()}
+
+
+def test_every_package_has_a_layer():
+    assert {_package(m) for m in MODULES} == set(LAYER_OF)
+
+
+def test_the_layer_check_finds_an_upward_import():
+    fake = {"evaltools.io.results": {"evaltools.scoring.result"},
+            "evaltools.scoring.summary": {"evaltools.calibration.agreement"},
+            "evaltools.judging.api": {"evaltools.scoring.result"},
+            "evaltools.report.build": {"evaltools.scoring.result"}}
+    assert _layer_violations(_package_graph(fake)) == [
+        "io (io) imports scoring (core): evaltools.io.results -> evaltools.scoring.result",
+        "judging (core) imports scoring (core): evaltools.judging.api -> "
+        "evaltools.scoring.result",
+        "scoring (core) imports calibration (calibration): evaltools.scoring.summary -> "
+        "evaltools.calibration.agreement"]
+
+
+def test_packages_import_only_their_layer_or_lower():
+    assert _layer_violations(_package_graph(FILE_GRAPH)) == []
+
+
+def test_no_import_loop_between_packages():
+    packages = _package_graph(FILE_GRAPH)
+    assert sum(map(len, packages.values())) > 20  # the graph was read
+    assert _cycles({a: set(t) for a, t in packages.items()}) == []

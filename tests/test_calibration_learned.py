@@ -21,6 +21,9 @@ from evaltools.calibration.learned import (
 )
 from evaltools.errors import InputError
 
+#: the features computed from the score fields alone (no ``signals``)
+LEGACY = list(FEATURES)
+
 
 def anchor(kind, supported, counted=True):
     return {"kind": kind, "text": "x", "start": 0, "end": 1, "supported": supported,
@@ -148,7 +151,7 @@ def synthetic(n=60, seed=0):
 
 def test_fit_is_deterministic_and_honest():
     recs = synthetic()
-    a, b = fit_calibration(recs), fit_calibration(recs)
+    a, b = fit_calibration(recs, features=LEGACY), fit_calibration(recs, features=LEGACY)
     assert a.calibration == b.calibration and a.cv_probabilities == b.cv_probabilities
     assert 0.7 < a.cv_auroc <= 1.0
     assert a.calibration.metadata["metrics"]["cv_folds"] == 5
@@ -165,7 +168,7 @@ def test_fit_groups_and_drops_errors_and_unlabelled():
     recs = synthetic()
     recs.append({**recs[0], "error": "bad", "claims_score": None})
     recs.append({**recs[1], "label_hallucinated": None})
-    fit = fit_calibration(recs, groups=[r["id"] for r in recs],
+    fit = fit_calibration(recs, features=LEGACY, groups=[r["id"] for r in recs],
                           metadata={"fitted_on": {"file": "s.jsonl"}, "note": "n"})
     assert fit.n_dropped == 2
     meta = fit.calibration.metadata
@@ -189,6 +192,39 @@ def test_fit_errors():
 
 
 def test_features_frame_marks_error_rows_nan():
-    df = features_frame([scored(0.5, 0.5, []), {"error": "x", "claims_score": None}])
+    df = features_frame([scored(0.5, 0.5, []), {"error": "x", "claims_score": None}],
+                        names=LEGACY)
     assert list(df.columns) == list(FEATURES)
     assert df.iloc[1].isna().all() and not df.iloc[0].isna().any()
+
+
+def test_signal_and_product_features_by_hand():
+    rec = scored(0.5, 0.5, [], signals={"names_unsupported": 0.25, "query_instruction": 1.0,
+                                        "log_response_words": math.log1p(9)})
+    assert feature_vector(rec, ["names_unsupported", "log_response_words",
+                                "unsupported_share*query_instruction"]) == pytest.approx(
+        [0.25, math.log(10), 0.25 * 1.0])  # unsupported_share = 1 - support = 0.25
+    rec_csv = {**rec, "signals": json.dumps(rec["signals"])}  # CSV cells hold JSON text
+    assert feature_vector(rec_csv, ["names_unsupported"]) == [0.25]
+    with pytest.raises(ValueError, match="'signals' has no 'echo_share'"):
+        feature_vector(rec, ["echo_share"])
+    with pytest.raises(ValueError, match="'signals' is missing"):
+        feature_vector(scored(0.5, 0.5, []), ["echo_share"])
+    with pytest.raises(ValueError, match="unknown feature"):
+        fit_calibration(synthetic(), features=["no_such_signal"])
+
+
+def test_balanced_fit_weighs_each_stratum_and_label_alike():
+    from evaltools.calibration.learned import balancing_weights
+
+    # stratum a: 1 positive, 3 negatives; stratum b: 2 and 2. Each stratum weighs 1/2,
+    # each label within it 1/4: a's positive 1/4, a's negatives 1/12 each, b's 1/8 each;
+    # scaled to average 1 over 8 records: 2, 2/3, 1.
+    w = balancing_weights([1, 0, 0, 0, 1, 1, 0, 0], list("aaaabbbb"))
+    assert w == pytest.approx([2, 2 / 3, 2 / 3, 2 / 3, 1, 1, 1, 1])
+    recs = synthetic()
+    fit = fit_calibration(recs, features=LEGACY, strata=["s"] * 30 + ["t"] * 30, balance=True)
+    assert fit.calibration.metadata["fitting"]["balanced"] is True
+    assert fit.calibration.metadata["fitting"]["strata"] == ["s", "t"]
+    with pytest.raises(ValueError, match="'strata' must have one key per record"):
+        fit_calibration(recs, features=LEGACY, strata=["s"])

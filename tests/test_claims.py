@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evaltools.config import DEFAULT_CONFIG as DEFAULT
-from evaltools.scoring.anchors.claims import ContextIndex, extract_claims
+from evaltools.scoring.anchors.claims import extract_claims
+from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import find_mentions
 
 SHARE = DEFAULT.hallucination.claim_min_share
@@ -239,7 +240,7 @@ def test_a_subjectless_context_sentence_lends_the_subject(nlp):
 
 
 def test_a_json_no_negates(nlp):
-    from evaltools.scoring.reader import read_context
+    from evaltools.scoring.context import read_context
     ctx = read_context('{"name": "Blue Door Cafe", "attributes": {"OutdoorSeating": "no", '
                        '"DogsAllowed": true}}').text
     (_, s), = check(nlp, ctx, "Blue Door Cafe allows dogs.")

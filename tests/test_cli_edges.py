@@ -156,6 +156,7 @@ def _stderr_on_a_terminal(argv) -> str:
     return b"".join(chunks).decode("utf-8", "replace")
 
 
+@pytest.mark.slow  # two CLI subprocesses on a pseudo-terminal each: 6-13 s alone
 @pytest.mark.parametrize("command,words", [
     (["score", str(DATA / "responses.jsonl")], "scoring"),
     (["judge", str(DATA / "judgments.jsonl")], "judging"),

@@ -132,7 +132,7 @@ def _same_frames(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 
 def test_score_frame_equals_pandas_score_frame_on_data(cluster):
-    from evaltools.scoring.api import score_frame as pandas_score_frame
+    from evaltools.scoring.scorer import score_frame as pandas_score_frame
 
     pdf = pd.DataFrame([rec for _, rec in read_records(DATA / "responses.jsonl")])
     pdf = pdf.drop(columns=["id"])[::2].reset_index(drop=True)  # ids from row numbers
@@ -442,7 +442,10 @@ def test_workers_started_by_the_cli_run_without_the_profiler():
     assert list(enabled.values()) == [False]
 
 
-def test_unreachable_scheduler_is_one_line(tmp_path, capsys):
+def test_unreachable_scheduler_is_one_line(tmp_path, capsys, monkeypatch):
+    from evaltools.cli import scale
+
+    monkeypatch.setattr(scale, "CONNECT_TIMEOUT", "2s")  # the same error, not 30 s later
     src = write_jsonl(tmp_path / "in.jsonl", generated(2))
     code, _, err = cli(capsys, "score", src, "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2

@@ -442,7 +442,7 @@ def test_full_disk_for_the_report_and_calibration(tmp_path, capsys, tiny_fs):
 
 
 def test_calibration_with_extreme_coefficients_is_refused(tmp_path, capsys):
-    cal = json.loads((ROOT / "evaltools" / "calibration" /
+    cal = json.loads((ROOT / "evaltools" / "scoring" /
                       "default_calibration.json").read_text("utf-8"))
     cal["features"][0]["coefficient"] = 1e308
     path = tmp_path / "cal.json"
@@ -467,7 +467,7 @@ def test_logit_is_clipped_so_probabilities_stay_inside_0_1():
 
 
 def test_hand_edited_label_file(tmp_path):
-    from evaltools.io.labels import read_labels
+    from evaltools.io.label_store import read_labels
 
     path = tmp_path / "labels.jsonl"
     good = {"id": "r1", "field": "label_verdict", "label": "PASS", "value": "PASS"}
@@ -497,7 +497,7 @@ def test_annotator_shows_a_case_whose_saved_label_was_hand_edited(tmp_path):
 
 def test_two_annotators_on_one_file_do_not_overwrite_each_other(tmp_path):
     pd = pytest.importorskip("pandas")
-    from evaltools.io.labels import read_labels
+    from evaltools.io.label_store import read_labels
     from evaltools.widgets import Annotator
 
     frame = pd.DataFrame([GOOD, {**GOOD, "id": "b"}])
@@ -612,6 +612,7 @@ def test_sigterm_mid_run_removes_the_temporary_file(tmp_path):
             for i in range(20_000)]
     src = write_lines(tmp_path / "in.jsonl", recs)
     out = tmp_path / "out" / "scored.jsonl"
+    out.parent.mkdir()  # commands create no folders
     proc = subprocess.Popen([sys.executable, "-m", "evaltools", "score", str(src), "-o",
                              str(out), "--no-progress"], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
@@ -676,12 +677,8 @@ PIECES = ["$44.95", "44.95", "5", "five", "2024", "in 2024", "the 2020s", "March
 @given(ctx=st.lists(st.sampled_from(PIECES), max_size=12),
        resp=st.lists(st.sampled_from(PIECES), min_size=1, max_size=6))
 def test_support_index_finds_what_the_linear_scan_finds(ctx, resp):
-    from evaltools.scoring.anchors.mentions import (
-        SupportIndex,
-        find_mentions,
-        find_support,
-        supports,
-    )
+    from evaltools.scoring.anchors.mentions import find_mentions, find_support, supports
+    from evaltools.scoring.anchors.support_index import SupportIndex
 
     context = find_mentions(" and ".join(ctx) + ".")
     index = SupportIndex(context)
@@ -694,7 +691,8 @@ def test_support_index_finds_what_the_linear_scan_finds(ctx, resp):
 def test_a_conversion_is_found_among_many_quantities():
     """1 kg = 2.2 lb is found by magnitude band among 500 other masses (by hand: only
     '2.2 lb' converts to 1 kg within 2 %; '2.3 lb' is 4 % off)."""
-    from evaltools.scoring.anchors.mentions import SupportIndex, find_mentions
+    from evaltools.scoring.anchors.mentions import find_mentions
+    from evaltools.scoring.anchors.support_index import SupportIndex
 
     context = find_mentions(" ".join(f"{k} oz," for k in range(100, 600)) + " 2.3 lb, 2.2 lb.")
     index = SupportIndex(context)

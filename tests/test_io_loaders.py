@@ -9,7 +9,7 @@ import pytest
 from evaltools.errors import InputError
 from evaltools.io.benchmarks import load_begin, load_halueval_qa, load_ragtruth
 from evaltools.io.labelled import group_keys, read_labelled
-from evaltools.io.results import score_labelled
+from evaltools.scoring.restore import score_labelled
 
 
 def write_jsonl(path, rows):

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from evaltools.judging import judge
-from evaltools.judging.audit import CODES, parse_judgment
+from evaltools.judging.audit import CODES
+from evaltools.judging.judge_json import parse_judgment
 
 
 def consistent_judgment():

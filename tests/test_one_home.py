@@ -173,6 +173,19 @@ def test_module_stats_add_up_by_hand():
     assert ModuleStats.of(results) == st
 
 
+def test_module_stats_skip_a_total_no_float_holds():
+    """A JSON total of 10**400 (or inf) is no number: counted as a record, not in the mean
+    (by hand: the mean of the two usable totals 80 and 60 is 70.0)."""
+    from evaltools.judging.summary import ModuleStats
+
+    st = ModuleStats.of([{"verdict": "PASS", "total_score": 10**400},
+                         {"verdict": "PASS", "total_score": 80},
+                         {"verdict": "FAIL", "total_score": float("inf")},
+                         {"verdict": "FAIL", "total_score": 60}])
+    assert (st.records, st.passed, st.failed, st.totals) == (4, 2, 2, 2)
+    assert st.mean_total == 70.0
+
+
 def test_inconsistent_means_one_thing_in_every_view(tmp_path, capsys):
     from evaltools.judging.module_audit import module_audit, modules_overview
     from evaltools.report import report_from_records
@@ -215,3 +228,24 @@ def test_one_argument_message_format():
                                          r"positive integer\. Got 0 instead\.$"):
         from evaltools.calibration import reliability
         reliability([0, 1], [0.2, 0.8], n_bins=0)
+
+
+def test_each_record_shape_has_one_schema_its_results_follow():
+    from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
+    from evaltools.schema import Schema
+    from evaltools.scoring.result import SCORE_SCHEMA
+
+    scored = evaltools.score("What does the mug cost?", "The mug costs $5.", "It costs $7.")
+    assert tuple(scored.to_dict()) == SCORE_SCHEMA.names
+    judged = evaltools.judge(M15)
+    assert tuple(judged.to_dict()) == JUDGE_SCHEMA.names
+    assert tuple(judged.to_row()) == JUDGE_ROW_SCHEMA.names
+    # by hand: float, nullable integer, and object (JSON text in Parquet) for the rest
+    assert SCORE_SCHEMA.dtypes()["support"] == "float64"
+    assert SCORE_SCHEMA.dtypes()["anchors_total"] == "Int64"
+    assert SCORE_SCHEMA.parquet_kinds()["signals"] == {"str"}
+    assert JUDGE_SCHEMA.parquet_kinds()["total_score"] == {"int", "float"}
+    with pytest.raises(ValueError, match="twice"):
+        Schema((("a", "text"), ("a", "score")))
+    with pytest.raises(ValueError, match="unknown field kinds"):
+        Schema((("a", "fraction"),))

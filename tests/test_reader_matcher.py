@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evaltools.scoring.context import MAX_DEPTH, flatten_json, read_context, split_key
 from evaltools.scoring.matcher import SentenceIndex, fold, is_content, rarity, words_of
-from evaltools.scoring.reader import MAX_DEPTH, flatten_json, read_context, split_key
 from evaltools.text import load_pipeline
 
 

@@ -23,7 +23,9 @@ from evaltools.scoring.relevance import (
 from evaltools.scoring.verdict import decide
 
 VERBS = load_config().relevance.instruction_verbs
-SPEC = load_config()
+# the spec's letter: every query word counts, no answer-type waiver, no restated context
+SPEC = load_config().replace(relevance={"instruction": "query", "answer_type": False,
+                                        "restated_context": False})
 AUTO = SPEC.replace(relevance={"reference": "auto"})
 TYPED = SPEC.replace(relevance={"answer_type": True})
 
@@ -136,6 +138,9 @@ def test_reference_must_be_query_or_auto():
         SPEC.replace(relevance={"reference": "context"})
 
 
-def test_spec_is_the_shipped_default():
+def test_shipped_defaults():
+    # the formulas are the spec's; what they read is chosen (docs/spec.md, "What the formulas
+    # are fed"): instructions read their topical words, short typed answers are not failed
     rel = load_config().relevance
-    assert (rel.reference, rel.answer_type) == ("query", False)
+    assert (rel.reference, rel.answer_type, rel.instruction, rel.restated_context) == (
+        "query", True, "topical", True)

@@ -137,7 +137,10 @@ def test_score_frame_keeps_input_columns_and_index():
     assert list(out.index) == [10, 11]
     assert {"label", "query", "verdict", "anchors"} <= set(out.columns)
     assert list(out["id"]) == ["a", "b"]
-    assert list(out["verdict"]) == ["WARN", "FAIL"]  # "It costs $35." covers 1 of 5 keywords
+    # "It costs $35." holds 1 of the 5 keywords (cost); the context sentence it restates
+    # carries the other 4 (yeti, rambler, 20, oz): 5/5 (relevance.restated_context)
+    assert list(out["verdict"]) == ["PASS", "FAIL"]
+    assert out["completeness"].tolist()[0] == 1.0
 
 
 def test_corpus_tfidf_option(nlp):

@@ -168,3 +168,73 @@ def test_bad_arguments():
 def test_parse_items_and_repr():
     assert parse_items(" a \n\n b ") == ["a", "b"]
     assert JudgeForm()._repr_mimebundle_()["text/plain"] == "JudgeForm(17 modules)"
+
+
+# ------------------------------------------------------------ "Ask the judge" (LLM judge)
+
+
+@pytest.fixture
+def llm_server(monkeypatch):
+    import sys
+
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+                 "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from llm_server import ScriptedServer
+
+    with ScriptedServer() as srv:
+        yield srv
+
+
+def _asking_form(srv, case):
+    from evaltools.config import DEFAULT_CONFIG
+    from evaltools.judging.llm_client import JudgeClient
+
+    client = JudgeClient("judge-model", srv.url, config=DEFAULT_CONFIG.replace(
+        llm={"backoff_base": 0.01, "max_retries": 1}).llm)
+    form = JudgeForm(module="M04", client=client)
+    form.set_values(output=True, expected=True,
+                    input={"brand": "Hydro Flask", "keyword": "yeti rambler", "case": case})
+    return form
+
+
+def test_ask_the_judge_fills_the_form_and_audits_the_answer(llm_server):
+    form = _asking_form(llm_server, "wrong_arithmetic")
+    assert not form.ask_button.disabled
+    assert form.result.total_score == 40 and form.result.audit is None   # nothing ticked yet
+    form.ask_button.click()
+    assert llm_server.count("wrong_arithmetic") == 1
+    assert [b.value for b in form.rule_boxes] == [True] * 4
+    assert {k: s.value for k, s in form.sliders.items()} == \
+        {"chain_of_thought": 8, "evidence_usage": 8, "confidence_calibration": 4}
+    # 40 + 40 + 20, and the judge's rule_compliance.score of 30 is a finding
+    assert (form.result.total_score, form.result.verdict) == (100, "PASS")
+    assert [f.code for f in form.result.audit] == ["rule_total_mismatch"]
+    assert "rule_compliance.score" in form.issues_html.value
+    assert "answered · attempts 1" in form.judge_html.value
+    form.set_values(output=False)       # other inputs: the answer no longer applies
+    assert form.result.audit is None and form.judge_answer is None
+    assert form.judge_html.value == ""
+
+
+def test_ask_the_judge_shows_a_failure(llm_server):
+    form = _asking_form(llm_server, "server_error")
+    form.ask_button.click()
+    assert llm_server.count("server_error") == 2
+    assert "no answer from the judge" in form.judge_html.value
+    assert form.result.audit is None and form.result.total_score == 40
+
+
+def test_ask_the_judge_unreadable_answer_is_audited(llm_server):
+    form = _asking_form(llm_server, "malformed")
+    form.ask_button.click()
+    assert [f.code for f in form.result.audit] == ["unparseable"]
+    assert "could not be read as JSON" in form.judge_html.value
+
+
+def test_ask_button_without_client_is_disabled():
+    form = JudgeForm(module="M04")
+    assert form.ask_button.disabled
+    with pytest.raises(ValueError, match="needs a client"):
+        form.ask_judge()

@@ -10,13 +10,16 @@ returns small frozen results with ``to_dict()``.
   spec's own thresholds evaluated as they stand.
 - :mod:`~evaltools.calibration.agreement` — verdicts against human verdicts:
   confusion matrix, Cohen's kappa, the worst disagreements.
-- :mod:`~evaltools.calibration.probability` — Brier score and reliability bins.
+- :mod:`~evaltools.calibration.brier_reliability` — Brier score and reliability bins.
 - :mod:`~evaltools.calibration.bootstrap` — percentile bootstrap intervals for
   AUC and kappa (optionally resampling whole groups).
 - :mod:`~evaltools.calibration.baselines` — word-overlap baselines (length,
   shares of words, content words and bigrams absent from the context).
 - :mod:`~evaltools.calibration.learned` — the learned hallucination
   probability (logistic regression stored as JSON of named coefficients).
+- :mod:`~evaltools.calibration.labelled_fit` — fitted on a user's labels:
+  the learning curve (cross-validated AUROC and F1 against the number of
+  labels) and the recommended probability threshold.
 
 Names are imported lazily: ``import evaltools.calibration.learned`` (used by
 ``evaltools score``) does not load scikit-learn.
@@ -42,13 +45,18 @@ _EXPORTS = {
     "VERDICTS": "agreement", "VerdictAgreement": "agreement",
     "verdict_agreement": "agreement", "worst_disagreements": "agreement",
     "spec_agreement": "agreement", "agreement_from_pairs": "agreement",
-    "Reliability": "probability", "ReliabilityBin": "probability",
-    "brier": "probability", "reliability": "probability",
+    "Reliability": "brier_reliability", "ReliabilityBin": "brier_reliability",
+    "brier": "brier_reliability", "reliability": "brier_reliability",
     "ConfidenceInterval": "bootstrap", "bootstrap_ci": "bootstrap", "auc_ci": "bootstrap",
     "kappa_ci": "bootstrap",
     "LearnedCalibration": "learned", "FitResult": "learned", "FEATURES": "learned",
     "fit_calibration": "learned", "load_calibration": "learned", "features_frame": "learned",
     "cross_validated_probabilities": "learned",
+    "LearningCurve": "labelled_fit", "CurvePoint": "labelled_fit",
+    "ProbabilityThreshold": "labelled_fit", "LabelledFit": "labelled_fit",
+    "learning_curve": "labelled_fit", "fit_on_labels": "labelled_fit",
+    "recommend_probability_threshold": "labelled_fit", "curve_sizes": "labelled_fit",
+    "cross_fitted_f1": "labelled_fit", "draw_groups": "labelled_fit",
     "BASELINES": "baselines", "lexical_baselines": "baselines", "baselines_frame": "baselines",
 }
 

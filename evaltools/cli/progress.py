@@ -13,7 +13,7 @@ from __future__ import annotations
 import shutil
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -22,7 +22,7 @@ REFRESH = 0.5  # seconds between redraws while a chunk is being scored
 
 
 def progress(iterable: Iterable[T], desc: str, *, total: int | None = None,
-             disabled: bool = False) -> Iterator[T]:
+             disabled: bool = False, status: Callable[[], str] | None = None) -> Iterator[T]:
     """``iterable`` with a records-per-second bar named ``desc`` on stderr.
 
     Parameters
@@ -35,6 +35,9 @@ def progress(iterable: Iterable[T], desc: str, *, total: int | None = None,
         How many items ``iterable`` yields, for the percentage and the ETA.
     disabled : bool
         No bar at all (``--no-progress``).
+    status : callable, optional
+        Text shown after the bar, read at each item (``evaltools judge --llm``:
+        the counts of answers cached, asked and failed).
 
     Examples
     --------
@@ -60,7 +63,12 @@ def progress(iterable: Iterable[T], desc: str, *, total: int | None = None,
     timer = threading.Thread(target=redraw, name="evaltools-progress", daemon=True)
     timer.start()
     try:
-        yield from bar
+        if status is None:
+            yield from bar
+        else:
+            for item in bar:
+                bar.set_postfix_str(status(), refresh=False)
+                yield item
     finally:
         stop.set()
         timer.join()

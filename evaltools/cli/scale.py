@@ -45,6 +45,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="records per task (default 2048)")
 
 
+def refuse_map(columns) -> None:
+    """``--map`` renames columns in one process; parts are read by workers as they are."""
+    if columns:
+        from evaltools.errors import InputError
+
+        raise InputError("--map is read by one process only: rename the columns before "
+                         "scoring several files, a folder or with --workers/--scheduler",
+                         source="--map")
+
+
 def scaled(args: argparse.Namespace) -> bool:
     """True when the run goes through parts: a cluster, several inputs, or a folder output."""
     out = args.output
@@ -73,6 +83,10 @@ def _dashboard_available() -> bool:
     return importlib.util.find_spec("bokeh") is not None
 
 
+#: How long ``--scheduler ADDRESS`` waits for the scheduler to answer.
+CONNECT_TIMEOUT = "30s"
+
+
 @contextmanager
 def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> Iterator[Any]:
     """A ``distributed.Client`` for ``--workers`` / ``--scheduler``, or None (in-process)."""
@@ -88,7 +102,7 @@ def connect(args: argparse.Namespace, *, plugin=None, quiet: bool = False) -> It
     cluster = None
     try:
         if args.scheduler:
-            client = Client(args.scheduler, timeout="30s")
+            client = Client(args.scheduler, timeout=CONNECT_TIMEOUT)
             n = len(client.scheduler_info().get("workers", {}))
             say(f"dask: using the cluster at {args.scheduler} ({n} workers)")
         else:

@@ -1,11 +1,10 @@
 """Reading and writing records: files of records, labelled files, public
-benchmark formats, scored results and the durable label store.
+benchmark formats and the durable label store.
 
 - :mod:`evaltools.io.records` — streaming readers/writers for .jsonl/.csv/.parquet
 - :mod:`evaltools.io.labelled` — labelled files (one binary-label parser)
-- :mod:`evaltools.io.results` — scored records restored from files
 - :mod:`evaltools.io.benchmarks` — HaluEval / BEGIN / RAGTruth loaders
-- :mod:`evaltools.io.labels` — the durable label store of the Annotator
+- :mod:`evaltools.io.label_store` — the durable label store of the Annotator
 """
 
 from evaltools.io.records import (
@@ -13,11 +12,14 @@ from evaltools.io.records import (
     STDOUT,
     Unreadable,
     atomic_path,
+    columns_read,
     count_records,
     file_format,
     loads_bounded,
+    map_columns,
     neutralise_formula,
     open_writer,
+    parse_column_map,
     read_json_lines,
     read_records,
     refuse_overwriting_input,
@@ -31,11 +33,14 @@ __all__ = [
     "STDOUT",
     "Unreadable",
     "atomic_path",
+    "columns_read",
     "count_records",
     "file_format",
     "loads_bounded",
+    "map_columns",
     "neutralise_formula",
     "open_writer",
+    "parse_column_map",
     "read_json_lines",
     "read_records",
     "refuse_overwriting_input",

@@ -17,15 +17,17 @@ The package is ``evaltools.judging``; the function that judges one record is
 Parts: ``registry`` (modules.toml as data), ``correctness``, ``checks`` and
 ``rules`` (automatic rule checks), ``reasoning``, ``verdict``, ``result``,
 ``audit`` (LLM judge JSON), ``api``
-(one record), ``stream`` (many records), ``module_audit``.
+(one record), ``stream`` (many records), ``module_audit``; asking an LLM judge:
+``asking`` (:func:`ask`), ``llm_client``, ``answer_parse``, ``judge_cache``.
 """
 
 from __future__ import annotations
 
 from evaltools.judging import registry
 from evaltools.judging.api import judge
+from evaltools.judging.asking import ask
 from evaltools.judging.result import Finding, JudgeResult
 from evaltools.judging.stream import judge_frame, judge_records, judge_stream
 
-__all__ = ["Finding", "JudgeResult", "judge", "judge_frame", "judge_records", "judge_stream",
+__all__ = ["Finding", "JudgeResult", "ask", "judge", "judge_frame", "judge_records", "judge_stream",
            "registry"]

@@ -39,9 +39,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from evaltools.errors import shorten
-from evaltools.judging.audit import audit_judgment, read_judgment
+from evaltools.judging.audit import audit_judgment
 from evaltools.judging.correctness import correctness
 from evaltools.judging.explanation import audit_note, suggestions, summary_text
+from evaltools.judging.judge_json import read_judgment
 from evaltools.judging.reasoning import assess_reasoning
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import JudgeResult

@@ -18,6 +18,29 @@ from typing import Any
 from evaltools.judging.correctness import Correctness
 from evaltools.judging.reasoning import Reasoning
 from evaltools.judging.rules import RuleCompliance
+from evaltools.schema import Schema
+
+#: The judged record: every field of ``JudgeResult.to_dict()``, in order, with its kind
+#: (:mod:`evaltools.schema`); Parquet kinds of ``evaltools judge`` output derive from it.
+JUDGE_SCHEMA = Schema((
+    ("id", "id"), ("module", "text"), ("module_type", "text"), ("evaluation", "json"),
+    ("total_score", "number"), ("verdict", "text"), ("summary", "text"),
+    ("improvement_suggestions", "json"), ("verdict_reason", "text"), ("issues", "json"),
+    ("audit", "json"), ("judge_total_score", "json"), ("judge_verdict", "text"),
+    ("error", "text"),
+))
+#: The flat row of ``JudgeResult.to_row()`` (DataFrames), in order, with its kind.
+JUDGE_ROW_SCHEMA = Schema((
+    ("id", "id"), ("module", "text"), ("module_type", "text"), ("correctness_score", "score"),
+    ("match", "flag"), ("match_level", "text"), ("precision", "score"), ("recall", "score"),
+    ("f1", "score"), ("credit_band", "text"), ("rule_compliance_score", "score"),
+    ("rule_1", "flag"), ("rule_2", "flag"), ("rule_3", "flag"), ("rule_4", "flag"),
+    ("reasoning_score", "score"), ("chain_of_thought", "score"), ("evidence_usage", "score"),
+    ("confidence_calibration", "score"), ("reasoning_band", "text"), ("total_score", "score"),
+    ("verdict", "text"), ("verdict_reason", "text"), ("issues", "json"),
+    ("audit_findings", "number"), ("audit_codes", "json"), ("judge_total_score", "json"),
+    ("judge_verdict", "text"), ("error", "text"),
+))
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,6 @@ def _finding_kind(finding: Any) -> str:
     return FINDING_KINDS.get(code, "other") if isinstance(code, str) else "other"
 
 
-def _number(v: Any) -> float | None:
-    return finite_float(v) if isinstance(v, (int, float)) else None
-
-
 @dataclass
 class ModuleStats:
     """Counts of one module's (or all modules') judge outputs; ``a + b`` adds two.
@@ -115,7 +111,7 @@ class ModuleStats:
             self.failed += 1
         else:
             self.other += 1
-        total = _number(get("total_score"))
+        total = finite_float(get("total_score"))
         if total is not None:
             self.total_sum += total
             self.totals += 1

@@ -34,17 +34,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG
-from evaltools.highlight import span_marks
 from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.summary import ModuleStats
+from evaltools.report.cases import case_payload
+from evaltools.report.cells import _as_list, _num, _verdict, clip
 from evaltools.report.model import (
     InputFile,
     Limits,
 )
-from evaltools.scoring.reader import read_context
 from evaltools.scoring.result import SCORE_FIELDS, VERDICT_SCORES
 from evaltools.scoring.summary import AnchorCounts
-from evaltools.values import is_finite_number
 
 SCORE_NAMES = VERDICT_SCORES
 EXTRA_SCORES = tuple(f for f in SCORE_FIELDS if f not in VERDICT_SCORES)
@@ -57,29 +56,6 @@ LABELLED_COLUMNS = ("id", *SCORE_NAMES, "verdict", "reasons", "hallucination_pro
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def clip(value: Any, limit: int) -> str:
-    """``value`` as text, cut to ``limit`` characters with an ellipsis.
-
-    Examples
-    --------
-    >>> clip("abcdef", 4)
-    'abc…'
-    >>> clip(["a", "b"], 20)
-    '["a", "b"]'
-    >>> clip(None, 5)
-    ''
-    """
-    if value is None:
-        return ""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                           default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _num(v: Any) -> float | None:
-    return float(v) if is_finite_number(v) else None
 
 
 def describe(values: Sequence[float]) -> dict[str, float | int | None]:
@@ -136,69 +112,6 @@ def _issue_kind(issue: Any) -> str:
     text = _issue_text(issue)
     head = text.split(":", 1)[0].strip()
     return head if 0 < len(head) <= 60 else clip(text, 60)
-
-
-def _verdict(v: Any) -> str | None:
-    """A verdict as text (cut short), or None when the field holds no text."""
-    return clip(v, 20) if isinstance(v, str) and v else None
-
-
-def _as_list(v: Any) -> list[Any]:
-    """A list field: lists and tuples as they are, one text as a list of it, else empty."""
-    if isinstance(v, (list, tuple)):
-        return list(v)
-    if isinstance(v, str) and v:
-        return [v]
-    return []
-
-
-def _offset(v: Any) -> int | None:
-    """A character offset, or None for anything that is not a non-negative int."""
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
-
-
-def _pieces_covered(spans: list[tuple[int, int]]) -> int:
-    """How many (piece, span) pairs a highlighter marks: text cut at every boundary."""
-    cuts = sorted({p for span in spans for p in span})
-    total = 0
-    for s, e in spans:
-        total += max(sum(1 for c in cuts if s < c < e) + 1, 1)
-    return total
-
-
-def _within_overlap_budget(anchors: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
-    """The anchors, minus the latest ones while nested spans mark too many pieces.
-
-    A highlighter marks each piece of text with every anchor covering it, so
-    ``n`` nested anchors cost about ``n**2`` marks. Anchors are kept in order
-    while the (piece, anchor) pairs stay within ``2 * budget`` in both the
-    response and the context: at most ``budget`` anchors, each marking a
-    couple of pieces, bounds the size of a case whatever the overlap.
-
-    Examples
-    --------
-    >>> nested = [{"start": k, "end": 100 - k} for k in range(10)]
-    >>> len(_within_overlap_budget(nested, 10))
-    4
-    >>> flat = [{"start": 10 * k, "end": 10 * k + 5} for k in range(10)]
-    >>> len(_within_overlap_budget(flat, 10))
-    10
-    """
-    kept: list[dict[str, Any]] = []
-    # Unsupported anchors first (they explain a verdict), then in text order.
-    order = sorted(range(len(anchors)), key=lambda i: (bool(anchors[i].get("supported")), i))
-    for a in (anchors[i] for i in order):
-        trial = [*kept, a]
-        ok = True
-        for sk, ek in (("start", "end"), ("evidence_start", "evidence_end")):
-            spans = [(x[sk], x[ek]) for x in trial
-                     if isinstance(x.get(sk), int) and isinstance(x.get(ek), int)]
-            if _pieces_covered(spans) > 2 * budget:
-                ok = False
-        if ok:
-            kept.append(a)
-    position = {id(a): i for i, a in enumerate(anchors)}
-    return sorted(kept, key=lambda a: position[id(a)])
 
 
 class _TopK:
@@ -295,6 +208,8 @@ class ReportStats:
         self.issue_kinds: Counter = Counter()
         self.judge_labels: list[tuple[Any, Any]] = []
         self.llm_verdicts: list[tuple[Any, Any]] = []
+        # how LLM judges were asked (``judge_llm`` of ``evaltools judge --llm``), by model
+        self.llm_usage: dict[str, dict[str, Any]] = {}
 
     # -- adding ---------------------------------------------------------------------
 
@@ -340,66 +255,7 @@ class ReportStats:
                                                       "hallucination"))
         key = (_VRANK.get(verdict, 0), hall or 0.0, -(rel if rel is not None else 1.0),
                -(comp if comp is not None else 1.0))
-        self.worst.push(key, lambda: self._case_payload(rec, rid, source, line))
-
-    def _case_payload(self, rec: Mapping[str, Any], rid: str, source: str,
-                      line: int) -> dict[str, Any]:
-        lim = self.limits
-        response = rec.get("response") if isinstance(rec.get("response"), str) else ""
-        context = rec.get("context") if isinstance(rec.get("context"), str) else ""
-        context = read_context(context).text  # evidence offsets index the read context
-        query = rec.get("query") if isinstance(rec.get("query"), str) else ""
-        r_keep, c_keep = response[: lim.text_chars], context[: lim.text_chars]
-        anchors = []
-        dropped = 0
-        for a in _as_list(rec.get("anchors")):
-            if not isinstance(a, Mapping):
-                continue
-            a = dict(a)
-            s, e = _offset(a.get("start")), _offset(a.get("end"))
-            if not (s is not None and e is not None and s <= e <= len(r_keep)):
-                if s is not None and s < len(response):
-                    dropped += 1  # inside the part of the response that was cut
-                    continue
-                a["start"] = a["end"] = None
-            es, ee = _offset(a.get("evidence_start")), _offset(a.get("evidence_end"))
-            if not (es is not None and ee is not None and es <= ee <= len(c_keep)):
-                a["evidence_start"] = a["evidence_end"] = None
-            for k in ("text", "evidence", "note"):
-                if a.get(k) is not None:
-                    a[k] = clip(a[k], lim.anchor_chars)
-            anchors.append(a)
-        for a in span_marks(_as_list(rec.get("unsupported_spans"))):
-            s, e = _offset(a.get("start")), _offset(a.get("end"))
-            if s is None or e is None or not s < e <= len(r_keep) or not isinstance(
-                    a.get("text"), str):
-                continue  # a span outside the part shown (or malformed) is not drawn
-            a["text"], a["note"] = clip(a["text"], lim.anchor_chars), clip(a["note"],
-                                                                           lim.anchor_chars)
-            anchors.append(a)
-        kept = _within_overlap_budget(anchors[: lim.anchors_per_case], lim.anchors_per_case)
-        extra = len(anchors) - len(kept)
-        anchors = kept
-        fields = tuple((n, _num(rec.get(n))) for n in (*SCORE_NAMES, "claims_score",
-                                                        "drift_penalty", "ngram_overlap"))
-        if _num(rec.get("support")) is not None:
-            fields += (("support", _num(rec.get("support"))),)
-        n_unsup, n_total = (_num(rec.get(k)) for k in ("anchors_unsupported", "anchors_total"))
-        fields += (("anchors", f"{n_unsup or 0:g} unsupported of {n_total or 0:g}"),)
-        missing = _as_list(rec.get("missing_keywords"))
-        if missing:
-            fields += (("missing keywords", clip(", ".join(map(str, missing)), lim.cell_chars)),)
-        reasons = _as_list(rec.get("reasons"))
-        return {
-            "id": rid, "source": source, "line": line, "verdict": _verdict(rec.get("verdict")),
-            "reasons": tuple(clip(r, lim.cell_chars) for r in reasons),
-            "fields": fields, "query": clip(query, lim.text_chars),
-            "response": r_keep, "context": c_keep, "anchors": tuple(anchors),
-            "response_cut": len(response) - len(r_keep), "context_cut": len(context) - len(c_keep),
-            "anchors_cut": extra + dropped,
-            "relevance": _num(rec.get("relevance")), "completeness": _num(rec.get("completeness")),
-            "hallucination": _num(rec.get("hallucination")),
-        }
+        self.worst.push(key, lambda: case_payload(rec, rid, source, line, self.limits))
 
     def add_judged(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
                    recomputed: bool = False) -> None:
@@ -411,6 +267,7 @@ class ReportStats:
         acc.counts.add(rec)
         acc.module_type = acc.module_type or _verdict(rec.get("module_type"))
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
+        self._add_llm_usage(rec.get("judge_llm"))
         if rec.get("error"):
             self.errors.push(-(self.scored_errors + sum(m.counts.errors
                                                         for m in self.modules.values())),
@@ -478,6 +335,28 @@ class ReportStats:
                      if _get(ev, "correctness", "expected_value") is not None
                      else rec.get("expected"), lim.cell_chars),
                 clip(rec.get("summary"), lim.cell_chars)))
+
+    def _add_llm_usage(self, info: Any) -> None:
+        """Count one record's ``judge_llm``: answered or not, readable or not, tokens, cost."""
+        if not isinstance(info, Mapping):
+            return
+        model = clip(str(info.get("model") or "?"), 60)
+        if model not in self.llm_usage and len(self.llm_usage) >= self.limits.table_rows:
+            model = "(other models)"
+        u = self.llm_usage.setdefault(model, {"records": 0, "failed": 0, "unreadable": 0,
+                                              "prompt_tokens": 0.0, "completion_tokens": 0.0,
+                                              "cost": 0.0, "priced": 0})
+        u["records"] += 1
+        error = info.get("error")
+        if error:
+            u["unreadable" if info.get("answer") is not None else "failed"] += 1
+        for key in ("prompt_tokens", "completion_tokens"):
+            v = _num(info.get(key))
+            u[key] += v if v is not None and v >= 0 else 0.0
+        cost = _num(info.get("cost_usd"))
+        if cost is not None and cost >= 0:
+            u["cost"] += cost
+            u["priced"] += 1
 
     def add_items(self, items: Iterable[Any]) -> None:
         """Add :class:`evaltools.report.inputs.Item` objects."""

@@ -8,7 +8,7 @@ missed; DESIGN decision 3) and says so in ``note``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 
@@ -18,18 +18,28 @@ class CompletenessScore:
     keywords: tuple[str, ...]
     missing: tuple[str, ...]
     note: str | None = None
+    # keywords counted as present because a context sentence the response restates carries them
+    restated: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"completeness": self.completeness, "keywords": list(self.keywords),
                 "missing_keywords": list(self.missing)}
 
 
-def completeness_score(keywords: Sequence[str],
-                       response_tokens: Sequence[str]) -> CompletenessScore:
+def completeness_score(keywords: Sequence[str], response_tokens: Sequence[str], *,
+                       restated: Collection[str] = ()) -> CompletenessScore:
     """Spec 2, with the missing keywords listed.
+
+    ``restated`` holds the content lemmas of the context sentences the
+    response restates (config ``relevance.restated_context``): a keyword
+    there counts as present ("$44.95" restates "The Yeti mug costs $44.95."
+    and so answers "How much is the Yeti mug?").
 
     Examples
     --------
+    >>> c = completeness_score(["yeti", "mug"], ["44.95"], restated={"yeti", "mug", "cost"})
+    >>> c.completeness, c.restated
+    (1.0, ('yeti', 'mug'))
     >>> c = completeness_score(["price", "lid", "warranty"], ["price", "lid", "steel"])
     >>> round(c.completeness, 4), c.missing
     (0.6667, ('warranty',))
@@ -40,5 +50,6 @@ def completeness_score(keywords: Sequence[str],
     if not kws:
         return CompletenessScore(1.0, (), (), "the query has no keywords")
     present = set(response_tokens)
-    missing = tuple(k for k in kws if k not in present)
-    return CompletenessScore((len(kws) - len(missing)) / len(kws), kws, missing)
+    missing = tuple(k for k in kws if k not in present and k not in restated)
+    via = tuple(k for k in kws if k not in present and k in restated)
+    return CompletenessScore((len(kws) - len(missing)) / len(kws), kws, missing, None, via)

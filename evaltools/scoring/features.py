@@ -1,6 +1,6 @@
 """What the scorers need from each text, derived once from its parse.
 
-A context is parsed as :mod:`evaltools.scoring.reader` reads it (JSON
+A context is parsed as :mod:`evaltools.scoring.context` reads it (JSON
 records as key/value text), so ``ContextFeatures.text`` and every evidence
 offset index the read text.
 
@@ -16,12 +16,21 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 from evaltools.config import Config
-from evaltools.scoring.anchors.claims import Claim, ContextIndex, extract_claims
+from evaltools.scoring.anchors.claims import Claim, extract_claims
+from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
-from evaltools.scoring.reader import read_context
 from evaltools.scoring.relevance import asked_type, is_instruction
-from evaltools.text import bounded_runs, content_lemmas, is_content_word, keywords, ngrams, words
+from evaltools.text import (
+    bounded_runs,
+    content_lemmas,
+    is_content_word,
+    keywords,
+    looks_english,
+    ngrams,
+    words,
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +41,12 @@ class QueryFeatures:
     instruction: bool = False  # an instruction, not a question (relevance.reference = "auto")
     asks: str | None = None  # the answer type a question asks for (relevance.answer_type)
     keys: frozenset[str] = frozenset()  # matcher keys of its content words (grounding)
+    text: str = ""
+    # an instruction's topical words and keywords (relevance.instruction = "topical"): its
+    # content lemmas that are neither task words nor its verb; () for a question
+    topical: tuple[str, ...] = ()
+    topical_keywords: tuple[str, ...] = ()
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -46,6 +61,7 @@ class ResponseFeatures:
     units: tuple[Word, ...] = ()  # the matcher's words (grounding)
     sentences: tuple[tuple[int, int], ...] = ()  # character spans of its sentences
     text: str = ""
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -58,7 +74,10 @@ class ContextFeatures:
     lemmas: frozenset[str] = frozenset()  # every content lemma (with number_context only)
     tokens: tuple[str, ...] = ()  # content lemmas in order (relevance.reference = "auto")
     sentences: SentenceIndex | None = None  # the matcher's sentence index (grounding)
-    structured: bool = False  # read from a JSON record (scoring.reader)
+    structured: bool = False  # read from a JSON record (scoring.context)
+    n_words: int = 0  # words of the read text (signals)
+    # content lemmas of each sentence (as the matcher numbers them), for relevance.restated_context
+    sentence_lemmas: tuple[frozenset[str], ...] = ()
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -96,13 +115,72 @@ def _name_like(tok) -> bool:
     return tok.pos_ == "PROPN" or (tok.is_alpha and tok.is_title and not tok.is_stop)
 
 
+def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An instruction's topical content lemmas and keywords: not its verb, not a task word.
+
+    The first content word (the instruction's verb, "Summarise"), words of
+    ``task_words`` ("article", "facts", "plain", "English") and a number
+    that counts task words ("in 100 words") name the task, not its topic.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> topical_words(nlp("Summarise the following news in 100 words."),
+    ...               ["following", "news", "words"],
+    ...               ["NOUN", "NUM"])
+    ((), ())
+    >>> topical_words(nlp("Summarize what the article says about the Tokyo election."),
+    ...               ["article"], ["NOUN", "PROPN"])
+    (('tokyo', 'election'), ('tokyo', 'election'))
+    """
+    task = {w.lower() for w in task_words}
+    allowed = set(pos)
+    toks = [t for t in doc if is_content_word(t)]
+    while toks and toks[0].lower_ in ("please", "kindly"):
+        toks = toks[1:]
+    lemmas: list[str] = []
+    keys: dict[str, None] = {}
+    for k, t in enumerate(toks):
+        lemma = t.lemma_.lower()
+        if k == 0 or t.lower_ in task or lemma in task:
+            continue
+        if t.like_num and k + 1 < len(toks) and toks[k + 1].lower_ in task:
+            continue
+        if t.pos_ == "VERB" and t.lemma_.lower() in ("say", "base", "use"):
+            continue
+        lemmas.append(lemma)
+        if t.pos_ in allowed:
+            keys.setdefault(lemma, None)
+    return tuple(lemmas), tuple(keys)
+
+
 def query_features(doc, config: Config) -> QueryFeatures:
     keys = frozenset(f for w in words_of(doc) if w.content for f in w.forms)
+    instruction = is_instruction(doc, config.relevance.instruction_verbs)
+    topical, topical_keys = (topical_words(doc, config.relevance.task_words,
+                                           config.completeness.keyword_pos)
+                             if instruction else ((), ()))
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, config.completeness.keyword_pos)),
-                         tuple(find_mentions(doc.text)),
-                         is_instruction(doc, config.relevance.instruction_verbs),
-                         asked_type(doc.text), keys)
+                         tuple(find_mentions(doc.text)), instruction,
+                         asked_type(doc.text), keys, doc.text, topical, topical_keys,
+                         looks_english(doc.text))
+
+
+def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
+    """The content lemmas of each sentence, numbered as the matcher numbers them.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> [sorted(s) for s in sentence_lemmas(load_pipeline()("The mug costs $5. It is red."))]
+    [['5', 'cost', 'mug'], ['red']]
+    """
+    if not doc.has_annotation("SENT_START"):
+        return (frozenset(content_lemmas(doc)),)
+    return tuple(frozenset(t.lemma_.lower() for t in s if is_content_word(t)) for s in doc.sents)
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
@@ -113,12 +191,15 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
                             tuple(extract_claims(doc, mentions=mentions)), near,
                             sum(_name_like(t) for t in doc),
-                            tuple(words_of(doc)), sentence_spans(doc), doc.text)
+                            tuple(words_of(doc)), sentence_spans(doc), doc.text,
+                            looks_english(doc.text))
 
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
     ws = words(doc)
-    by_n = {n: frozenset(map(hash, ngrams(ws, n))) for n in range(1, config.drift.ngram + 1)}
+    # n-grams up to the drift gate's n, and up to 3 for the detector's novelty signals
+    by_n = {n: frozenset(map(hash, ngrams(ws, n)))
+            for n in range(1, max(config.drift.ngram, 3) + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
     tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
@@ -126,8 +207,9 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
                      frozenset(content_lemmas(doc))) if hall.number_context
                     else ((), frozenset()))
     index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
+    per_sentence = sentence_lemmas(doc) if config.relevance.restated_context else ()
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
-                           index.sentences, structured)
+                           index.sentences, structured, len(ws), per_sentence)
 
 
 def _memory_zone(nlp):
@@ -169,7 +251,7 @@ class FeatureCache:
     def prepare(self, items: Iterable[tuple[str, str]]) -> None:
         """Parse, in one ``nlp.pipe`` call, every (role, text) not cached yet.
 
-        A context is parsed as :func:`~evaltools.scoring.reader.read_context`
+        A context is parsed as :func:`~evaltools.scoring.context.read_context`
         reads it (a JSON record as key/value text); features are cached under
         the text as given.
         """
@@ -181,7 +263,8 @@ class FeatureCache:
                 cache.move_to_end(text)
                 continue
             read = read_context(text, read_json=read_json) if role == "context" else None
-            parsed = read.text if read is not None else text
+            # HTML markup read as text, every offset kept (scoring.context.unmark)
+            parsed = unmark(read.text if read is not None else text)
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read is not None and read.structured))

@@ -37,15 +37,17 @@ import bisect
 import heapq
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evaltools.config import GroundingConfig
-from evaltools.scoring.anchors.claims import HEDGE_AUX, HEDGE_VERBS, HEDGE_WORDS
-from evaltools.scoring.anchors.mentions import Mention, SupportIndex, find_support
+from evaltools.scoring.anchors.claims import HEDGE_AUX, HEDGE_VERBS, HEDGE_WORDS, SOURCE_NOUNS
+from evaltools.scoring.anchors.mentions import Mention, find_support
+from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
+from evaltools.scoring.span_probability import SpanModel, load_span_model, span_features
 
 #: Personal words (matcher keys): the speaker and the listener. What a response says of
 #: them (experiences, opinions, questions to the user) no context states, unless it
@@ -58,9 +60,34 @@ _BREAK = re.compile(r"[,;:.!?()\[\]\n]|\b(?:and|or|but|while|whereas|because)\b"
 
 
 @dataclass(frozen=True)
+class GroundedUnit:
+    """One content unit of a response and the credit the context gave it.
+
+    Kept beside the score (not in its output) for the detector's signals
+    (:mod:`evaltools.scoring.signals`): where the unsupported weight sits,
+    and of what kind it is.
+    """
+
+    start: int
+    end: int
+    weight: float
+    credit: float
+    sent: int          # the response sentence it is in
+    kind: str          # "number", "name", "personal" or "word"
+    found: bool        # the context holds it somewhere
+    echo: bool         # the query states it
+    derived: bool      # found only as a derivation
+
+
+@dataclass(frozen=True)
 class GroundingScore:
     support: float
     unsupported_spans: tuple[UnsupportedSpan, ...]
+    units: tuple[GroundedUnit, ...] = ()
+    closest: tuple[tuple[int, int], ...] = ()  # (response sentence, closest context sentence)
+    # the context sentences that the response's fully supported sentences restate
+    # (relevance.restated_context); not an output field
+    restated: frozenset[int] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         return {"support": self.support,
@@ -79,6 +106,7 @@ class _Unit:
     pos: int = 0           # its word position in the response
     key: Any = None        # what it is looked up by (equal units, equal keys)
     derived: bool = False  # found only as a derivation ("located" for "location")
+    kind: str = "word"     # "number", "name", "personal" or "word" (GroundedUnit.kind)
 
 
 def _sentence_of(starts: Sequence[int], offset: int) -> int:
@@ -115,7 +143,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
         echo = find_support(m, query_mentions) is not None
         units.append(_Unit(m.start, m.end, number_weight, _sentence_of(sentence_starts, m.start),
                            at, sents, echo,
-                           max(bisect.bisect_right(word_starts, m.start) - 1, 0), key))
+                           max(bisect.bisect_right(word_starts, m.start) - 1, 0), key,
+                           kind="number"))
     spans = sorted((m.start, m.end) for m in mentions)
     ends = [e for _, e in spans]
     for pos, w in enumerate(words):
@@ -136,13 +165,58 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
                 at = index.derived_positions(w)
             seen[key] = at, frozenset(index.sentence_of(j) for j in at), derived and bool(at)
         at, sents, derived = seen[key]
+        kind = ("number" if w.num else "personal" if not w.content
+                else "name" if w.pos == "PROPN" else "word")
         units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
-                           any(f in query_keys for f in w.forms), pos, key, derived))
+                           any(f in query_keys for f in w.forms), pos, key, derived, kind))
     units.sort(key=lambda u: (u.start, u.end))
     return units
 
 
 HEDGES = HEDGE_AUX | HEDGE_VERBS | HEDGE_WORDS
+
+#: A sentence about the sources or declining to answer ("The passages do not say how much it
+#: costs", "I am unable to answer based on the given text"): it claims nothing of the world.
+_SOURCE = re.compile(r"\b(?:" + "|".join(sorted(SOURCE_NOUNS | {"passages", "sources", "documents",
+                     "texts", "articles", "contexts", "provided", "given"}, key=len,
+                     reverse=True)) + r")\b", re.IGNORECASE)
+_NEGATIVE = re.compile(r"\b(?:not|no|n't|never|nothing|neither|nor|unable|cannot|without|"
+                       r"insufficient|lacks?|unclear|unknown|silent)\b|n't\b", re.IGNORECASE)
+_ABSTAIN = re.compile(
+    r"\b(?:(?:unable|not able) to (?:answer|determine|find|tell|say|provide|confirm|verify)"
+    r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?(?:answer|determin|find|tell|say|"
+    r"provide|confirm|verify|know)\w*"
+    r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
+    r"mention|answer)"
+    r"|not (?:mentioned|specified|stated|provided|given|included|discussed|addressed|known)"
+    r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|provide|include|contain|"
+    r"discuss|address|give|indicate)"
+    r"|i (?:do not|don't) know)\b", re.IGNORECASE)
+
+
+def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
+                         ) -> tuple[tuple[int, int], ...]:
+    """The sentences that decline to answer or speak of the sources' silence.
+
+    Such a sentence names the sources and negates ("The passages do not say
+    ..."), or declines ("I am unable to answer ...", "... is not mentioned").
+    Grounding does not check its words and claims never count it: it states
+    nothing about the world the context could support or contradict.
+
+    Examples
+    --------
+    >>> t = "The passages do not say the price. It is red. I cannot answer that."
+    >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 34), (35, 45), (46, 67)])]
+    ['The passages do not say the price.', 'I cannot answer that.']
+    >>> abstention_sentences("The text is red.", [(0, 16)])
+    ()
+    """
+    out = []
+    for a, b in sents:
+        part = text[a:b]
+        if _ABSTAIN.search(part) or (_SOURCE.search(part) and _NEGATIVE.search(part)):
+            out.append((a, b))
+    return tuple(out)
 
 
 def _hedged_clauses(text: str, words: Sequence[Word]) -> list[tuple[int, int]]:
@@ -185,7 +259,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
     A JSON record (read as one key/value sentence per field) describes one
     thing: its fields are not separate facts, so no scattered-credit penalty.
     """
-    return grounding_score(
+    g = grounding_score(
         response.text, response.units, response.mentions, response.sentences,
         context.sentences, context.mentions,
         query_keys=query.keys if query is not None else frozenset(),
@@ -195,7 +269,45 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         adjacency_window=config.adjacency_window,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
-        derived_credit=config.derived_credit)
+        derived_credit=config.derived_credit, merge_words=config.span_merge_words)
+    return rate_spans(g, response.text, response.sentences, load_span_model(),
+                      config.span_threshold)
+
+
+def rate_spans(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]],
+               model: SpanModel, threshold: float) -> GroundingScore:
+    """``g`` with each unsupported span's ``probability`` (the span model) and
+    ``hallucinated`` (probability >= ``threshold``)."""
+    if not g.unsupported_spans:
+        return g
+    rated = []
+    for span, feats in zip(g.unsupported_spans, span_feature_rows(g, text, sentences),
+                           strict=True):
+        p = model.probability(feats)
+        rated.append(replace(span, probability=p, hallucinated=p >= threshold))
+    return replace(g, unsupported_spans=tuple(rated))
+
+
+def span_feature_rows(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]]
+                      ) -> list[dict[str, float]]:
+    """The span model's features (:func:`~evaltools.scoring.span_probability.span_features`)
+    of each of ``g``'s unsupported spans, in order."""
+    total = sum(u.weight for u in g.units)
+    by_sent: dict[int, list[float]] = {}
+    for u in g.units:
+        acc = by_sent.setdefault(u.sent, [0.0, 0.0])
+        acc[0] += u.weight * u.credit
+        acc[1] += u.weight
+    starts = [a for a, _ in sentences] or [0]
+    rows = []
+    for span in g.unsupported_spans:
+        k = _sentence_of(starts, span.start)
+        sentence = sentences[k] if sentences else (0, len(text))
+        got, of = by_sent.get(k, (0.0, 0.0))
+        rows.append(span_features(text, span.start, span.end, span.weight, total_weight=total,
+                                  sentence=sentence, sentence_support=got / of if of else 1.0,
+                                  support=g.support, closest=span.closest is not None))
+    return rows
 
 
 def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequence[Mention],
@@ -206,7 +318,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     number_weight: float = 1.0, scattered_credit: float = 1.0,
                     adjacency_window: int = 0, adjacency_credit: float = 1.0,
                     query_words: bool = False, skip_hedged: bool = False,
-                    personal: float = 0.0, derived_credit: float = 1.0) -> GroundingScore:
+                    personal: float = 0.0, derived_credit: float = 1.0,
+                    merge_words: int = 0) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     Examples
@@ -230,6 +343,9 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     if skip_hedged:
         hedged = _hedged_clauses(response_text, words)
         units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]
+    declined = abstention_sentences(response_text, response_sents)
+    if declined:
+        units = [u for u in units if not any(lo <= u.start < hi for lo, hi in declined)]
     if not units:
         return GroundingScore(1.0, ())
     best = _closest(units)
@@ -257,8 +373,47 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
         credit_sum += u.weight * credit
         prev = u
     support = credit_sum / total if total > 0 else 1.0
+    grounded = tuple(GroundedUnit(u.start, u.end, u.weight, c, u.sent, u.kind, bool(u.found),
+                                  u.echo, u.derived) for u, c in zip(units, credits, strict=True))
     return GroundingScore(min(1.0, max(0.0, support)),
-                          _spans(response_text, units, credits, best, index))
+                          _spans(response_text, units, credits, best, index, merge_words),
+                          grounded,
+                          tuple(sorted(best.items())), _restated(units, credits, best))
+
+
+#: A fully supported response sentence restates the context sentences that hold all of its
+#: units, when there are at most this many; else its closest one.
+RESTATED_MAX = 3
+
+
+def _restated(units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int]
+              ) -> frozenset[int]:
+    """Context sentences restated by the response's fully supported sentences.
+
+    Examples
+    --------
+    >>> u = lambda sent, found: _Unit(0, 1, 1.0, sent, (), frozenset(found))
+    >>> sorted(_restated([u(0, {2, 5}), u(0, {5, 2, 9}), u(1, {4}), u(1, set())],
+    ...                  [1.0, 1.0, 1.0, 0.0], {0: 2, 1: 4}))
+    [2, 5]
+    """
+    by_sent: dict[int, list[frozenset[int]]] = {}
+    missed = set()
+    for u, c in zip(units, credits, strict=True):
+        if c <= 0:
+            missed.add(u.sent)
+        else:
+            by_sent.setdefault(u.sent, []).append(u.found)
+    out: set[int] = set()
+    for s, found in by_sent.items():
+        if s in missed:
+            continue
+        together = frozenset.intersection(*found)
+        if 0 < len(together) <= RESTATED_MAX:
+            out |= together
+        elif s in best:
+            out.add(best[s])
+    return frozenset(out)
 
 
 #: A unit found in more context sentences than this (a common word in a long text) adds
@@ -300,8 +455,40 @@ def _closest(units: Sequence[_Unit]) -> dict[int, int]:
     return {s: max(by, key=lambda c: (by[c], -c)) for s, by in tally.items() if by}
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _merge_runs(text: str, runs: list[list[_Unit]], merge_words: int) -> list[list[_Unit]]:
+    """Runs of one sentence with at most ``merge_words`` words between them, joined.
+
+    People mark a hallucinated stretch, not each of its absent words: "won the
+    **2019** award for **best** **novel**" is one stretch when only "the" and
+    "award for" stand between (``grounding.span_merge_words``).
+
+    Examples
+    --------
+    >>> u = lambda a, b, sent=0: _Unit(a, b, 1.0, sent, (), frozenset())
+    >>> text = "aa bb cc dd ee ff gg"
+    >>> [[(x.start, x.end) for x in r] for r in _merge_runs(text, [[u(0, 2)], [u(6, 8)],
+    ...                                                       [u(18, 20)]], 1)]
+    [[(0, 2), (6, 8)], [(18, 20)]]
+    """
+    if merge_words <= 0 or len(runs) < 2:
+        return runs
+    out = [runs[0]]
+    for run in runs[1:]:
+        prev = out[-1]
+        gap = text[max(u.end for u in prev):run[0].start]
+        if (prev[-1].sent == run[0].sent and len(_WORD.findall(gap)) <= merge_words
+                and not re.search(r"[.!?;\n]", gap)):
+            out[-1] = prev + run
+        else:
+            out.append(run)
+    return out
+
+
 def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int],
-           index: SentenceIndex) -> tuple[UnsupportedSpan, ...]:
+           index: SentenceIndex, merge_words: int = 0) -> tuple[UnsupportedSpan, ...]:
     runs: list[list[_Unit]] = [[]]
     for u, credit in zip(units, credits, strict=True):
         if credit > 0:
@@ -313,6 +500,7 @@ def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: di
                                  or _BREAK.search(text, last.end, u.start)):
             runs.append([])
         runs[-1].append(u)
+    runs = _merge_runs(text, [r for r in runs if r], merge_words)
     out = []
     for run in runs:
         if not run:

@@ -24,13 +24,14 @@ from dataclasses import dataclass
 
 from evaltools.scoring.anchors.mentions import (
     Mention,
-    SupportIndex,
     describe_support,
     find_support,
     supports,
 )
+from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
+from evaltools.scoring.grounding import abstention_sentences
 from evaltools.scoring.result import Anchor
 
 
@@ -120,7 +121,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
                   count_query_anchors: bool = False,
-                  number_context: bool = False) -> tuple[Anchor, ...]:
+                  number_context: bool = False, claim_window: int = 0) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
     With ``number_context`` (features built with config
@@ -130,7 +131,17 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     anchors: list[Anchor] = []
     query_mentions = query.mentions if query is not None and not count_query_anchors else ()
     index = SupportIndex(context.mentions) if not number_context else None
+    declined = abstention_sentences(response.text, response.sentences)
+
+    def about_sources(start: int) -> bool:
+        return any(lo <= start < hi for lo, hi in declined)
+
     for k, m in enumerate(response.mentions):
+        if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
+            anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
+                                  note="in a sentence about the sources or declining to "
+                                       "answer; not counted", counted=False))
+            continue
         if number_context:
             found, note = number_support(m, response.near[k], context)
         else:
@@ -146,8 +157,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                   found.start, found.end, note=f"{note}{suffix}",
                                   counted=not echo))
     for c in response.claims:
+        if about_sources(c.start):
+            continue
         s = context.index.support(c, min_share=min_share, rare_above=rare_above,
-                                 head_rare_above=head_rare_above)
+                                 head_rare_above=head_rare_above, window=claim_window)
         evidence = context.text[s.evidence_start:s.evidence_end] \
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
@@ -162,12 +175,12 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         rare_above: float = 0.55, head_rare_above: float = 0.45,
                         count_query_anchors: bool = False, number_context: bool = False,
                         ngram: int = 2, overlap_below: float = 0.2,
-                        penalty: float = 0.2) -> HallucinationScore:
+                        penalty: float = 0.2, claim_window: int = 0) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, min_share=min_share,
                             rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
-                            number_context=number_context)
+                            number_context=number_context, claim_window=claim_window)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

@@ -2,27 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from evaltools.schema import Schema
 
 #: The verdicts of a scored response, best first.
 VERDICTS = ("PASS", "WARN", "FAIL")
 #: The three scores the verdict is decided on.
 VERDICT_SCORES = ("relevance", "completeness", "hallucination")
+#: The scored record: every field of ``ScoreResult.to_dict()``, in order, with its kind
+#: (:mod:`evaltools.schema`). Output order, Dask dtypes, Parquet kinds and the cells
+#: restored from CSV derive from it; a new field is added here once.
+SCORE_SCHEMA = Schema((
+    ("id", "id"), ("relevance", "score"), ("relevance_cosine", "score"),
+    ("relevance_jaccard", "score"), ("completeness", "score"), ("keywords", "json"),
+    ("missing_keywords", "json"), ("hallucination", "score"), ("claims_score", "score"),
+    ("drift_penalty", "score"), ("ngram_overlap", "score"), ("anchors_total", "count"),
+    ("anchors_unsupported", "count"), ("anchors", "json"), ("support", "score"),
+    ("unsupported_spans", "json"), ("signals", "json"), ("verdict", "text"),
+    ("reasons", "json"), ("error", "text"),
+))
 #: The numeric score fields of a result (each in [0, 1]).
-SCORE_FIELDS = ("relevance", "relevance_cosine", "relevance_jaccard", "completeness",
-                "hallucination", "claims_score", "drift_penalty", "ngram_overlap", "support")
+SCORE_FIELDS = SCORE_SCHEMA.of_kind("score")
 #: The integer count fields of a result.
-COUNT_FIELDS = ("anchors_total", "anchors_unsupported")
-#: The list fields of a result.
-LIST_FIELDS = ("anchors", "unsupported_spans", "keywords", "missing_keywords", "reasons")
+COUNT_FIELDS = SCORE_SCHEMA.of_kind("count")
+#: The JSON-valued fields of a result (lists, and the ``signals`` mapping).
+LIST_FIELDS = SCORE_SCHEMA.of_kind("json")
 #: Every field of ``ScoreResult.to_dict()``, in order.
-OUTPUT_FIELDS = (
-    "id", "relevance", "relevance_cosine", "relevance_jaccard", "completeness", "keywords",
-    "missing_keywords", "hallucination", "claims_score", "drift_penalty", "ngram_overlap",
-    "anchors_total", "anchors_unsupported", "anchors", "support", "unsupported_spans",
-    "verdict", "reasons", "error",
-)
+OUTPUT_FIELDS = SCORE_SCHEMA.names
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,9 @@ class UnsupportedSpan:
     """A stretch of the response whose content the context does not hold (grounding).
 
     ``start``/``end`` index the response (``response[start:end] == text``);
-    ``weight`` is the summed rarity weight of its content; ``closest`` is the
+    ``weight`` is the summed rarity weight of its content; ``probability`` how
+    likely people would mark it hallucinated, and ``hallucinated`` whether that
+    passes ``grounding.span_threshold``; ``closest`` is the
     context sentence that holds most of the rest of the response sentence, at
     ``closest_start``/``closest_end`` in the read context, or None.
     """
@@ -71,11 +82,18 @@ class UnsupportedSpan:
     closest: str | None = None
     closest_start: int | None = None
     closest_end: int | None = None
+    #: P(people would mark this span hallucinated), from the span model
+    #: (:mod:`evaltools.scoring.span_probability`); None when not computed
+    probability: float | None = None
+    #: probability >= the config's ``grounding.span_threshold``
+    hallucinated: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "start": self.start, "end": self.end,
                 "weight": round(self.weight, 4), "closest": self.closest,
-                "closest_start": self.closest_start, "closest_end": self.closest_end}
+                "closest_start": self.closest_start, "closest_end": self.closest_end,
+                "probability": None if self.probability is None else round(self.probability, 4),
+                "hallucinated": self.hallucinated}
 
 
 @dataclass(frozen=True)
@@ -98,6 +116,8 @@ class ScoreResult:
     anchors: tuple[Anchor, ...] = ()
     support: float | None = None
     unsupported_spans: tuple[UnsupportedSpan, ...] = ()
+    #: the detector's signals (:mod:`evaltools.scoring.signals`), name -> number
+    signals: Mapping[str, float] | None = None
     verdict: str | None = None
     reasons: tuple[str, ...] = ()
     error: str | None = None
@@ -110,6 +130,8 @@ class ScoreResult:
                 value = [a.to_dict() for a in value]
             elif isinstance(value, tuple):
                 value = list(value)
+            elif name == "signals" and value is not None:
+                value = dict(value)
             out[name] = value
         return out
 

@@ -15,11 +15,11 @@ from typing import Any
 from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import InputError, shorten
 from evaltools.io import Unreadable, require_text
+from evaltools.scoring.combine import query_reference, score_features
+from evaltools.scoring.context import read_context
 from evaltools.scoring.features import FeatureCache
-from evaltools.scoring.reader import read_context
-from evaltools.scoring.relevance import CorpusTfidf, relevance_reference, tfidf_cosines
+from evaltools.scoring.relevance import CorpusTfidf, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
-from evaltools.scoring.score import score_features
 from evaltools.text import load_pipeline
 from evaltools.values import is_record_id
 
@@ -45,7 +45,8 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     >>> validate_record({"query": "q", "context": ""}, source="a.jsonl", line=3)
     Traceback (most recent call last):
     ...
-    evaltools.errors.InputError: a.jsonl line 3: field 'response' is missing (required: ...)
+    evaltools.errors.InputError: a.jsonl line 3: field 'response' is missing (required: ...);
+    columns read: query, context
     """
     if not isinstance(record, Mapping):
         raise InputError(f"a record must be an object, got {type(record).__name__}",
@@ -53,7 +54,8 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     if max_chars is None:
         max_chars = DEFAULT_CONFIG.input.max_text_chars
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
-                            required=REQUIRED, max_chars=max_chars) for f in REQUIRED)
+                            required=REQUIRED, max_chars=max_chars, suggest_map=True)
+               for f in REQUIRED)
     parsed = len(read_context(c, read_json=read_json).text)
     if parsed > max_chars:
         raise InputError(f"field 'context' is read as {parsed:,} characters of text (its JSON "
@@ -70,10 +72,23 @@ def _chunks(it: Iterable, size: int, first: int = 32) -> Iterator[list]:
 
     >>> [len(c) for c in _chunks(range(300), 128)]
     [32, 64, 128, 76]
+
+    A reader error (an unreadable line) met while filling a chunk comes after the
+    records read before it: they are yielded first, so an earlier record's bad field
+    is reported before a later line's invalid JSON.
     """
     iterator = iter(it)
     n = min(first, size)
-    while chunk := list(islice(iterator, n)):
+    while True:
+        chunk: list = []
+        try:
+            chunk.extend(islice(iterator, n))
+        except InputError:
+            if chunk:
+                yield chunk
+            raise
+        if not chunk:
+            return
         yield chunk
         n = min(2 * n, size)
 
@@ -82,7 +97,7 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
                  cache: FeatureCache | None = None, config: Config | None = None,
                  nlp=None, source: str = "<records>", unit: str = "line",
                  skip_invalid: bool = False, tfidf: CorpusTfidf | None = None, start: int = 1,
-                 ) -> Iterator[tuple[int, Mapping[str, Any], ScoreResult]]:
+                 calibration=None) -> Iterator[tuple[int, Mapping[str, Any], ScoreResult]]:
     """Yield ``(line, record, result)`` for ``(line, record)`` pairs, in order.
 
     A record that breaks the contract raises :class:`InputError`, or, with
@@ -94,6 +109,9 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
     The config travels once: give a ``cache`` (features derived under its
     config, which the scorers then read) or a ``config`` and ``nlp``, not
     both. :class:`evaltools.scoring.scorer.ResponseScorer` passes its cache.
+    ``calibration`` (a :class:`~evaltools.scoring.probability.LearnedCalibration`)
+    decides rule 1 when ``hallucination.verdict_from = "probability"`` (the
+    shipped one when None).
     """
     if cache is None:
         config = config if config is not None else DEFAULT_CONFIG
@@ -131,24 +149,23 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
         features = [(cache.get("query", texts[0]), cache.get("context", texts[1]),
                      cache.get("response", texts[2])) if texts else None
                     for *_, texts, _ in checked]
-        ref = config.relevance.reference
         cosines = iter(tfidf_cosines(
-            [(relevance_reference(f[0].tokens, f[0].instruction, f[1].tokens, ref)[0],
-              f[2].tokens) for f in features if f]) if tfidf is None else ())
+            [(query_reference(f[0], f[1], config.relevance)[0], f[2].tokens)
+             for f in features if f]) if tfidf is None else ())
         for (line, rec, rid, _, error), feats in zip(checked, features, strict=True):
             if feats is None:
                 yield line, rec, ScoreResult(id=rid, error=error)
                 continue
             yield line, rec, score_features(
                 rid, *feats, config=config, tfidf=tfidf,
-                cosine=next(cosines) if tfidf is None else None)
+                cosine=next(cosines) if tfidf is None else None, calibration=calibration)
 
 
 def output_record(record: Mapping[str, Any], result: ScoreResult, calibration=None
                   ) -> dict[str, Any]:
     """The record as ``evaltools score`` writes it: its own fields, then the result's.
 
-    With a ``calibration`` (:func:`evaltools.calibration.learned.load_calibration`),
+    With a ``calibration`` (:func:`evaltools.scoring.probability.load_calibration`),
     ``hallucination_probability`` is added (None for an invalid record).
     """
     out = {**record, **result.to_dict()}

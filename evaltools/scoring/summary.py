@@ -22,6 +22,20 @@ SUMMARY_SCORES = (*VERDICT_SCORES, "claims_score", "ngram_overlap", "support")
 _KIND_CHARS = 20
 
 
+#: How a summary names an anchor kind: the ``date`` kind holds times too (``9am``,
+#: ``15:00``), so a table says "date/time".
+KIND_LABELS = {"date": "date/time"}
+
+
+def kind_label(kind: str) -> str:
+    """The name a table shows for an anchor kind.
+
+    >>> kind_label("date"), kind_label("number")
+    ('date/time', 'number')
+    """
+    return KIND_LABELS.get(kind, kind)
+
+
 @dataclass
 class AnchorCounts:
     """Anchors per kind, mergeable (``a + b``): the one count of "anchors by kind".
@@ -98,15 +112,9 @@ class RunSummary:
     labelled_verdicts: int = 0
     verdict_agreement: int = 0
     by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: counts of (human verdict, evaltools verdict) pairs, for the agreement
+    #: counts of (human verdict, evaltools verdict) pairs, for
+    #: :func:`evaltools.calibration.agreement.agreement_from_pairs`
     verdict_pairs: dict[tuple[str, str], int] = field(default_factory=dict)
-
-    def agreement(self):
-        """:class:`~evaltools.calibration.agreement.VerdictAgreement` with the human
-        verdicts (``label_verdict``), or None when no record has one."""
-        from evaltools.calibration.agreement import agreement_from_pairs
-
-        return agreement_from_pairs(self.verdict_pairs)
 
     def to_dict(self) -> dict[str, Any]:
         return {"records": self.records, "errors": self.errors, "verdicts": dict(self.verdicts),
@@ -238,7 +246,7 @@ class ScoreStats:
         """Counted anchors per kind: supported, unsupported and total, with a total row."""
         import pandas as pd
 
-        rows = {k: {"supported": t - u, "unsupported": u, "total": t}
+        rows = {kind_label(k): {"supported": t - u, "unsupported": u, "total": t}
                 for k, (t, u) in self.anchors.by_kind().items()}
         rows["total"] = {c: sum(r[c] for r in rows.values())
                          for c in ("supported", "unsupported", "total")}

@@ -51,14 +51,20 @@ def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5
 def decide(relevance: float, completeness: float, hallucination: float, *,
            config: Config | None = None,
            unsupported: Iterable[tuple[str, str]] = (),
-           relevance_waived: bool = False) -> ScoreVerdict:
+           relevance_waived: bool = False, completeness_waived: bool = False,
+           probability: tuple[float | None, float] | None = None) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
     text)``; they never change the verdict (the hallucination score already
     counts them) but are always named in the last reason.
     ``relevance_waived`` (config ``relevance.answer_type``): the response is a
-    short answer of the type the question asks for, so rule 2 is not applied.
+    short answer of the type the question asks for, so rule 2 is not applied;
+    ``relevance_waived`` and ``completeness_waived`` together: the query is an
+    instruction with no topical word, so rules 2 and 3 do not apply.
+    ``probability`` (config ``hallucination.verdict_from = "probability"``):
+    ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
+    ``P >= threshold`` instead of ``S_hall > fail_above``.
 
     Examples
     --------
@@ -74,23 +80,40 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ('WARN', 'not supported by the context: number “24 hours”')
     >>> decide(0.0, 1.0, 0.0, relevance_waived=True).verdict   # "$37.99" to "How much...?"
     'PASS'
+    >>> decide(0.0, 0.0, 0.0, relevance_waived=True, completeness_waived=True).verdict
+    'PASS'
+    >>> v = decide(0.8, 1.0, 0.2, probability=(0.71, 0.4))
+    >>> v.verdict, v.reasons[0]
+    ('FAIL', 'hallucination probability 0.71 >= 0.4 (safety first; calibration)')
+    >>> decide(0.8, 1.0, 0.9, probability=(0.39, 0.4)).verdict
+    'PASS'
     """
     cfg = config or DEFAULT_CONFIG
     h_max = cfg.hallucination.fail_above
     r_min = cfg.relevance.fail_below
     c_min = cfg.completeness.warn_below
     crossed: list[tuple[str, str]] = []
-    if hallucination > h_max:
+    if probability is not None:
+        p, cut = probability
+        if p is not None and p >= cut:
+            crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
+                                    "(safety first; calibration)"))
+    elif hallucination > h_max:
         crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} (safety first)"))
     if relevance < r_min and not relevance_waived:
         crossed.append(("FAIL", f"relevance {relevance:.2f} < {r_min:g} (irrelevant)"))
-    if completeness < c_min:
+    if completeness < c_min and not completeness_waived:
         crossed.append(("WARN", f"completeness {completeness:.2f} < {c_min:g} "
                                 "(potentially incomplete)"))
     named = unsupported_reason(unsupported)
     extra = (named,) if named else ()
     if not crossed:
-        return ScoreVerdict("PASS", (
-            f"hallucination {hallucination:.2f} <= {h_max:g}, relevance {relevance:.2f} >= "
-            f"{r_min:g}, completeness {completeness:.2f} >= {c_min:g}", *extra))
+        rel = (f"relevance {relevance:.2f} (rule not applied)" if relevance_waived
+               and relevance < r_min else f"relevance {relevance:.2f} >= {r_min:g}")
+        comp = (f"completeness {completeness:.2f} (rule not applied)" if completeness_waived
+                and completeness < c_min else f"completeness {completeness:.2f} >= {c_min:g}")
+        hall = (f"hallucination probability {probability[0]:.2f} < {probability[1]:g}"
+                if probability is not None and probability[0] is not None
+                else f"hallucination {hallucination:.2f} <= {h_max:g}")
+        return ScoreVerdict("PASS", (f"{hall}, {rel}, {comp}", *extra))
     return ScoreVerdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))

@@ -19,8 +19,8 @@ __all__ = ["Annotator", "JudgeForm", "LabelStore", "ScoreExplorer", "read_labels
 
 _WHERE = {
     "Annotator": "evaltools.widgets.annotator",
-    "LabelStore": "evaltools.io.labels",
-    "read_labels": "evaltools.io.labels",
+    "LabelStore": "evaltools.io.label_store",
+    "read_labels": "evaltools.io.label_store",
     "ScoreExplorer": "evaltools.widgets.score_explorer",
     "JudgeForm": "evaltools.widgets.judge_form",
 }

@@ -2,7 +2,7 @@
 
 Each click on a label button appends the label to a JSON Lines file (written,
 flushed and fsync'ed before the click handler returns; see
-:mod:`evaltools.io.labels`) and moves to the next case. Opening the same
+:mod:`evaltools.io.label_store`) and moves to the next case. Opening the same
 file again resumes at the first case that has neither a label nor a skip.
 
 Examples
@@ -39,7 +39,7 @@ import ipywidgets as W
 
 from evaltools.arguments import check_one_of, check_value, parameter_message
 from evaltools.highlight import NO_MATHS, escape
-from evaltools.io.labels import LabelStore, iter_label_events, read_labels
+from evaltools.io.label_store import LabelStore, iter_label_events, read_labels
 
 __all__ = ["DEFAULT_LABELS", "Annotator", "read_labels"]
 

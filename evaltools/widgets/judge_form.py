@@ -12,6 +12,14 @@ total, the verdict and the template JSON (in a text box, to copy).
 The form computes nothing itself: the rules, ranges and checks come from the
 judge registry (``modules.toml``), the scores from :func:`evaltools.judge`.
 
+Given a ``client`` (:class:`evaltools.judging.llm_client.JudgeClient`), the
+"Ask the judge" button sends the form's record to that LLM judge through
+:func:`evaltools.judging.ask` (the module's prompt, the tolerant parse, the
+cache when one is given): the judge's rule answers and sub-scores fill the
+boxes and sliders, and the audit of its JSON shows among the issues. Changing
+the module, output, expected or input drops the answer (it was for other
+inputs).
+
 Examples
 --------
 >>> form = JudgeForm(module="M01")
@@ -37,7 +45,7 @@ from typing import Any
 import ipywidgets as W
 
 from evaltools.arguments import check_one_of
-from evaltools.errors import InputError, shorten
+from evaltools.errors import EvaltoolsError, InputError, shorten
 from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, escape
 from evaltools.judging.api import judge
 from evaltools.judging.checks import run_check
@@ -108,6 +116,10 @@ class JudgeForm:
         The module shown first (when no records are given).
     registry : Registry, optional
         Modules and numbers; the shipped ``modules.toml`` by default.
+    client : JudgeClient, optional
+        An LLM judge for the "Ask the judge" button (disabled without one).
+    cache : JudgeCache, optional
+        Where the button's answers are kept (none by default).
 
     Attributes
     ----------
@@ -129,15 +141,25 @@ class JudgeForm:
         A "Copy JSON" button: copies the JSON box in the browser (no kernel needed).
     result : JudgeResult or None
         The current judgment (None while the inputs cannot be judged).
+    ask_button : ipywidgets.Button
+        "Ask the judge": :meth:`ask_judge`.
+    judge_html : ipywidgets.HTML
+        What the last answer was: attempts, repairs, tokens, or why there is none.
+    judge_answer : dict or str or None
+        The LLM judge's answer for the current inputs (its JSON, or its text
+        when it could not be read); ``judge_llm`` says how it was asked.
     auto : list of bool
         Which rules an automatic check decides for the current inputs.
     """
 
     def __init__(self, records: Any = None, *, module: str = "M01",
-                 registry: Registry | None = None):
+                 registry: Registry | None = None, client: Any = None, cache: Any = None):
         self.registry = registry or DEFAULT_REGISTRY
         self.records = self._as_records(records)
         self.result = None
+        self.client, self.cache = client, cache
+        self.judge_answer: Any = None
+        self.judge_llm: dict[str, Any] | None = None
         self.auto: list[bool] = [False] * self.registry.settings.rules.count
         self._quiet = 0
         self._build(module)
@@ -150,6 +172,9 @@ class JudgeForm:
     def set_module(self, module_id: str) -> None:
         """Show ``module_id``: inputs shaped by its type, its rules, then judge."""
         m = self.registry.module(module_id)
+        self.judge_answer = self.judge_llm = None  # an answer is about one module's record
+        if hasattr(self, "judge_html"):
+            self.judge_html.value = ""
         self._quiet += 1
         try:
             if self.module.value != m.id:
@@ -243,7 +268,65 @@ class JudgeForm:
                                "reasoning": {k: s.value for k, s in self.sliders.items()}}
         if inp is not None:
             rec["input"] = dict(inp)
+        if self.judge_answer is not None:
+            rec["judge"] = self.judge_answer
         return rec
+
+    def ask_judge(self) -> None:
+        """Ask the LLM judge (``client``) about the form's record, then judge and audit.
+
+        The judge's rule answers tick the boxes (where no automatic check
+        decides) and its sub-scores move the sliders; its JSON is audited with
+        the record. A request that fails, or an answer that cannot be read,
+        is said in ``judge_html`` (an unreadable answer is still audited:
+        ``unparseable``).
+        """
+        if self.client is None:
+            raise ValueError("JudgeForm.ask_judge needs a client: "
+                             "JudgeForm(client=JudgeClient(model, base_url))")
+        from evaltools.judging.asking import ask
+        from evaltools.prompt import render_prompt
+
+        try:
+            rec = self.record()
+        except ValueError as exc:
+            self._fail(str(exc))
+            return
+        rec = {k: v for k, v in rec.items() if k not in ("rules", "reasoning", "judge")}
+        try:
+            asked = ask([rec], client=self.client, prompt=render_prompt, cache=self.cache,
+                        registry=self.registry, rejudge=True)[0]
+        except EvaltoolsError as exc:
+            self.judge_html.value = (f"<span style='color:#dc3545'>The judge could not be "
+                                     f"asked: {escape(str(exc))}</span>")
+            return
+        self.judge_answer, self.judge_llm = asked.get("judge"), asked.get("judge_llm")
+        if isinstance(self.judge_answer, Mapping):
+            self._quiet += 1
+            try:
+                for i, (box, v) in enumerate(zip(self.rule_boxes,
+                                                 self._given_rules(asked), strict=True)):
+                    if not self.auto[i]:
+                        box.value = v
+                reasoning = self._given_reasoning(asked)
+                for name, slider in self.sliders.items():
+                    slider.value = int(reasoning.get(name, 0))
+            finally:
+                self._quiet -= 1
+        self._show_judge()
+        self.update()
+
+    def _show_judge(self) -> None:
+        info = self.judge_llm or {}
+        if info.get("error"):
+            self.judge_html.value = (f"<span style='color:#dc3545'>{escape(info['error'])}"
+                                     f"</span>")
+            return
+        repairs = ", ".join(info.get("repairs") or []) or "none"
+        self.judge_html.value = (
+            f"<b>Judge</b> {escape(str(info.get('model', '')))}: answered · attempts "
+            f"{info.get('attempts')} · repairs: {escape(repairs)} · tokens "
+            f"{info.get('prompt_tokens')} in, {info.get('completion_tokens')} out")
 
     def template_json(self) -> str:
         """The current judgment in the template's JSON format ("" if none)."""
@@ -256,6 +339,9 @@ class JudgeForm:
         """Re-run the automatic checks (when inputs changed) and re-judge."""
         if self._quiet:
             return
+        if inputs_changed and self.judge_answer is not None:
+            self.judge_answer = self.judge_llm = None  # it answered about other inputs
+            self.judge_html.value = ""
         try:
             rec = self.record()
         except ValueError as exc:
@@ -429,9 +515,16 @@ class JudgeForm:
                                    layout=W.Layout(width="auto", height="260px"))
         self.json_box.add_class("evaltools-json")
         self.copy_html = W.HTML(COPY_BUTTON_HTML)
+        self.ask_button = W.Button(
+            description="Ask the judge", disabled=self.client is None, icon="gavel",
+            tooltip=("send this record's prompt to the LLM judge and audit its answer"
+                     if self.client is not None else "JudgeForm(client=...) enables this"))
+        self.ask_button.on_click(lambda _b: self.ask_judge())
+        self.judge_html = W.HTML()
         self.widget = W.VBox([
             W.HBox(top), self.type_html, self.values_box, self.input_json, rules, reasoning,
-            self.status, self.correctness_html, self.score_html, self.issues_html,
+            W.HBox([self.ask_button, self.judge_html]), self.status, self.correctness_html,
+            self.score_html, self.issues_html,
             W.HBox([W.HTML("<i>The template JSON (select all and copy, or):</i>"),
                     self.copy_html]),
             self.json_box,

@@ -40,6 +40,7 @@ through :func:`read_context` too).
 from __future__ import annotations
 
 import functools
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -81,6 +82,46 @@ class ReadContext:
     text: str
     source: str
     structured: bool = False
+
+
+#: HTML tags read as space (a closed list of names: "x<y and z>w" is no tag).
+_TAG = re.compile(r"</?(?:br|p|div|span|b|i|u|em|strong|a|ul|ol|li|h[1-6]|table|tr|td|th|sup|"
+                  r"sub|hr|img|font|blockquote|code|pre|small|big|s|strike|del|ins|mark|"
+                  r"section|article|header|footer|nav|dl|dt|dd|caption|tbody|thead)"
+                  r"(?:\s[^<>]{0,300})?\s*/?>", re.IGNORECASE)
+#: Character references, with the letters that follow in the same word.
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});(\w*)")
+
+
+def unmark(text: str) -> str:
+    """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
+    character reference its character (stdlib :func:`html.unescape`) with the
+    rest of its word moved up and spaces after the word.
+
+    Offsets into the result are offsets into the given text (evidence and
+    highlights stay right); only the characters of a word holding a reference
+    move, within the word.
+
+    Examples
+    --------
+    >>> unmark("Tom&rsquo;s <b>caf&eacute;</b> &amp; bar<br>Open")
+    'Tom’s          café            &     bar    Open'
+    >>> len(unmark("a&amp;b")) == len("a&amp;b"), unmark("x<y and z>w"), unmark("AT&T")
+    (True, 'x<y and z>w', 'AT&T')
+    """
+    if "<" not in text and "&" not in text:
+        return text
+
+    def entity(m: re.Match) -> str:
+        ref = m.group(0)[:len(m.group(0)) - len(m.group(1))]
+        char = html.unescape(ref)
+        if char == ref:
+            return m.group(0)
+        out = char + m.group(1)
+        return out + " " * (len(m.group(0)) - len(out))
+
+    text = _TAG.sub(lambda m: " " * len(m.group(0)), text)
+    return _ENTITY.sub(entity, text)
 
 
 def split_key(key: str) -> str:

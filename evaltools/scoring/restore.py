@@ -69,7 +69,7 @@ def score_labelled(records, *, config=None, nlp=None):
         if "error" in frame.columns:
             frame["error"] = frame["error"].map(lambda v: None if v == "" else v)
         return frame
-    from evaltools.scoring.api import score_frame
+    from evaltools.scoring.scorer import score_frame
 
     return score_frame(frame, config=config, nlp=nlp)
 

@@ -1,0 +1,299 @@
+"""The support of a claim in one sentence of the context: :class:`ContextIndex`.
+
+Claims are extracted by :mod:`evaltools.scoring.anchors.claims`.
+
+Support (:meth:`ContextIndex.support`): the claim is supported by a context
+**sentence** that holds
+
+- every *required* word: the subject and object heads, names, numbers and
+  dates (matched as values, :func:`~evaltools.scoring.anchors.mentions.supports`),
+  comparatives, superlatives and qualifiers (*only, more, most, ...*), and
+  words rarer than ``rare_above``;
+- at least ``min_share`` of the weight of the subject's words and, apart,
+  of the predicate's words (generic words such as *offers*, *has*, *company*
+  weigh little, so they need not occur verbatim);
+
+where a context sentence without a subject of its own (*It is designed ...*,
+*Includes a lid.*, a key/value line of a JSON record) lends the claim's
+subject words from anywhere in the context. The sentence must also agree:
+
+- **polarity** — the claim's object (else its predicate) negated in the
+  context sentence exactly when the claim is negated (*not/n't/never*,
+  *no X*, *without X*, a JSON ``no``; read by
+  :func:`~evaltools.scoring.anchors.claims.clause_negated`);
+- **no antonym** — a predicate word the sentence lacks whose opposite it has
+  (*open*/*closed*) contradicts;
+- **roles** — *Apple acquired Beats* is not supported by *Beats acquired
+  Apple* (passives read as their active: *Beats was acquired by Apple*
+  supports it).
+
+The evidence is that context sentence.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evaltools.scoring.anchors.claims import (
+    _KEY_NO,
+    ANTONYMS,
+    Claim,
+    ClaimWord,
+    _objects,
+    _roles,
+    _subject,
+    clause_negated,
+)
+from evaltools.scoring.anchors.mentions import Mention
+from evaltools.scoring.anchors.support_index import SupportIndex
+from evaltools.scoring.matcher import SentenceIndex, Word, words_of
+
+
+@dataclass(frozen=True)
+class ClaimSupport:
+    supported: bool
+    evidence_start: int | None
+    evidence_end: int | None
+    note: str
+
+
+#: Candidate sentences searched for the closest miss of an unsupported claim (its
+#: evidence); a supporting sentence is always found wherever it is.
+MISS_SCAN = 256
+
+
+class ContextIndex:
+    """What claim support needs from a parsed context, unit by unit.
+
+    A unit is a sentence; consecutive ``key: value`` (or ``a | b | c``) lines,
+    as a JSON record reads, form one unit, so a record is read whole. For
+    each unit: which words it holds (:class:`~evaltools.scoring.matcher.SentenceIndex`),
+    where each word stands negated or affirmed, whether it has a subject of
+    its own, the (agent, relation, patient) roles of its clauses, and its
+    number and date mentions. Plain Python data only (no spaCy objects), so
+    it can be cached.
+    """
+
+    __slots__ = ("_aff", "_elided", "_mention_unit", "_mentions", "_neg", "_roles", "_unit",
+                 "_unit_memo", "sentences", "spans", "text")
+
+    def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
+        self.text = doc.text
+        ws = list(words) if words is not None else words_of(doc)
+        self.sentences = SentenceIndex(doc, ws)
+        spans = self.sentences.spans
+        starts = [s for s, _ in spans]
+
+        def sent_of_tok(t) -> int:
+            return bisect.bisect_right(starts, t.idx) - 1
+
+        subjects: set[int] = set()
+        keyed: set[int] = set()  # "key: value" and "a | b | c" lines have no subject
+        for tok in doc:
+            if tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ in ("NOUN", "PROPN"):
+                subjects.add(sent_of_tok(tok))
+            elif tok.text in (":", "|"):
+                keyed.add(sent_of_tok(tok))
+        unit: list[int] = []
+        unit_spans: list[tuple[int, int]] = []
+        for k, (a, b) in enumerate(spans):
+            if k and k in keyed and k - 1 in keyed:
+                unit.append(unit[-1])
+                unit_spans[-1] = (unit_spans[-1][0], b)
+            else:
+                unit.append(len(unit_spans))
+                unit_spans.append((a, b))
+        self._unit = unit
+        self.spans = tuple(unit_spans)
+        key_no = {k for k, (a, b) in enumerate(spans) if _KEY_NO.search(self.text[a:b])}
+        neg: dict[str, set[int]] = {}
+        aff: dict[str, set[int]] = {}
+        tok_at = {tok.idx: tok for tok in doc}
+        for w in ws:
+            tok = tok_at.get(w.start)
+            negated = w.sent in key_no or (tok is not None and clause_negated(tok))
+            for f in (*w.forms, *(w.parts if len(w.parts) > 1 else ())):
+                (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
+        self._neg = {k: frozenset(v) for k, v in neg.items()}
+        self._aff = {k: frozenset(v) for k, v in aff.items()}
+        roles: dict[int, set[tuple[str, str, str]]] = {}
+        for tok in doc:
+            if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
+                subj, passive = _subject(tok)
+                r = _roles(tok, subj, _objects(tok), passive)
+                if r is not None:
+                    roles.setdefault(unit[sent_of_tok(tok)], set()).add(r)
+        self._elided = frozenset(unit[k] for k in range(len(spans))
+                                 if k not in subjects or k in keyed)
+        self._roles = {k: frozenset(v) for k, v in roles.items()}
+        self._mention_unit = tuple(
+            unit[k] if k < len(unit) else 0
+            for k in (max(0, bisect.bisect_right(starts, m.start) - 1) for m in mentions))
+        self._mentions = SupportIndex(mentions)
+        self._unit_memo: dict[frozenset[int], frozenset[int]] = {}
+
+    def _units(self, sents: frozenset[int]) -> frozenset[int]:
+        hit = self._unit_memo.get(sents)
+        if hit is None:
+            unit = self._unit
+            hit = self._unit_memo[sents] = frozenset(unit[s] for s in sents if s < len(unit))
+        return hit
+
+    def _find(self, w: ClaimWord) -> frozenset[int]:
+        found = self.sentences.find(w.word)
+        if w.role == "predicate" and not w.name and not w.qualifier:
+            found = found | self.sentences.find_derived(w.word)
+        return self._units(found)
+
+    def _polarity_ok(self, claim: Claim, s: int) -> bool:
+        key = claim.focus
+        if not key:
+            return True
+        seen = {True} if s in self._neg.get(key, ()) else set()
+        if s in self._aff.get(key, ()):
+            seen.add(False)
+        return not seen or claim.negated in seen
+
+    def _value_units(self, m: Mention) -> frozenset[int]:
+        return frozenset(self._mention_unit[i] for i in self._mentions.supporting(m))
+
+    def _widen(self, units: frozenset[int], window: int) -> frozenset[int]:
+        n = len(self.spans)
+        return frozenset(v for u in units for v in range(max(0, u - window),
+                                                         min(n, u + window + 1)))
+
+    def support(self, claim: Claim, *, min_share: float, rare_above: float,
+                head_rare_above: float = 0.45, window: int = 0) -> ClaimSupport:
+        """Whether one context sentence (or record) supports ``claim``, with it as evidence.
+
+        Parameters
+        ----------
+        claim : Claim
+        min_share : float
+            Share of the weight of the subject's words, and apart of the
+            predicate's words, that the sentence must hold
+            (config ``hallucination.claim_min_share``).
+        rare_above : float
+            Words at least this rare (:func:`~evaltools.scoring.matcher.rarity`)
+            are required (config ``hallucination.claim_rare_above``).
+        head_rare_above : float
+            The subject's and object's head words are required from this
+            rarity on; more generic heads (*company*, *player*) count in the
+            share only (config ``hallucination.claim_head_rare_above``).
+        window : int
+            When no one sentence supports the claim, sentences within
+            ``window`` of each other may, together (config
+            ``hallucination.claim_window``); the evidence spans them.
+
+        Examples
+        --------
+        >>> from evaltools.scoring.anchors.claims import extract_claims
+        >>> from evaltools.text import load_pipeline
+        >>> nlp = load_pipeline()
+        >>> ctx = ContextIndex(nlp("The Rambler ships with a MagSlider lid. "
+        ...                        "It is not dishwasher safe."))
+        >>> [ctx.support(c, min_share=0.5, rare_above=0.55).note
+        ...  for c in extract_claims(nlp("The Rambler includes a lid. It is dishwasher safe."))]
+        ['found together in one context sentence', 'the context negates it']
+        """
+        found = [self._find(w) for w in claim.words]
+        vals = [self._value_units(m) for m in claim.values]
+        required = [(w.head and w.weight >= head_rare_above) or w.qualifier or w.name
+                    or w.weight >= rare_above for w in claim.words]
+        for w, f, req in zip(claim.words, found, required, strict=True):
+            if req and not f and not any(a in self.sentences for a in ANTONYMS.get(w.word.key, ())):
+                return ClaimSupport(False, None, None, f"'{w.word.text}' is not in the context")
+        for m, f in zip(claim.values, vals, strict=True):
+            if not f:
+                return ClaimSupport(False, None, None, f"'{m.text}' is not in the context")
+        candidates: set[int] = set()
+        for w, f in zip(claim.words, found, strict=True):
+            if w.role == "predicate":
+                candidates |= f
+        for f in vals:
+            candidates |= f
+        if not candidates:
+            for f in found:
+                candidates |= f
+        # Only a sentence holding every required predicate word and every value can
+        # support the claim: look there first (the same answer, linear in long texts).
+        must = [f for w, f, req in zip(claim.words, found, required, strict=True)
+                if req and w.role == "predicate"] + list(vals)
+        for s in sorted(candidates.intersection(*must)):
+            ok, _, note = self._judge(claim, s, found, vals, required, min_share)
+            if ok:
+                start, end = self.spans[s]
+                return ClaimSupport(True, start, end, note)
+        if window > 0:  # facts fused from nearby sentences: a window either side
+            wide = [self._widen(f, window) for f in found]
+            wide_vals = [self._widen(f, window) for f in vals]
+            wide_must = [self._widen(f, window) for f in must]
+            for s in sorted(candidates.intersection(*wide_must)):
+                ok, _, _ = self._judge(claim, s, wide, wide_vals, required, min_share)
+                if ok:
+                    held = [u for u in range(max(0, s - window),
+                                             min(len(self.spans), s + window + 1))
+                            if any(u in f for f in (*found, *vals))]
+                    start, end = self.spans[held[0]][0], self.spans[held[-1]][1]
+                    return ClaimSupport(True, start, end,
+                                        f"found together in context sentences {held[0] + 1}-"
+                                        f"{held[-1] + 1} (claim_window {window})")
+        best: tuple[tuple, int, str] | None = None
+        for s in sorted(candidates)[:MISS_SCAN]:  # the closest miss, for the evidence
+            _, rank, note = self._judge(claim, s, found, vals, required, min_share)
+            if best is None or rank > best[0]:
+                best = (rank, s, note)
+        if best is None:
+            return ClaimSupport(False, None, None, "its words are not in the context")
+        rank, s, note = best
+        start, end = self.spans[s]
+        return ClaimSupport(False, start, end, note)
+
+    def _judge(self, claim: Claim, s: int, found, vals, required, min_share: float
+               ) -> tuple[bool, tuple, str]:
+        """Whether sentence ``s`` supports ``claim``; a rank for the closest miss; a note."""
+        weight = {"subject": 0.0, "predicate": 0.0}
+        got = {"subject": 0.0, "predicate": 0.0}
+        missing = []
+        elided = s in self._elided
+        for w, f, req in zip(claim.words, found, required, strict=True):
+            weight[w.role] += w.weight
+            if s in f or (w.role == "subject" and elided and f):
+                got[w.role] += w.weight
+            elif req:
+                missing.append(w.word.text)
+        for m, f in zip(claim.values, vals, strict=True):
+            if s not in f:
+                missing.append(m.text)
+        shares = {r: (got[r] / weight[r] if weight[r] else 1.0) for r in weight}
+        share = min(shares.values())
+        for w, f in zip(claim.words, found, strict=True):
+            if w.role == "predicate" and s not in f:
+                opposite = next((a for a in ANTONYMS.get(w.word.key, ())
+                                 if s in self._units(self.sentences.sentences(a))), None)
+                if opposite is not None:
+                    return False, (True, 1, share), (
+                        f"the context says '{opposite}' where it says '{w.word.text}'")
+        contradiction = 0
+        note = "found together in one context sentence"
+        if missing:
+            note = (f"{', '.join(repr(x) for x in missing[:3])} "
+                    f"{'is' if len(missing) == 1 else 'are'} not in the same context sentence")
+        elif share < min_share:
+            note = (f"only {share:.0%} of its {min(shares, key=shares.get)}'s words are in one "
+                    "context sentence")
+        else:
+            if not self._polarity_ok(claim, s):
+                contradiction = 1
+                note = f"the context {'affirms' if claim.negated else 'negates'} it"
+            if not contradiction and claim.roles is not None:
+                a, rel, p = claim.roles
+                ctx_roles = self._roles.get(s, frozenset())
+                if (p, rel, a) in ctx_roles and (a, rel, p) not in ctx_roles:
+                    contradiction = 1
+                    note = f"the context has the roles swapped: '{p}' {rel} '{a}'"
+            if not contradiction:
+                return True, (), note
+        return False, (not missing, contradiction, share), note

@@ -1,0 +1,168 @@
+"""One record's scores from its texts' features: relevance, completeness, hallucination, verdict."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from evaltools.config import Config
+from evaltools.scoring.completeness import completeness_score
+from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
+from evaltools.scoring.grounding import GroundingScore, abstention_sentences, ground
+from evaltools.scoring.hallucination import hallucination_score
+from evaltools.scoring.relevance import (
+    CorpusTfidf,
+    answers_type,
+    relevance_reference,
+    relevance_score,
+)
+from evaltools.scoring.result import ScoreResult
+from evaltools.scoring.signals import response_signals
+from evaltools.scoring.verdict import decide
+
+
+def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
+    """The reason naming the unsupported spans (heaviest first), whatever the verdict.
+
+    Examples
+    --------
+    >>> from evaltools.scoring.result import UnsupportedSpan
+    >>> g = GroundingScore(0.62, (UnsupportedSpan("oat milk", 41, 49, 0.5),
+    ...                           UnsupportedSpan("matcha", 30, 36, 0.9)))
+    >>> span_reason(g, most=1)
+    'unsupported spans (support 0.62): “matcha” and 1 more'
+    >>> span_reason(GroundingScore(1.0, ())) is None
+    True
+    """
+    spans = sorted(grounding.unsupported_spans, key=lambda s: (-s.weight, s.start))
+    if not spans:
+        return None
+    more = f" and {len(spans) - most} more" if len(spans) > most else ""
+    return (f"unsupported spans (support {grounding.support:.2f}): "
+            + ", ".join(f"“{s.text}”" for s in spans[:most]) + more)
+
+
+def query_reference(query: QueryFeatures, context: ContextFeatures, rcfg
+                    ) -> tuple[tuple[str, ...], tuple[str, ...], str, bool]:
+    """What relevance and completeness read of the query: (tokens, keywords, against, applicable).
+
+    ``against`` is ``"query"``, ``"topical"`` (an instruction's topical words,
+    config ``relevance.instruction = "topical"``) or ``"context"``
+    (``relevance.reference = "auto"``). ``applicable`` is False for an
+    instruction with no topical word: nothing in the query says what the
+    response should be about, so rules 2 and 3 do not apply.
+    """
+    tokens, kws, applicable = query.tokens, query.keywords, True
+    if query.instruction and rcfg.instruction == "topical" and rcfg.reference != "auto":
+        tokens, kws, applicable = query.topical, query.topical_keywords, bool(query.topical)
+        if applicable:
+            return tokens, kws, "topical", True
+    reference, against = relevance_reference(tokens, query.instruction, context.tokens,
+                                             rcfg.reference)
+    return reference, kws, against, applicable
+
+
+def restated_lemmas(grounding: GroundingScore, context: ContextFeatures) -> frozenset[str]:
+    """Content lemmas of the context sentences the response restates (``grounding.restated``)."""
+    per = context.sentence_lemmas
+    out: set[str] = set()
+    for c in grounding.restated:
+        if c < len(per):
+            out |= per[c]
+    return frozenset(out)
+
+
+def score_features(rid: Any, query: QueryFeatures,
+                   context: ContextFeatures, response: ResponseFeatures, *, config: Config,
+                   tfidf: CorpusTfidf | None = None,
+                   cosine: float | None = None, calibration=None) -> ScoreResult:
+    rcfg = config.relevance
+    reference, query_keywords, against, applicable = query_reference(query, context, rcfg)
+    rel = relevance_score(reference, response.tokens,
+                          weight_cosine=config.relevance.weight_cosine,
+                          weight_jaccard=config.relevance.weight_jaccard, tfidf=tfidf,
+                          cosine=cosine)
+    grounding = ground(response, context, query, config.grounding)
+    restated = (restated_lemmas(grounding, context) if rcfg.restated_context and applicable
+                else frozenset())
+    rel_restated = False
+    if restated and rel.relevance < rcfg.fail_below:
+        extra = tuple(sorted(restated - set(response.tokens)))
+        wider = relevance_score(reference, response.tokens + extra,
+                                weight_cosine=rcfg.weight_cosine,
+                                weight_jaccard=rcfg.weight_jaccard, tfidf=tfidf)
+        if wider.relevance > rel.relevance:
+            rel, rel_restated = wider, True
+    comp = completeness_score(query_keywords, response.tokens, restated=restated)
+    hall = hallucination_score(
+        response, context, query, min_share=config.hallucination.claim_min_share,
+        rare_above=config.hallucination.claim_rare_above,
+        head_rare_above=config.hallucination.claim_head_rare_above,
+        count_query_anchors=config.hallucination.count_query_anchors,
+        number_context=config.hallucination.number_context,
+        ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
+        penalty=config.drift.penalty, claim_window=config.hallucination.claim_window)
+    declined = abstention_sentences(response.text, response.sentences)
+    declines = bool(declined) and len(declined) == len(response.sentences)
+    short_answer = rcfg.answer_type and answers_type(
+        query.asks, response.words, (m.kind for m in response.mentions), response.proper_nouns,
+        max_words=rcfg.answer_type_max_words)
+    result = ScoreResult(
+        id=rid, relevance=rel.relevance, relevance_cosine=rel.cosine,
+        relevance_jaccard=rel.jaccard, completeness=comp.completeness,
+        keywords=comp.keywords, missing_keywords=comp.missing,
+        hallucination=hall.hallucination, claims_score=hall.claims_score,
+        drift_penalty=hall.drift_penalty, ngram_overlap=hall.ngram_overlap,
+        anchors_total=hall.anchors_total, anchors_unsupported=hall.anchors_unsupported,
+        anchors=hall.anchors, support=grounding.support,
+        unsupported_spans=grounding.unsupported_spans,
+        signals=response_signals(query, context, response, hall.anchors, grounding))
+    probability = None
+    if config.hallucination.verdict_from == "probability":
+        if calibration is None:
+            from evaltools.scoring.probability import load_calibration
+
+            calibration = load_calibration()
+        probability = (calibration.probability(result.to_dict()),
+                       calibration.recommended_threshold)
+    verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config,
+                     unsupported=[(a.kind, a.text) for a in hall.anchors
+                                  if a.counted and not a.supported],
+                     relevance_waived=short_answer or not applicable or declines,
+                     completeness_waived=not applicable, probability=probability)
+    named = span_reason(grounding, config.grounding.reasons_max)
+    notes = [named] if named else []
+    if not (query.english and response.english):
+        notes.insert(0, "the text does not look like English: the keyword, claim and "
+                        "matching rules are English ones, so read these scores with care")
+    if not response.text.strip() and not response.words:
+        notes.insert(0, "the response is empty: nothing in it answers the query or can be "
+                        "checked against the context")
+    if declines and rel.relevance < rcfg.fail_below:
+        notes.append("relevance not applied: the response declines to answer or speaks of the "
+                     "sources' silence")
+    if not applicable:
+        notes.append("relevance and completeness not applicable: the query is an instruction "
+                     "about the context with no topical word (relevance.instruction = "
+                     "\"topical\")")
+    elif against == "topical":
+        notes.append("relevance and completeness read the instruction's topical words: "
+                     + ", ".join(reference))
+    if rel_restated:
+        notes.append("relevance counts the words of the context sentences the response "
+                     "restates (relevance.restated_context)")
+    if comp.restated:
+        notes.append("keywords carried by a context sentence the response restates: "
+                     + ", ".join(comp.restated))
+    if against == "context":
+        notes.append("relevance measured against the context (the query is an instruction "
+                     "or has no content word)")
+    if short_answer and rel.relevance < rcfg.fail_below:
+        notes.append(f"relevance {rel.relevance:.2f} < {rcfg.fail_below:g} not failed: a short "
+                     f"answer of the type the question asks for ({query.asks.replace('_', '/')})")
+    if comp.note and applicable:
+        notes.append(f"{comp.note}: completeness 1.0")
+    if not hall.anchors_total:
+        notes.append("no anchors in the response: claims score 0.0")
+    return dataclasses.replace(result, verdict=verdict.verdict,
+                               reasons=verdict.reasons + tuple(notes))

@@ -1,0 +1,178 @@
+"""Verdict false alarms, by category: one supported and one unsupported case each,
+through the one scorer (reader, matcher, claims, grounding, verdict)."""
+
+import math
+from decimal import Decimal
+
+import pytest
+
+import evaltools
+from evaltools.calibration.learned import Coefficient, LearnedCalibration
+from evaltools.config import load_config
+from evaltools.errors import ConfigError
+from evaltools.scoring.anchors.mentions import find_mentions
+from evaltools.scoring.completeness import completeness_score
+from evaltools.scoring.context import unmark
+from evaltools.scoring.features import topical_words
+from evaltools.scoring.grounding import abstention_sentences
+from evaltools.scoring.scorer import ResponseScorer
+from evaltools.text import load_pipeline
+
+YETI = "The Yeti Rambler mug costs $44.95. It is made of stainless steel."
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_pipeline()
+
+
+# ------------------------------------------------------------ instruction queries
+
+def test_instruction_without_topical_word_is_not_failed_for_relevance():
+    ctx = "The storm hit Florida on Monday. It killed three people in Miami."
+    ok = evaltools.score("Summarise the following news in 100 words.", ctx,
+                         "The storm that hit Florida killed three people in Miami.")
+    assert ok.verdict == "PASS"
+    assert any("not applicable" in r for r in ok.reasons)
+    bad = evaltools.score("Summarise the following news in 100 words.", ctx,
+                          "The storm that hit Florida killed forty people in Tampa.")
+    assert bad.verdict == "FAIL" and bad.reasons[0].startswith("hallucination")
+
+
+def test_instruction_with_topical_words_reads_them(nlp):
+    q = nlp("Summarize what the article says about the Tokyo election.")
+    assert topical_words(q, ["article"], ["NOUN", "PROPN"]) == (("tokyo", "election"),
+                                                                ("tokyo", "election"))
+    ctx = "The Tokyo election was held on Sunday. Turnout was low."
+    on = evaltools.score(q.text, ctx, "The Tokyo election was held on Sunday.")
+    off = evaltools.score(q.text, ctx, "Turnout was low.")
+    assert on.completeness == 1.0 and on.verdict == "PASS"
+    # "Turnout was low" restates a sentence that does not name the election: incomplete
+    assert off.completeness == 0.0 and off.verdict != "PASS"
+
+
+def test_spec_letter_still_available():
+    cfg = load_config().replace(relevance={"instruction": "query", "answer_type": False,
+                                           "restated_context": False})
+    r = evaltools.score("Summarise the following news in 100 words.",
+                        "The storm hit Florida on Monday.", "The storm hit Florida.",
+                        config=cfg)
+    assert r.verdict == "FAIL" and r.reasons[0].startswith("relevance")
+    with pytest.raises(ConfigError, match="instruction"):
+        load_config().replace(relevance={"instruction": "sometimes"})
+
+
+# ------------------------------------------------------------ short correct answers
+
+def test_keyword_covered_by_restated_context_sentence():
+    # hand-computed: K_Q = {yeti, rambler, mug}; the response holds none, the sentence it
+    # restates ("The Yeti Rambler mug costs $44.95.") holds all three -> 3/3
+    ok = evaltools.score("How much is the Yeti Rambler mug?", YETI, "It costs $44.95.")
+    assert ok.completeness == 1.0 and ok.verdict == "PASS"
+    assert ok.missing_keywords == ()
+    # an unsupported price restates nothing: the keywords stay missing, and it fails
+    bad = evaltools.score("How much is the Yeti Rambler mug?", YETI, "It costs $29.99.")
+    assert bad.completeness == 0.0 and bad.verdict == "FAIL"
+
+
+def test_completeness_restated_formula():
+    c = completeness_score(["yeti", "mug", "lid"], ["44.95"], restated={"yeti", "mug"})
+    assert c.completeness == pytest.approx(2 / 3)
+    assert c.missing == ("lid",) and c.restated == ("yeti", "mug")
+
+
+# ------------------------------------------------------------ abstentions
+
+def test_abstention_is_neither_unsupported_nor_irrelevant():
+    ctx = "The Yeti Rambler mug is made of stainless steel."
+    r = evaltools.score("How much does the Yeti mug cost?", ctx,
+                        "I am unable to answer based on the given text.")
+    assert r.support == 1.0 and r.unsupported_spans == () and r.verdict != "FAIL"
+    r = evaltools.score("How much does the Yeti mug cost?", ctx,
+                        "The passages do not say whether it costs $5.")
+    assert r.anchors_total == 0 and r.support == 1.0 and r.verdict != "FAIL"
+    # an answer, not an abstention: checked as usual
+    r = evaltools.score("How much does the Yeti mug cost?", ctx, "The Yeti mug costs $5.")
+    assert r.verdict == "FAIL" and r.anchors_unsupported == 1
+
+
+def test_abstention_sentences():
+    t = "The text does not mention a lid. The lid is blue."
+    assert [t[a:b] for a, b in abstention_sentences(t, [(0, 32), (33, 49)])] == [
+        "The text does not mention a lid."]
+    assert abstention_sentences("The text is blue.", [(0, 17)]) == ()
+
+
+# ------------------------------------------------------------ HTML markup
+
+def test_unmark_keeps_offsets():
+    s = "Tom&rsquo;s caf&eacute; &amp; bar<br>Open"
+    out = unmark(s)
+    assert len(out) == len(s)
+    assert out.startswith("Tom’s") and "café" in out and "<br>" not in out
+    assert out[s.index("Open"):s.index("Open") + 4] == "Open"
+    assert unmark("3 < 4 and 5 > 2") == "3 < 4 and 5 > 2"
+
+
+def test_html_entities_in_context_support_the_response():
+    ctx = "Tom&rsquo;s caf&eacute; opened in Paris.<br>It sells bread &amp; cheese."
+    ok = evaltools.score("Where did Tom's café open?", ctx, "Tom’s café opened in Paris.")
+    assert ok.support == 1.0 and ok.anchors_unsupported == 0
+    bad = evaltools.score("Where did Tom's café open?", ctx, "Tom’s café opened in Rome.")
+    assert bad.anchors_unsupported == 1
+
+
+# ------------------------------------------------------------ numbers as words
+
+def test_money_in_words_joins_units_and_cents():
+    (m,) = find_mentions("forty-four dollars and ninety-five cents")
+    assert m.value == ("money", "USD", Decimal("44.95"))
+    ok = evaltools.score("How much does the Yeti mug cost?", YETI,
+                         "It costs forty-four dollars and ninety-five cents.")
+    assert ok.verdict == "PASS" and ok.anchors_unsupported == 0
+    bad = evaltools.score("How much does the Yeti mug cost?", YETI,
+                          "It costs forty-four dollars and fifty cents.")
+    assert bad.verdict == "FAIL" and bad.anchors_unsupported == 1
+
+
+# ------------------------------------------------------------ fused facts
+
+def test_claim_supported_by_two_adjacent_sentences():
+    ctx = ("The Falcon engine was tested in Nevada. Engineers at Acme designed it. "
+           "Rain fell in May.")
+    fused = "Acme designed the Falcon engine."
+    (claim,) = [a for a in evaltools.score("Who designed it?", ctx, fused).anchors
+                if a.kind == "claim"]
+    assert claim.supported and "context sentences 1-2" in claim.note
+    assert claim.evidence == ("The Falcon engine was tested in Nevada. "
+                              "Engineers at Acme designed it.")
+    one = evaltools.score("Who designed it?", ctx, fused,
+                          config=load_config().replace(hallucination={"claim_window": 0}))
+    assert not next(a for a in one.anchors if a.kind == "claim").supported
+    far = ("The Falcon engine was tested in Nevada. Rain fell. Snow came. "
+           "Engineers at Acme designed it.")
+    (claim,) = [a for a in evaltools.score("Who designed it?", far, fused).anchors
+                if a.kind == "claim"]
+    assert not claim.supported
+
+
+# ------------------------------------------------------------ verdict from a calibration
+
+def test_verdict_from_probability_uses_recommended_threshold():
+    cal = LearnedCalibration((Coefficient("unsupported_share", 0.0, 1.0, 10.0),), -5.0,
+                             {"recommended_threshold": 0.2})
+    # p = 1 / (1 + exp(-(10 * (1 - support) - 5)))
+    cfg = load_config().replace(hallucination={"verdict_from": "probability"})
+    scorer = ResponseScorer(cfg, calibration=cal)
+    q = "How much does the Yeti mug cost?"
+    ok = scorer.score(q, YETI, "The Yeti mug costs $44.95.")
+    assert ok.verdict == "PASS"
+    bad = scorer.score(q, YETI, "The Yeti mug costs $44.95 and glows purple at night.")
+    p = 1 / (1 + math.exp(-(10 * (1 - bad.support) - 5)))
+    assert p == pytest.approx(cal.probability(bad.to_dict())) and 0.2 <= p < 0.5
+    assert bad.hallucination <= 0.5  # the spec's rule would pass it
+    assert bad.verdict == "FAIL" and bad.reasons[0].startswith("hallucination probability")
+    assert cal.recommended_threshold == 0.2
+    assert LearnedCalibration((), 0.0).recommended_threshold == 0.5
+    with pytest.raises(ConfigError, match="verdict_from"):
+        load_config().replace(hallucination={"verdict_from": "llm"})
