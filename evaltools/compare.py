@@ -643,16 +643,20 @@ class _Index:
         self._db.execute("PRAGMA synchronous=OFF")
         self._db.execute("CREATE TABLE r (id TEXT PRIMARY KEY, record TEXT)")
         self._batch: list[tuple[str, str]] = []
+        self._pending = 0
         return self
 
     def put(self, rid: str, record: Mapping[str, Any]) -> None:
-        self._batch.append((rid, json.dumps(record, ensure_ascii=False, default=str)))
-        if len(self._batch) >= 4096:
+        text = json.dumps(record, ensure_ascii=False, default=str)
+        self._batch.append((rid, text))
+        self._pending += len(text)
+        if len(self._batch) >= 4096 or self._pending >= 1 << 22:  # at most ~4 MB waiting
             self._flush()
 
     def _flush(self) -> None:
         self._db.executemany("INSERT OR REPLACE INTO r VALUES (?, ?)", self._batch)
         self._batch = []
+        self._pending = 0
 
     def get(self, rid: str) -> dict[str, Any] | None:
         if self._batch:

@@ -22,11 +22,13 @@ import pytest
 from test_calibration_cli import prescored, write_jsonl
 from test_hostile_input import one_error_line, run, write_lines
 
+from evaltools.calibration.learned import FEATURES
 from evaltools.io import atomic_path, open_writer, read_records
-from evaltools.io.labels import MAX_LINE_BYTES, LabelStore, iter_label_events
+from evaltools.io.label_store import MAX_LINE_BYTES, LabelStore, iter_label_events
 from evaltools.values import binary_label
 
 ROOT = Path(__file__).resolve().parent.parent
+HAND_MADE = ("--features", ",".join(FEATURES))  # prescored() rows carry no signals
 GOOD = {"id": "a", "query": "What does the mug cost?", "context": "The mug costs $12.",
         "response": "The mug costs $12."}
 
@@ -80,7 +82,7 @@ def test_a_character_device_is_written_directly_never_renamed_over(monkeypatch):
 def test_calibrate_to_dev_null_prints_the_metrics(tmp_path, capsys):
     """Issue 28 item 2: calibrate -o /dev/null is "just print the metrics"; no temp file."""
     src = write_jsonl(tmp_path / "lab.jsonl", prescored())
-    code, out, _ = run(capsys, "calibrate", src, "-o", "/dev/null")
+    code, out, _ = run(capsys, "calibrate", src, "-o", "/dev/null", *HAND_MADE)
     assert code == 0 and "cross-validated AUROC" in out
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
@@ -216,7 +218,7 @@ def test_a_401_digit_label_is_bad_input_not_an_overflow(tmp_path, capsys):
     rows[3]["label"] = 10**400
     src = tmp_path / "lab.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    code, _, err = run(capsys, "calibrate", src, "-o", tmp_path / "c.json")
+    code, _, err = run(capsys, "calibrate", src, "-o", tmp_path / "c.json", *HAND_MADE)
     assert code == 2 and "Traceback" not in err
     assert "lab.jsonl line 4" in one_error_line(err)
 
@@ -536,7 +538,7 @@ def test_calibrate_never_crashes_on_any_label(tmp_path_factory, capsys, labels):
                             json.dumps({**r, "label": 0}).replace('"label": 0',
                                                                  f'"label": {r["label"]}'))
                            + "\n" for r in rows))
-    code, err = _run(capsys, ["calibrate", src, "-o", tmp / "c.json"])
+    code, err = _run(capsys, ["calibrate", src, "-o", tmp / "c.json", *HAND_MADE])
     assert code in (0, 2), err
     assert "Traceback" not in err
     if code == 2:
