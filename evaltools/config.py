@@ -152,6 +152,12 @@ class LLMConfig:
         return None
 
 
+@dataclass(frozen=True)
+class ScaleConfig:
+    score_min_records_per_worker: int = 5000
+    stall_seconds: float = 120.0
+
+
 _SECTIONS: dict[str, type] = {
     "pipeline": PipelineConfig,
     "context": ContextConfig,
@@ -165,6 +171,7 @@ _SECTIONS: dict[str, type] = {
     "input": InputConfig,
     "compare": CompareConfig,
     "llm": LLMConfig,
+    "scale": ScaleConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
@@ -193,6 +200,8 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("input", "max_line_bytes"): (1024, 1024 ** 3),
     ("input", "max_depth"): (2, 500),
     ("input", "max_text_chars"): (1, 1_000_000),
+    ("scale", "score_min_records_per_worker"): (0, 10_000_000),
+    ("scale", "stall_seconds"): (1.0, 86_400.0),
     ("grounding", "rarity_power"): (0.0, 100.0),
     ("grounding", "number_weight"): (0.0, 1.0),
     ("grounding", "scattered_credit"): (0.0, 1.0),
@@ -238,6 +247,7 @@ class Config:
     input: InputConfig = field(default_factory=InputConfig)
     compare: CompareConfig = field(default_factory=CompareConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    scale: ScaleConfig = field(default_factory=ScaleConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """Every section that decides a score, as plain values (what reports show and compare).

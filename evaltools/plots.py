@@ -34,6 +34,7 @@ import numpy as np
 
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.highlight import VERDICT_COLOURS
+from evaltools.text import figure_labels
 
 #: Which side of each score's threshold flags a record, and the spec rules drawn.
 _SPEC_LINES = {
@@ -385,7 +386,7 @@ def confusion_matrix(agreement, *, title: str | None = None, reference: str = "h
     cm = np.asarray(agreement.confusion)
     fig, ax = plt.subplots(figsize=(4.6, 4))
     ax.imshow(cm, cmap="Blues")
-    labels = list(agreement.labels)
+    labels = figure_labels(agreement.labels)  # user text: literal, cut, distinct
     ax.set_xticks(range(len(labels)), labels)
     ax.set_yticks(range(len(labels)), labels)
     top = cm.max() if cm.size else 0

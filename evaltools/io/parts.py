@@ -47,6 +47,7 @@ from evaltools.errors import InputError
 from evaltools.io.records import (
     FORMATS,
     Unreadable,
+    _dumps,
     _parse_line,
     _unnan,
     bounded_lines,
@@ -366,8 +367,11 @@ def write_parquet_part(rows: list[dict[str, Any]], path: str | Path,
             return float(v)
         return v
 
+    # the single-file writer's own conversion (dates, decimals, bytes as text; NaN as
+    # null; lone surrogates replaced), so a folder output holds what a file would
+    plain = (json.loads(_dumps(r)) for r in rows)
     table = pa.Table.from_pylist(
-        [{c: convert(t, r.get(c)) for c, t in types.items()} for r in rows], schema=schema)
+        [{c: convert(t, r.get(c)) for c, t in types.items()} for r in plain], schema=schema)
     target = Path(path)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:

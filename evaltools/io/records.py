@@ -29,6 +29,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -391,6 +392,20 @@ def _csv_lines(fh, limit: int, name: str) -> Iterator[str]:
                 from None
 
 
+def _first_repeat(names: Iterable[str]) -> str | None:
+    """The first name seen twice (a set: linear in the header, which may be 64 MiB).
+
+    >>> _first_repeat(["a", "b", "a"]), _first_repeat(["a"])
+    ('a', None)
+    """
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
+
 def _read_csv(p: Path, name: str, skip_invalid: bool = False,
               lim: InputConfig = DEFAULT_CONFIG.input,
               ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
@@ -399,7 +414,7 @@ def _read_csv(p: Path, name: str, skip_invalid: bool = False,
         with p.open("rb") as fh:
             reader = csv.DictReader(_csv_lines(fh, lim.max_line_bytes, name))
             header = reader.fieldnames or []
-            dup = next((c for i, c in enumerate(header) if c in header[:i]), None)
+            dup = _first_repeat(header)
             if dup is not None:
                 raise InputError(f"the header names column {shorten(dup)} twice", source=name,
                                  field=shorten(dup, quote=False))
@@ -718,6 +733,11 @@ def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | P
     (lines that could not be read would come back as stubs). First, the folder the
     output goes in must exist (:func:`check_output_folder`).
 
+    The one output-safety check: the command line passes every file a command
+    reads (inputs, ``--reference``, ``--config``, ``--registry``,
+    ``--calibration``, ``--source``), and the target must be something a
+    write cannot destroy (:func:`output_kind`).
+
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp()); (d / "a.jsonl").write_text("")
     0
@@ -740,6 +760,32 @@ def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | P
                 same = False
         if same:
             raise InputError("the output is this input file; write elsewhere", source=p.name)
+    output_kind(out)
+
+
+def output_kind(path: str | Path) -> str:
+    """What writing at ``path`` means: ``"new"``, ``"file"`` (replaced by a rename),
+    ``"stream"`` (a character device such as ``/dev/null`` or a FIFO: written
+    directly, never renamed over) or ``"folder"``; anything else (a block
+    device, a socket) is an :class:`~evaltools.errors.OutputError`.
+
+    >>> output_kind("/dev/null"), output_kind("/nonexistent/x.jsonl")
+    ('stream', 'new')
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "new"
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "stream"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    raise OutputError(f"{path}: is neither a file, a character device nor a FIFO; "
+                      f"evaltools does not write there")
 
 
 @contextmanager
@@ -753,7 +799,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     while the block writes; on any error (and on SIGINT/SIGTERM under the
     command line) the temporary file is removed and ``path`` is untouched.
     Temporary files that a killed earlier run left beside ``path`` are
-    removed first (:func:`remove_stale_temps`).
+    removed first (:func:`remove_stale_temps`). A character device
+    (``/dev/null``) or a FIFO is written directly: renaming over it would
+    replace it with a regular file.
 
     Examples
     --------
@@ -767,6 +815,14 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     'done'
     """
     target = Path(path)
+    if output_kind(target) == "stream":  # /dev/null, a FIFO: written directly, never replaced
+        try:
+            yield target
+        except OSError as exc:
+            if isinstance(exc, EvaltoolsError) or exc.errno not in _WRITE_ERRNOS:
+                raise
+            raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None
+        return
     remove_stale_temps(target)
     tmp = _temp_beside(target, ".part")
     try:
@@ -814,7 +870,9 @@ def open_writer(path: str | Path, *, csv_raw: bool = False) -> Iterator[_Writer]
             finally:
                 fh.close()
             return
-        stage = _temp_beside(target, ".jsonl.part")
+        # staged beside the target, or in the temporary folder when the target is a device
+        stage = _temp_beside(target if final != target else Path(tempfile.gettempdir())
+                             / target.name, ".jsonl.part")
         try:
             with stage.open("wb") as fh:
                 yield _Writer(fh, fmt)

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from evaltools.highlight import VERDICT_COLOURS
+from evaltools.text import figure_labels
 
 _HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
 
@@ -169,6 +170,7 @@ def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], *, title: str = ""
     """
     plt = _plt()
     names = list(groups)
+    labels = figure_labels(names)  # user text: shown literally (no mathtext), cut, distinct
     used = [v for v in order if any(groups[g].get(v) for g in names)]
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * max(len(names), 1) + 1.0))
     left = [0.0] * len(names)
@@ -177,7 +179,7 @@ def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], *, title: str = ""
         for g in names:
             total = sum(groups[g].values()) or 1
             shares.append(groups[g].get(v, 0) / total)
-        ax.barh(names, shares, left=left, color=VERDICT_COLOURS.get(v, "#4c72b0"), label=v,
+        ax.barh(labels, shares, left=left, color=VERDICT_COLOURS.get(v, "#4c72b0"), label=v,
                 edgecolor="white", linewidth=0.5)
         left = [a + b for a, b in zip(left, shares, strict=True)]
     ax.set_xlim(0, 1)

@@ -25,6 +25,7 @@ import argparse
 import datetime as _dt
 import hashlib
 import html
+import os
 import sys
 import urllib.parse
 from pathlib import Path
@@ -33,6 +34,7 @@ from evaltools import __version__
 from evaltools.errors import EvaltoolsError, one_line
 from evaltools.io import refuse_overwriting_input
 from evaltools.report.html import write_text_atomic
+from evaltools.text import displayable
 
 #: No script, no request, no form, no <base>: the page only links.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -61,7 +63,8 @@ def page_href(relative: str) -> str:
     >>> page_href("javascript:alert(1)diff.html")
     './javascript%3Aalert%281%29diff.html'
     """
-    return "./" + urllib.parse.quote(relative, safe="/")
+    # the name's own bytes (a name that is not UTF-8 is surrogate-escaped): the link opens it
+    return "./" + urllib.parse.quote(os.fsencode(relative), safe="/")
 
 
 def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = None) -> str:
@@ -76,10 +79,10 @@ def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = No
             continue
         items = "".join(
             f'<li><a href="{esc(page_href(p.relative_to(folder).as_posix()))}">'
-            f"{esc(p.stem.replace('_', ' '))}</a></li>" for p in pages)
+            f"{esc(displayable(p.stem.replace('_', ' ')))}</a></li>" for p in pages)
         parts.append(f"<section><h2>{esc(title)}</h2><ul>{items}</ul></section>")
     rows = "".join(
-        f"<tr><td><code>{esc(str(p))}</code></td><td>{Path(p).stat().st_size:,}</td>"
+        f"<tr><td><code>{esc(displayable(str(p)))}</code></td><td>{Path(p).stat().st_size:,}</td>"
         f"<td><code>{sha256(p)}</code></td></tr>" for p in inputs)
     table = ("<section><h2>Inputs</h2><table><thead><tr><th>file</th><th>bytes</th>"
              f"<th>sha256</th></tr></thead><tbody>{rows}</tbody></table></section>"
