@@ -42,13 +42,14 @@ Examples
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import warnings
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from evaltools.values import finite_float
 
 SCORES = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap")
 #: Scores where a rise is a regression (the others: a fall is).
@@ -249,23 +250,9 @@ class RunComparison:
         return out
 
 
-def _finite(values: Iterable[Any]) -> list[float]:
-    out = []
-    for v in values:
-        f = _number(v)
-        if f is not None:
-            out.append(f)
-    return out
-
-
 def _number(v: Any) -> float | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond floats
-        return None
-    return f if math.isfinite(f) else None
+    """A finite number, else None (bools, text, NaN, an int beyond floats): the one reader."""
+    return finite_float(v)
 
 
 def difference_ci(reference: Sequence[float], current: Sequence[float], *,
@@ -426,23 +413,93 @@ def _mean(xs: list[float]) -> float | None:
     return m if math.isfinite(m) else None
 
 
-def _pass_rate(records: list[Mapping[str, Any]]) -> float | None:
-    return sum(r.get("verdict") == "PASS" for r in records) / len(records) if records else None
-
-
 def _unsupported(rec: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(f"{a.get('kind')} “{a.get('text')}”" for a in rec.get("anchors") or ()
                  if isinstance(a, Mapping) and not a.get("supported")
                  and a.get("counted", True))
 
 
-def _counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in records:
-        v = "ERROR" if r.get("error") else r.get("verdict")
-        if v:
-            out[v] = out.get(v, 0) + 1
-    return out
+class _Tally:
+    """What a comparison keeps of one run, in one pass: counts, the score and total
+    values it resamples (8 bytes each), never the records themselves."""
+
+    def __init__(self, scores: Sequence[str]):
+        self.scores = scores
+        self.n = 0
+        self.verdicts: dict[str, int] = {}
+        self.values = {s: array("d") for s in scores}
+        self.present: set[str] = set()
+        self.modules: dict[str, list] = {}  # module -> [records, PASS count, totals]
+
+    def add(self, r: Mapping[str, Any]) -> None:
+        self.n += 1
+        module = r.get("module")
+        if "module" not in r:
+            v = r.get("verdict")
+            if v:
+                self.verdicts[v] = self.verdicts.get(v, 0) + 1
+            for s in self.scores:
+                if s in r:
+                    self.present.add(s)
+                    f = finite_float(r.get(s))
+                    if f is not None:
+                        self.values[s].append(f)
+        if module:
+            m = self.modules.setdefault(module, [0, 0, array("d")])
+            m[0] += 1
+            m[1] += r.get("verdict") == "PASS"
+            total = finite_float(r.get("total_score"))
+            if total is not None:
+                m[2].append(total)
+
+
+class _Index:
+    """The reference run's records by id, on disk (sqlite3 in a temporary file): each
+    record as JSON, read back when the current run reaches its id."""
+
+    #: records are written in batches of at most this much JSON text
+    BATCH_BYTES = 2 * 1024 * 1024
+
+    def __init__(self):
+        import sqlite3
+        import tempfile
+
+        self._dir = tempfile.TemporaryDirectory(prefix="evaltools-compare-")
+        self.db = sqlite3.connect(f"{self._dir.name}/ids.sqlite")
+        self.db.execute("PRAGMA journal_mode=OFF")
+        self.db.execute("PRAGMA synchronous=OFF")
+        self.db.execute("CREATE TABLE r (id TEXT PRIMARY KEY, record TEXT)")
+        self._batch: list[tuple] = []
+        self._bytes = 0
+
+    def put(self, r: Mapping[str, Any]) -> None:
+        import json
+
+        text = json.dumps(dict(r), default=str)
+        self._batch.append((str(r["id"]), text))
+        self._bytes += len(text)
+        if len(self._batch) >= 4096 or self._bytes >= self.BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        self.db.executemany("INSERT OR REPLACE INTO r VALUES (?, ?)", self._batch)
+        self._batch = []
+        self._bytes = 0
+
+    def get(self, rid: str) -> dict[str, Any] | None:
+        import json
+
+        row = self.db.execute("SELECT record FROM r WHERE id = ?", (rid,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def close(self) -> None:
+        self.db.close()
+        self._dir.cleanup()
+
+
+def _reasons(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    reasons = r.get("reasons")
+    return tuple(reasons) if isinstance(reasons, (list, tuple)) else ()
 
 
 def _text(v: Any) -> str:
@@ -478,8 +535,8 @@ def _change(old: Mapping[str, Any], new: Mapping[str, Any], scores: Sequence[str
         verdict_after=None if new.get("verdict") is None else str(new.get("verdict")),
         deltas=tuple(deltas), largest_score=big[0] if big else "",
         largest_delta=(big[2] - big[1]) if big else 0.0,
-        reasons_before=tuple(map(str, _list(old.get("reasons")))),
-        reasons_after=tuple(map(str, _list(new.get("reasons")))),
+        reasons_before=tuple(map(str, old.get("reasons") or ())),
+        reasons_after=tuple(map(str, new.get("reasons") or ())),
         query=_text(new.get("query")), context=_text(new.get("context")),
         response_before=_text(old.get("output" if judged else "response")),
         response_after=_text(new.get("output" if judged else "response")),
@@ -496,6 +553,11 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
                  seed: int = 0, tolerance: float | None = None,
                  max_changes: int | None = None, config=None) -> RunComparison:
     """Compare two runs' output records (scored responses and/or judged module outputs).
+
+    Each run is read once, record by record (``reference`` first, then
+    ``current``; generators are fine): memory holds the values resampled (8
+    bytes per score), the flips, and no record; the reference's records are
+    matched by id through an on-disk index (sqlite3 in a temporary folder).
 
     Parameters
     ----------
@@ -526,24 +588,26 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
     cfg = (config if config is not None else DEFAULT_CONFIG).compare
     tolerance = cfg.tolerance if tolerance is None else tolerance
     max_changes = cfg.max_changes if max_changes is None else max_changes
-    # Each run is read once, record by record, and no record is kept: the reference's
-    # records wait in an on-disk index by id (sqlite3), the rest is counts and values.
+    # One pass over each run: counts and score values in _Tally (8 bytes a value), the
+    # reference records by id on disk (_Index), so memory does not grow with the records.
     ref, cur = _Tally(scores), _Tally(scores)
+    index = _Index()
     flips, matched, n_changed = [], 0, 0
     kept: list[tuple[tuple[int, float], int, RecordChange]] = []
     pairs: dict[str, list[tuple[float, float]]] = {s: [] for s in scores}
-    with _Index() as before:
+    try:
         for r in reference:
             if r.get("error"):
                 continue
             ref.add(r)
             if r.get("id") is not None:
-                before.put(str(r["id"]), r)
+                index.put(r)
+        index.flush()
         for r in current:
             if r.get("error"):
                 continue
             cur.add(r)
-            old = before.get(str(r.get("id"))) if r.get("id") is not None else None
+            old = index.get(str(r.get("id"))) if r.get("id") is not None else None
             if old is None or old.get("module") != r.get("module"):
                 continue
             matched += 1
@@ -564,9 +628,11 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
                 flips.append(VerdictFlip(
                     id=str(r["id"]), before=str(old.get("verdict")),
                     after=str(r.get("verdict")),
-                    reasons_before=tuple(map(str, _list(old.get("reasons")))),
-                    reasons_after=tuple(map(str, _list(r.get("reasons")))),
+                    reasons_before=tuple(map(str, _reasons(old))),
+                    reasons_after=tuple(map(str, _reasons(r))),
                     unsupported_before=_unsupported(old), unsupported_after=_unsupported(r)))
+    finally:
+        index.close()
     flips.sort(key=lambda f: (not f.worse, f.id))
     changes = tuple(c for *_, c in sorted(kept, key=lambda t: t[:2], reverse=True))
     shifts = tuple(_shift(s, list(ref.values[s]), list(cur.values[s]), pairs[s], n_resamples,
@@ -576,7 +642,6 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
     for m in sorted({*ref.modules, *cur.modules}):
         na, pa, ta = ref.modules.get(m, (0, 0, array("d")))
         nb, pb, tb = cur.modules.get(m, (0, 0, array("d")))
-        ta, tb = list(ta), list(tb)
         ci = difference_ci(ta, tb, n_resamples=n_resamples, seed=seed)
         modules.append(ModuleDelta(
             module=m, n_reference=na, n_current=nb,
@@ -589,81 +654,3 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
         verdicts_reference=ref.verdicts, verdicts_current=cur.verdicts,
         shifts=shifts, flips=tuple(flips), modules=tuple(modules),
         changes=changes, n_changed=n_changed, tolerance=tolerance)
-
-
-def _list(v: Any) -> tuple[Any, ...]:
-    return tuple(v) if isinstance(v, (list, tuple)) else ()
-
-
-class _Tally:
-    """What a comparison keeps of one run, in one pass: counts and the score and total
-    values it resamples (8 bytes each), never the records themselves."""
-
-    def __init__(self, scores: Sequence[str]):
-        self.scores = scores
-        self.n = 0
-        self.verdicts: dict[str, int] = {}
-        self.values = {s: array("d") for s in scores}
-        self.present: set[str] = set()
-        self.modules: dict[Any, list] = {}  # module -> [records, PASS count, totals]
-
-    def add(self, r: Mapping[str, Any]) -> None:
-        self.n += 1
-        if "module" not in r:
-            v = r.get("verdict")
-            if v:
-                self.verdicts[v] = self.verdicts.get(v, 0) + 1
-            for s in self.scores:
-                if s in r:
-                    self.present.add(s)
-                    f = _number(r.get(s))
-                    if f is not None:
-                        self.values[s].append(f)
-        module = r.get("module")
-        if module:
-            m = self.modules.setdefault(module, [0, 0, array("d")])
-            m[0] += 1
-            m[1] += r.get("verdict") == "PASS"
-            total = _number(r.get("total_score"))
-            if total is not None:
-                m[2].append(total)
-
-
-class _Index:
-    """The reference run's records by id, on disk (sqlite3 in a temporary folder that is
-    removed on exit); the last record of an id wins, as in a dict."""
-
-    def __enter__(self):
-        import sqlite3
-        import tempfile
-
-        self._dir = tempfile.TemporaryDirectory(prefix="evaltools-compare-")
-        self._db = sqlite3.connect(f"{self._dir.name}/reference.sqlite")
-        self._db.execute("PRAGMA journal_mode=OFF")
-        self._db.execute("PRAGMA synchronous=OFF")
-        self._db.execute("CREATE TABLE r (id TEXT PRIMARY KEY, record TEXT)")
-        self._batch: list[tuple[str, str]] = []
-        self._pending = 0
-        return self
-
-    def put(self, rid: str, record: Mapping[str, Any]) -> None:
-        text = json.dumps(record, ensure_ascii=False, default=str)
-        self._batch.append((rid, text))
-        self._pending += len(text)
-        if len(self._batch) >= 4096 or self._pending >= 1 << 22:  # at most ~4 MB waiting
-            self._flush()
-
-    def _flush(self) -> None:
-        self._db.executemany("INSERT OR REPLACE INTO r VALUES (?, ?)", self._batch)
-        self._batch = []
-        self._pending = 0
-
-    def get(self, rid: str) -> dict[str, Any] | None:
-        if self._batch:
-            self._flush()
-        row = self._db.execute("SELECT record FROM r WHERE id = ?", (rid,)).fetchone()
-        return None if row is None else json.loads(row[0])
-
-    def __exit__(self, *exc) -> None:
-        self._db.close()
-        self._dir.cleanup()

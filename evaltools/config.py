@@ -169,9 +169,9 @@ _SECTIONS: dict[str, type] = {
     "batch": BatchConfig,
     "alerts": AlertsConfig,
     "input": InputConfig,
-    "scale": ScaleConfig,
     "compare": CompareConfig,
     "llm": LLMConfig,
+    "scale": ScaleConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
@@ -245,21 +245,20 @@ class Config:
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     input: InputConfig = field(default_factory=InputConfig)
-    scale: ScaleConfig = field(default_factory=ScaleConfig)
     compare: CompareConfig = field(default_factory=CompareConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    scale: ScaleConfig = field(default_factory=ScaleConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """Every section that decides a score, as plain values (what reports show and compare).
 
         ``[llm]`` is left out: it says how an LLM judge is asked (``evaltools judge
-        --llm``), never how a record is scored, and it is read as ``config.llm``; so is
-        ``[scale]`` (how a run uses Dask workers), read as ``config.scale``.
+        --llm``), never how a record is scored, and it is read as ``config.llm``.
         """
         return {
             name: {k: list(v) if isinstance(v, tuple) else v
                    for k, v in dataclasses.asdict(getattr(self, name)).items()}
-            for name in _SECTIONS if name not in ("llm", "scale")
+            for name in _SECTIONS if name != "llm"
         }
 
     def replace(self, **sections: dict[str, Any]) -> Config:

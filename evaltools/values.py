@@ -65,15 +65,22 @@ def is_finite_number(v: Any, within: float = math.inf) -> bool:
 
 
 def finite_float(v: Any) -> float | None:
-    """``v`` as a float when :func:`is_finite_number` (numpy scalars read as their Python
-    value), else None (never raises): the one numeric reader.
+    """``v`` as a finite float when it is a number (not a bool, not text), else None.
 
-    >>> finite_float(3), finite_float(10**400), finite_float(float("nan")), finite_float("2")
-    (3.0, None, None, None)
+    The one numeric reader: ints of any size, floats, numpy and Decimal numbers
+    alike; an int beyond the float range, NaN and infinities are None, never an
+    OverflowError.
+
+    >>> [finite_float(v) for v in (3, 2.5, True, "1", float("nan"), 10**400, None)]
+    [3.0, 2.5, None, None, None, None, None]
     """
-    if type(v).__module__ == "numpy":
-        v = plain_value(v)
-    return float(v) if is_finite_number(v) else None
+    if isinstance(v, (str, bytes, bytearray)) or type(v).__name__ in ("bool", "bool_"):
+        return None
+    try:
+        number = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def is_record_id(v: Any) -> bool:

@@ -36,8 +36,7 @@ from evaltools.report.model import Table as _Table
 def _stream(paths: Sequence[str | Path], inputs: list[InputFile], *, config,
             skip_invalid: bool,
             progress: Callable[[Iterable[Any], str], Iterable[Any]] | None,
-            columns: Mapping[str, str] | None = None,
-            ) -> Iterator[dict[str, Any]]:
+            columns: Mapping[str, str] | None = None) -> Iterator[dict[str, Any]]:
     """The records of ``paths`` one at a time (none is kept); each file's
     :class:`InputFile` is appended to ``inputs`` once it has been read."""
     from evaltools.scoring.scorer import ResponseScorer
