@@ -50,6 +50,7 @@ class RelevanceConfig:
     instruction: str = "topical"
     task_words: tuple[str, ...] = ()
     restated_context: bool = True
+    chat_turn: str = "with_context"
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,9 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     if rel.instruction not in ("query", "topical"):
         raise ConfigError(f"{source}: [relevance] instruction must be \"query\" or \"topical\". "
                           f"Got {shorten(rel.instruction)} instead.")
+    if rel.chat_turn not in ("query", "with_context"):
+        raise ConfigError(f"{source}: [relevance] chat_turn must be \"query\" or "
+                          f"\"with_context\". Got {shorten(rel.chat_turn)} instead.")
     if cfg.hallucination.verdict_from not in ("spec", "probability"):
         raise ConfigError(f"{source}: [hallucination] verdict_from must be \"spec\" or "
                           f"\"probability\". Got {shorten(cfg.hallucination.verdict_from)} "
