@@ -84,6 +84,8 @@ class GroundingConfig:
     skip_hedged: bool = False
     personal_weight: float = 0.1
     derived_credit: float = 1.0
+    paraphrase: bool = True
+    paraphrase_credit: float = 0.8
     reasons_max: int = 3
 
 
@@ -192,6 +194,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "adjacency_credit"): (0.0, 1.0),
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
+    ("grounding", "paraphrase_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
     ("llm", "temperature"): (0.0, 2.0),
     ("llm", "seed"): (0, 2**31 - 1),

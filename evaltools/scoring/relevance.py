@@ -239,8 +239,10 @@ def is_instruction(doc, verbs: Iterable[str]) -> bool:
             and not doc.text.rstrip().endswith("?"))
 
 
-#: Words by which a turn addresses its listener ("do you know...?", "have you seen it?").
-_SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "u", "ya"})
+#: Words by which a turn speaks of its speaker or addresses its listener ("do you know...?",
+#: "I didn't know that. What does it do?").
+_PERSONAL = frozenset({"you", "your", "yours", "yourself", "u", "ya", "i", "me", "my", "mine",
+                       "myself", "we", "us", "our", "ours"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
 
 
@@ -251,9 +253,10 @@ def is_chat_turn(doc, instruction: bool) -> str:
     A chat turn is not an instruction and either is a statement (it does not end with "?"
     and opens with neither a question word nor an auxiliary verb) holding a verb or an
     interjection ("i love cheerleading!", "yes I like to watch that some times"), or is a
-    question addressed to the listener ("you", "your": "do you know much about it?").
-    A question about a thing ("How much is the Yeti mug?") and a string of keywords
-    ("Yeti mug price") are not.
+    question in which the speaker speaks of themselves or to the listener ("I", "my", "you":
+    "do you know much about it?"), or is empty (a conversation's opening turn). A question
+    about a thing ("How much is the Yeti mug?") and a string of keywords ("Yeti mug
+    price") are not.
 
     Examples
     --------
@@ -263,19 +266,19 @@ def is_chat_turn(doc, instruction: bool) -> str:
     ...  "okay cool, and his band? do you know much about it?",
     ...  "How much is the Yeti mug?", "Yeti mug price", "Why is the sky blue")]
     ['statement', 'question', '', '', '']
-    >>> is_chat_turn(nlp("Summarise the article."), True)
-    ''
+    >>> is_chat_turn(nlp("Summarise the article."), True), is_chat_turn(nlp(""), False)
+    ('', 'statement')
     """
     if instruction:
         return ""
     toks = [t for t in doc if not (t.is_punct or t.is_space)]
     if not toks:
-        return ""
+        return "statement"  # no query: the opening turn of a conversation
     question = (doc.text.rstrip().endswith("?") or toks[0].lower_ in _WH
                 or toks[0].lower_ in _AUX)
     if question:
-        addressed = any(t.lower_ in _SECOND_PERSON and t.pos_ == "PRON" for t in toks)
-        return "question" if addressed else ""
+        personal = any(t.lower_ in _PERSONAL and t.pos_ == "PRON" for t in toks)
+        return "question" if personal else ""
     return "statement" if any(t.pos_ in ("VERB", "AUX", "INTJ") for t in toks) else ""
 
 
