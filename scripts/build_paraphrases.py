@@ -92,7 +92,7 @@ def build(dict_dir: Path, senses: int, min_zipf: float, max_zipf: float) -> dict
     def ok(w: str | None) -> bool:
         return bool(w) and min_zipf <= zipf(w) <= max_zipf
 
-    for pos, short in POS.items():
+    for pos in POS:
         index = read_index(dict_dir / f"index.{pos}")
         data_files = sorted(dict_dir.glob(f"data.{pos}*"))
         data = read_data(data_files)
