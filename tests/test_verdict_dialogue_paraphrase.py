@@ -155,3 +155,7 @@ def test_claim_echoing_the_query_is_not_counted():
     new = evaltools.score(q, ctx, "The Eiffel Tower is in Lyon.")
     (claim,) = [a for a in new.anchors if a.kind == "claim"]
     assert not claim.supported and claim.counted and new.claims_score == 1.0
+    # a question states nothing: the answer that turns its words into a claim claims them
+    asked = evaltools.score("Is the Eiffel Tower in Paris?", ctx, "The Eiffel Tower is in Paris.")
+    (claim,) = [a for a in asked.anchors if a.kind == "claim"]
+    assert claim.counted and asked.claims_score == 1.0

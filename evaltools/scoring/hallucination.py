@@ -119,7 +119,9 @@ def number_support(m: Mention, near: frozenset[str], context: ContextFeatures
 
 def echoes_query(claim, query: QueryFeatures) -> bool:
     """Whether every word and value of a claim is one the query states (the response only
-    repeats what it was told or asked).
+    repeats what it was told). Only a statement or an instruction states anything: a
+    response that turns a question's words into an answer ("Is the V8 battery
+    replaceable?" - "No, the V8 battery is not replaceable.") claims them.
 
     Examples
     --------
@@ -132,9 +134,12 @@ def echoes_query(claim, query: QueryFeatures) -> bool:
     >>> [echoes_query(c, q) for c in extract_claims(nlp("The Eiffel Tower is in Paris. "
     ...                                                 "It opened in 1889."))]
     [True, False]
+    >>> q = query_features(nlp("Is the Eiffel Tower in Paris?"), load_config())
+    >>> [echoes_query(c, q) for c in extract_claims(nlp("The Eiffel Tower is in Paris."))]
+    [False]
     """
-    if not claim.words:
-        return False
+    if not claim.words or not (query.instruction or query.chat == "statement"):
+        return False  # a question states nothing: "No, the V8 battery is not replaceable"
     if any(find_support(m, query.mentions) is None for m in claim.values):
         return False
     return all(any(f in query.keys for f in w.word.forms) for w in claim.words)
