@@ -22,7 +22,14 @@ from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
-from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
+from evaltools.text import (
+    content_lemmas,
+    is_content_word,
+    keywords,
+    looks_english,
+    ngrams,
+    words,
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,7 @@ class QueryFeatures:
     # content lemmas that are neither task words nor its verb; () for a question
     topical: tuple[str, ...] = ()
     topical_keywords: tuple[str, ...] = ()
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
     # a turn of a conversation, not a question about the context (relevance.chat_turn)
     chat: str = ""  # "statement", "question" or ""
 
@@ -54,6 +62,7 @@ class ResponseFeatures:
     units: tuple[Word, ...] = ()  # the matcher's words (grounding)
     sentences: tuple[tuple[int, int], ...] = ()  # character spans of its sentences
     text: str = ""
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -158,7 +167,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)), instruction,
                          asked_type(doc.text), keys, doc.text, topical, topical_keys,
-                         is_chat_turn(doc, instruction))
+                         looks_english(doc.text), is_chat_turn(doc, instruction))
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -183,7 +192,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
                             tuple(extract_claims(doc, mentions=mentions)), near,
                             sum(_name_like(t) for t in doc),
-                            tuple(words_of(doc)), sentence_spans(doc), doc.text)
+                            tuple(words_of(doc)), sentence_spans(doc), doc.text,
+                            looks_english(doc.text))
 
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:

@@ -37,7 +37,7 @@ import bisect
 import heapq
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evaltools.config import GroundingConfig
@@ -47,6 +47,7 @@ from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
+from evaltools.scoring.span_probability import SpanModel, load_span_model, span_features
 
 #: Personal words (matcher keys): the speaker and the listener. What a response says of
 #: them (experiences, opinions, questions to the user) no context states, unless it
@@ -266,7 +267,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
     A JSON record (read as one key/value sentence per field) describes one
     thing: its fields are not separate facts, so no scattered-credit penalty.
     """
-    return grounding_score(
+    g = grounding_score(
         response.text, response.units, response.mentions, response.sentences,
         context.sentences, context.mentions,
         query_keys=query.keys if query is not None else frozenset(),
@@ -276,8 +277,46 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         adjacency_window=config.adjacency_window,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
-        derived_credit=config.derived_credit,
+        derived_credit=config.derived_credit, merge_words=config.span_merge_words,
         paraphrase_credit=config.paraphrase_credit if config.paraphrase else None)
+    return rate_spans(g, response.text, response.sentences, load_span_model(),
+                      config.span_threshold)
+
+
+def rate_spans(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]],
+               model: SpanModel, threshold: float) -> GroundingScore:
+    """``g`` with each unsupported span's ``probability`` (the span model) and
+    ``hallucinated`` (probability >= ``threshold``)."""
+    if not g.unsupported_spans:
+        return g
+    rated = []
+    for span, feats in zip(g.unsupported_spans, span_feature_rows(g, text, sentences),
+                           strict=True):
+        p = model.probability(feats)
+        rated.append(replace(span, probability=p, hallucinated=p >= threshold))
+    return replace(g, unsupported_spans=tuple(rated))
+
+
+def span_feature_rows(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]]
+                      ) -> list[dict[str, float]]:
+    """The span model's features (:func:`~evaltools.scoring.span_probability.span_features`)
+    of each of ``g``'s unsupported spans, in order."""
+    total = sum(u.weight for u in g.units)
+    by_sent: dict[int, list[float]] = {}
+    for u in g.units:
+        acc = by_sent.setdefault(u.sent, [0.0, 0.0])
+        acc[0] += u.weight * u.credit
+        acc[1] += u.weight
+    starts = [a for a, _ in sentences] or [0]
+    rows = []
+    for span in g.unsupported_spans:
+        k = _sentence_of(starts, span.start)
+        sentence = sentences[k] if sentences else (0, len(text))
+        got, of = by_sent.get(k, (0.0, 0.0))
+        rows.append(span_features(text, span.start, span.end, span.weight, total_weight=total,
+                                  sentence=sentence, sentence_support=got / of if of else 1.0,
+                                  support=g.support, closest=span.closest is not None))
+    return rows
 
 
 def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequence[Mention],
@@ -289,6 +328,7 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     adjacency_window: int = 0, adjacency_credit: float = 1.0,
                     query_words: bool = False, skip_hedged: bool = False,
                     personal: float = 0.0, derived_credit: float = 1.0,
+                    merge_words: int = 0,
                     paraphrase_credit: float | None = None) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
@@ -352,7 +392,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     grounded = tuple(GroundedUnit(u.start, u.end, u.weight, c, u.sent, u.kind, bool(u.found),
                                   u.echo, u.derived) for u, c in zip(units, credits, strict=True))
     return GroundingScore(min(1.0, max(0.0, support)),
-                          _spans(response_text, units, credits, best, index), grounded,
+                          _spans(response_text, units, credits, best, index, merge_words),
+                          grounded,
                           tuple(sorted(best.items())), _restated(units, credits, best))
 
 
@@ -430,8 +471,40 @@ def _closest(units: Sequence[_Unit]) -> dict[int, int]:
     return {s: max(by, key=lambda c: (by[c], -c)) for s, by in tally.items() if by}
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _merge_runs(text: str, runs: list[list[_Unit]], merge_words: int) -> list[list[_Unit]]:
+    """Runs of one sentence with at most ``merge_words`` words between them, joined.
+
+    People mark a hallucinated stretch, not each of its absent words: "won the
+    **2019** award for **best** **novel**" is one stretch when only "the" and
+    "award for" stand between (``grounding.span_merge_words``).
+
+    Examples
+    --------
+    >>> u = lambda a, b, sent=0: _Unit(a, b, 1.0, sent, (), frozenset())
+    >>> text = "aa bb cc dd ee ff gg"
+    >>> [[(x.start, x.end) for x in r] for r in _merge_runs(text, [[u(0, 2)], [u(6, 8)],
+    ...                                                       [u(18, 20)]], 1)]
+    [[(0, 2), (6, 8)], [(18, 20)]]
+    """
+    if merge_words <= 0 or len(runs) < 2:
+        return runs
+    out = [runs[0]]
+    for run in runs[1:]:
+        prev = out[-1]
+        gap = text[max(u.end for u in prev):run[0].start]
+        if (prev[-1].sent == run[0].sent and len(_WORD.findall(gap)) <= merge_words
+                and not re.search(r"[.!?;\n]", gap)):
+            out[-1] = prev + run
+        else:
+            out.append(run)
+    return out
+
+
 def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int],
-           index: SentenceIndex) -> tuple[UnsupportedSpan, ...]:
+           index: SentenceIndex, merge_words: int = 0) -> tuple[UnsupportedSpan, ...]:
     runs: list[list[_Unit]] = [[]]
     for u, credit in zip(units, credits, strict=True):
         if credit > 0:
@@ -443,6 +516,7 @@ def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: di
                                  or _BREAK.search(text, last.end, u.start)):
             runs.append([])
         runs[-1].append(u)
+    runs = _merge_runs(text, [r for r in runs if r], merge_words)
     out = []
     for run in runs:
         if not run:
