@@ -159,3 +159,18 @@ def test_claim_echoing_the_query_is_not_counted():
     asked = evaltools.score("Is the Eiffel Tower in Paris?", ctx, "The Eiffel Tower is in Paris.")
     (claim,) = [a for a in asked.anchors if a.kind == "claim"]
     assert claim.counted and asked.claims_score == 1.0
+
+
+# ------------------------------------------------------------ escaped and tokenised quotes
+
+def test_escaped_quotes_are_read_as_quotes():
+    ctx = "The union's members voted to strike on Monday."
+    ok = evaltools.score("Summarise the news.", ctx,
+                         "the union\\'s members voted to strike on monday.")
+    assert ok.support == 1.0 and ok.anchors_unsupported == 0
+    bad = evaltools.score("Summarise the news.", ctx,
+                          "the union\\'s members voted to resign on friday.")
+    assert bad.support < 1.0 and bad.anchors_unsupported >= 1
+    quoted = evaltools.score("Summarise the news.", ctx,
+                             "the union ``voted to strike''on monday.")
+    assert quoted.anchors_unsupported == 0 and quoted.unsupported_spans == ()

@@ -93,6 +93,30 @@ _TAG = re.compile(r"</?(?:br|p|div|span|b|i|u|em|strong|a|ul|ol|li|h[1-6]|table|
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});(\w*)")
 
 
+_ESCAPED_QUOTE = re.compile(r"""\\(['"])(\w*)""")
+
+
+def unescape_quotes(text: str) -> str:
+    """Escaped and typewriter-tokenised quotes read as quotes, **keeping every offset**:
+    ``britain\\'s`` is ``britain's`` followed by a space; a text using the tokenised
+    quotes ```` `` ```` and ``''`` gets ``"`` and a space for each pair (some model outputs
+    and corpora are written so).
+
+    Examples
+    --------
+    >>> unescape_quotes("britain\\'s navy")
+    "britain's  navy"
+    >>> unescape_quotes("found ``dumping clippings''in colwyn bay")
+    'found " dumping clippings" in colwyn bay'
+    >>> unescape_quotes("a \\n b"), unescape_quotes("it''s")
+    ('a \\n b', "it''s")
+    """
+    out = _ESCAPED_QUOTE.sub(lambda m: m.group(1) + m.group(2) + " ", text)
+    if "``" in out:
+        out = out.replace("``", '" ').replace("''", '" ')
+    return out
+
+
 def unmark(text: str) -> str:
     """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
     character reference its character (stdlib :func:`html.unescape`) with the
@@ -108,7 +132,11 @@ def unmark(text: str) -> str:
     'Tom’s          café            &     bar    Open'
     >>> len(unmark("a&amp;b")) == len("a&amp;b"), unmark("x<y and z>w"), unmark("AT&T")
     (True, 'x<y and z>w', 'AT&T')
+    >>> unmark("the union\\'s vote")   # escaped quotes too (unescape_quotes)
+    "the union's  vote"
     """
+    if "\\" in text or "``" in text:
+        text = unescape_quotes(text)
     if "<" not in text and "&" not in text:
         return text
 
