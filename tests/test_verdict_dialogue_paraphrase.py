@@ -174,3 +174,20 @@ def test_escaped_quotes_are_read_as_quotes():
     quoted = evaltools.score("Summarise the news.", ctx,
                              "the union ``voted to strike''on monday.")
     assert quoted.anchors_unsupported == 0 and quoted.unsupported_spans == ()
+
+
+# ------------------------------------------------------------ triples
+
+def test_triples_read_with_their_predicates_as_words():
+    ctx = "Chinabank | numberOfLocations | 295\nChinabank | foundingDate | 1920-08-16"
+    ok = evaltools.score("Describe the facts in this record.", ctx,
+                         "Chinabank has 295 locations.")
+    (claim,) = [a for a in ok.anchors if a.kind == "claim"]
+    assert claim.supported and ok.support == 1.0
+    bad = evaltools.score("Describe the facts in this record.", ctx,
+                          "Chinabank has 295 employees.")
+    assert bad.support < 1.0
+    raw = evaltools.score("Describe the facts in this record.", ctx,
+                          "Chinabank has 295 locations.",
+                          config=load_config().replace(context={"read_json": False}))
+    assert raw.support < 1.0  # "numberOfLocations" read as one word

@@ -302,10 +302,45 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     (True, 'name: Cafe Nero. good for kids: yes. hours Saturday: 9:00–13:00.')
     >>> read_context('"{\\\\"a\\\\": 1}"').text
     'a: 1.'
+    >>> read_context("Chinabank | numberOfLocations | 295").text   # triples (read_triples)
+    'Chinabank | number of locations | 295'
     """
     if not read_json:
         return ReadContext(text, text)
     data = _parse_json(text)
     if data is None:
+        triples = read_triples(text)
+        if triples is not None:
+            return ReadContext(triples, text, structured=True)
         return ReadContext(text, text)
     return ReadContext(flatten_json(data), text, structured=True)
+
+
+_TRIPLE = re.compile(r"^\s*([^|\n]+?)\s*\|\s*([^|\n]+?)\s*\|\s*([^|\n]*?)\s*$")
+
+
+def read_triples(text: str) -> str | None:
+    """Subject | predicate | object lines (RDF-style triples, one a line) with their
+    predicates read as words, as JSON keys are (:func:`split_key`), and underscores in
+    names as spaces; None when the text is not triples.
+
+    Examples
+    --------
+    >>> print(read_triples("Chinabank | numberOfLocations | 295\\n"
+    ...                    "Alan_Shepard | birthPlace | New_Hampshire"))
+    Chinabank | number of locations | 295
+    Alan Shepard | birth place | New Hampshire
+    >>> read_triples("Open daily | 9 to 5.") is None, read_triples("") is None
+    (True, True)
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    out = []
+    for line in lines:
+        m = _TRIPLE.match(line)
+        if m is None:
+            return None
+        subject, predicate, obj = (g.replace("_", " ") for g in m.groups())
+        out.append(f"{subject} | {split_key(predicate)} | {obj}")
+    return "\n".join(out)
