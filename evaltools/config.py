@@ -50,6 +50,7 @@ class RelevanceConfig:
     instruction: str = "topical"
     task_words: tuple[str, ...] = ()
     restated_context: bool = True
+    chat_turn: str = "with_context"
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,8 @@ class GroundingConfig:
     skip_hedged: bool = False
     personal_weight: float = 0.1
     derived_credit: float = 1.0
+    paraphrase: bool = True
+    paraphrase_credit: float = 0.8
     reasons_max: int = 3
     span_threshold: float = 0.5
     span_merge_words: int = 4
@@ -209,6 +212,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "adjacency_credit"): (0.0, 1.0),
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
+    ("grounding", "paraphrase_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
     ("compare", "tolerance"): (0.0, 1.0),
     ("compare", "max_changes"): (1, 100_000),
@@ -352,6 +356,9 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
     if rel.instruction not in ("query", "topical"):
         raise ConfigError(f"{source}: [relevance] instruction must be \"query\" or \"topical\". "
                           f"Got {shorten(rel.instruction)} instead.")
+    if rel.chat_turn not in ("query", "with_context"):
+        raise ConfigError(f"{source}: [relevance] chat_turn must be \"query\" or "
+                          f"\"with_context\". Got {shorten(rel.chat_turn)} instead.")
     if cfg.hallucination.verdict_from not in ("spec", "probability"):
         raise ConfigError(f"{source}: [hallucination] verdict_from must be \"spec\" or "
                           f"\"probability\". Got {shorten(cfg.hallucination.verdict_from)} "

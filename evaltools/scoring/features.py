@@ -21,7 +21,7 @@ from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
-from evaltools.scoring.relevance import asked_type, is_instruction
+from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
 from evaltools.text import (
     bounded_runs,
     content_lemmas,
@@ -47,6 +47,8 @@ class QueryFeatures:
     topical: tuple[str, ...] = ()
     topical_keywords: tuple[str, ...] = ()
     english: bool = True  # evaltools.text.looks_english (a warning, never a score)
+    # a turn of a conversation, not a question about the context (relevance.chat_turn)
+    chat: str = ""  # "statement", "question" or ""
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)), instruction,
                          asked_type(doc.text), keys, doc.text, topical, topical_keys,
-                         looks_english(doc.text))
+                         looks_english(doc.text), is_chat_turn(doc, instruction))
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -202,7 +204,9 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
             for n in range(1, max(config.drift.ngram, 3) + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
-    tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
+    rcfg = config.relevance
+    tokens = (tuple(content_lemmas(doc))
+              if rcfg.reference == "auto" or rcfg.chat_turn == "with_context" else ())
     near, lemmas = ((mention_neighbours(doc, mentions, hall.number_context_window),
                      frozenset(content_lemmas(doc))) if hall.number_context
                     else ((), frozenset()))
