@@ -87,7 +87,7 @@ class GroundingConfig:
     paraphrase: bool = True
     paraphrase_credit: float = 0.8
     reasons_max: int = 3
-    span_threshold: float = 0.5
+    span_threshold: float = 0.35
     span_merge_words: int = 4
 
 
