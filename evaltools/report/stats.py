@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG
+from evaltools.judging.judge_json import TemplateJSON
 from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.summary import ModuleStats
 from evaltools.report.cases import case_payload
@@ -84,14 +85,6 @@ def describe(values: Sequence[float]) -> dict[str, float | int | None]:
         stats.update(zip(("p10", "median", "p90"), np.percentile(a, [10, 50, 90]), strict=True))
     return {"n": int(a.size)} | {k: _num(float(stats[k])) for k in
                                  ("mean", "std", "min", "p10", "median", "p90", "max")}
-
-
-def _get(d: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(d, Mapping):
-            return None
-        d = d.get(key)
-    return d
 
 
 def _issue_text(issue: Any) -> str:
@@ -275,33 +268,32 @@ class ReportStats:
                                       clip(rec.get("error"), lim.cell_chars)))
             return
         verdict = _verdict(rec.get("verdict"))
-        ev = rec.get("evaluation") or {}
-        parts = {"correctness": _num(_get(ev, "correctness", "score")),
-                 "rules": _num(_get(ev, "rule_compliance", "score")),
-                 "reasoning": _num(_get(ev, "reasoning_quality", "score")),
-                 "total": _num(rec.get("total_score"))}
+        t = TemplateJSON.of(rec)
+        parts = {"correctness": _num(t.correctness_score),
+                 "rules": _num(t.rules_score),
+                 "reasoning": _num(t.reasoning_score),
+                 "total": _num(t.total_score)}
         for name, v in parts.items():
             if v is not None:
                 getattr(acc, name).append(v)
-        level = _get(ev, "correctness", "match_level")
-        if level is None and isinstance(_get(ev, "correctness", "match"), bool):
-            level = "YES" if _get(ev, "correctness", "match") else "NO"
+        level = t.match_level
+        if level is None and isinstance(t.match, bool):
+            level = "YES" if t.match else "NO"
         if level is not None:
             acc.match_levels[clip(str(level), 20)] += 1
-        f1 = _num(_get(ev, "correctness", "f1"))
+        f1 = _num(t.f1)
         if f1 is not None:
             acc.f1.append(f1)
         for sub in self.registry.settings.reasoning.subscores:
-            v = _num(_get(ev, "reasoning_quality", sub.name))
+            v = _num(t.reasoning_value(sub.name))
             if v is not None:
                 acc.subscores[sub.name].append(v)
-        rules = _get(ev, "rule_compliance", "rules") or []
-        for i, rule in enumerate(rules if isinstance(rules, list) else []):
-            if not isinstance(rule, Mapping):
+        for i, rule in enumerate(t.rules or ()):
+            if not rule.is_object:
                 continue
-            if rule.get("name"):
-                acc.rule_names.setdefault(i, clip(str(rule["name"]), lim.cell_chars))
-            compliant = rule.get("compliant")
+            if rule.name:
+                acc.rule_names.setdefault(i, clip(str(rule.name), lim.cell_chars))
+            compliant = rule.compliant
             if compliant is None:
                 continue
             acc.rule_assessed[i] += 1
@@ -316,10 +308,9 @@ class ReportStats:
         audit = rec.get("audit")
         for finding in audit if isinstance(audit, list) else ():
             self.issue_kinds[(module, _issue_kind(finding))] += 1
-        llm = rec.get("judge")
         llm_verdict = _verdict(rec.get("judge_verdict"))
-        if llm_verdict is None and isinstance(llm, Mapping):
-            llm_verdict = _verdict(llm.get("verdict"))
+        if llm_verdict is None:
+            llm_verdict = _verdict(TemplateJSON.of(rec.get("judge")).verdict)
         if llm_verdict is not None:
             self.llm_verdicts.append((llm_verdict, verdict))
         if _verdict(rec.get("label_verdict")) is not None and verdict is not None:
@@ -328,11 +319,9 @@ class ReportStats:
             total = parts["total"] if parts["total"] is not None else 0.0
             self.judge_failing.push((-total, -self.n_judged), lambda: (
                 rid, module, parts["total"], parts["correctness"], parts["rules"],
-                parts["reasoning"], clip(_get(ev, "correctness", "output_value")
-                                         if _get(ev, "correctness", "output_value") is not None
+                parts["reasoning"], clip(t.output_value if t.output_value is not None
                                          else rec.get("output"), lim.cell_chars),
-                clip(_get(ev, "correctness", "expected_value")
-                     if _get(ev, "correctness", "expected_value") is not None
+                clip(t.expected_value if t.expected_value is not None
                      else rec.get("expected"), lim.cell_chars),
                 clip(rec.get("summary"), lim.cell_chars)))
 

@@ -50,6 +50,7 @@ from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, escape
 from evaltools.judging.api import judge
 from evaltools.judging.checks import run_check
 from evaltools.judging.correctness import parse_boolean
+from evaltools.judging.judge_json import TemplateJSON
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.values import as_records
 
@@ -366,11 +367,9 @@ class JudgeForm:
     def _given_rules(self, rec: Mapping[str, Any]) -> list[bool]:
         """Rules of a loaded record, else its judge's answers, else all unticked."""
         n = self.registry.settings.rules.count
-        given = rec.get("rules")
-        if given is None and isinstance(rec.get("judge"), Mapping):
-            ev = rec["judge"].get("evaluation") or {}
-            given = ((ev.get("rule_compliance") or {}).get("rules")
-                     if isinstance(ev, Mapping) else None)
+        given: Any = rec.get("rules")
+        if given is None:
+            given = [entry.raw for entry in TemplateJSON.of(rec.get("judge")).rules or ()]
         out = []
         for entry in (given or [])[:n]:
             v = entry.get("compliant") if isinstance(entry, Mapping) else entry
@@ -379,9 +378,8 @@ class JudgeForm:
 
     def _given_reasoning(self, rec: Mapping[str, Any]) -> dict[str, Any]:
         r = rec.get("reasoning")
-        if r is None and isinstance(rec.get("judge"), Mapping):
-            ev = rec["judge"].get("evaluation") or {}
-            r = ev.get("reasoning_quality") if isinstance(ev, Mapping) else None
+        if r is None:
+            r = TemplateJSON.of(rec.get("judge")).reasoning_quality
         if not isinstance(r, Mapping):
             return {}
         return {k: v for k, v in r.items()
