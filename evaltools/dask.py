@@ -50,7 +50,7 @@ from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
 from evaltools.judging.stream import judge_records, judge_stream
 from evaltools.judging.summary import JudgeSummary
 from evaltools.scoring.result import SCORE_SCHEMA
-from evaltools.scoring.summary import SummaryBuilder
+from evaltools.scoring.summary import ScoreStats
 from evaltools.text import load_pipeline
 from evaltools.values import plain_value
 
@@ -180,7 +180,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
 
     Returns ``{"rows": [...]}`` (the output records, in order), or with
     ``output_dir`` writes them as :func:`part_file` there and returns
-    ``{"count": n, "summary": SummaryBuilder}``. A record that breaks the
+    ``{"count": n, "summary": ScoreStats}``. A record that breaks the
     contract returns ``{"error": ...}`` (raised on the client by :func:`run_parts`).
     """
     cfg = config or DEFAULT_CONFIG
@@ -190,7 +190,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
                            config=cfg,
                            source=part.source, unit=part.unit, skip_invalid=skip_invalid,
                            start=part.first_record, calibration=calibration)
-        return _finish(rows, part, SummaryBuilder(), output_dir, kinds, width)
+        return _finish(rows, part, ScoreStats(), output_dir, kinds, width)
     except EvaltoolsError as exc:
         return _error_payload(exc)
     except OSError as exc:

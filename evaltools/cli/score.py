@@ -19,7 +19,7 @@ from evaltools.io import (
 )
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.stream import output_record
-from evaltools.scoring.summary import RunSummary, SummaryBuilder
+from evaltools.scoring.summary import RunSummary, ScoreStats
 from evaltools.text import load_pipeline
 
 EXAMPLES = """\
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
-    summary = SummaryBuilder()
+    summary = ScoreStats()
     if scale.scaled(args):
         from evaltools.dask import SCORE_KINDS, PreloadPipeline, score_part
 
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     return _print(args, summary)
 
 
-def _print(args: argparse.Namespace, summary: SummaryBuilder) -> int:
+def _print(args: argparse.Namespace, summary: ScoreStats) -> int:
     if not args.quiet:
         out = summary_stream(args.output)
         print(f"evaltools score: {' '.join(args.input)}" +

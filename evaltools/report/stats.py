@@ -44,7 +44,7 @@ from evaltools.report.model import (
     Limits,
 )
 from evaltools.scoring.result import SCORE_FIELDS, VERDICT_SCORES
-from evaltools.scoring.summary import AnchorCounts
+from evaltools.scoring.summary import AnchorCounts, ScoreStats
 
 SCORE_NAMES = VERDICT_SCORES
 EXTRA_SCORES = tuple(f for f in SCORE_FIELDS if f not in VERDICT_SCORES)
@@ -182,13 +182,10 @@ class ReportStats:
         self.limits = limits or Limits()
         self.title = title
         self.inputs: list[InputFile] = []
-        # scoring
-        self.n_scored = 0
+        # scoring: the counts as ``evaltools score`` counts them, plus each score's values
+        self.scored = ScoreStats()
         self.n_recomputed = 0
-        self.scored_errors = 0
-        self.scored_verdicts: Counter = Counter()
         self.scores: dict[str, array] = {n: array("d") for n in SCORE_NAMES + EXTRA_SCORES}
-        self.anchors = AnchorCounts()
         keep = max(self.limits.worst_cases, self.limits.table_rows)
         self.worst = _TopK(keep)
         self.errors = _TopK(self.limits.table_rows)
@@ -204,6 +201,29 @@ class ReportStats:
         # how LLM judges were asked (``judge_llm`` of ``evaltools judge --llm``), by model
         self.llm_usage: dict[str, dict[str, Any]] = {}
 
+    # -- what the scoring counts say (through ``self.scored``) ----------------------
+
+    @property
+    def n_scored(self) -> int:
+        return self.scored.records
+
+    @property
+    def scored_errors(self) -> int:
+        return self.scored.errors
+
+    @property
+    def anchors(self) -> AnchorCounts:
+        return self.scored.anchors
+
+    @property
+    def scored_verdicts(self) -> Counter:
+        """Scored records per verdict; ``ERROR``: an error or no verdict."""
+        out: Counter = Counter()
+        for v, n in self.scored.verdict_counts().items():
+            out[_verdict(v) or "ERROR"] += n
+        out["ERROR"] += self.scored.errors
+        return out
+
     # -- adding ---------------------------------------------------------------------
 
     def add_input(self, info: InputFile) -> None:
@@ -213,23 +233,19 @@ class ReportStats:
     def add_scored(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
                    recomputed: bool = False) -> None:
         """Add one scored record (input fields plus the scorer's output fields)."""
-        self.n_scored += 1
+        self.scored.add(rec)
         self.n_recomputed += bool(recomputed)
         lim = self.limits
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
         if rec.get("error"):
-            self.scored_errors += 1
-            self.scored_verdicts["ERROR"] += 1
             self.errors.push(-self.scored_errors, lambda: (
                 rid, source, line, clip(rec.get("error"), lim.cell_chars)))
             return
         verdict = _verdict(rec.get("verdict"))
-        self.scored_verdicts[verdict or "ERROR"] += 1
         for name, arr in self.scores.items():
             v = _num(rec.get(name))
             if v is not None:
                 arr.append(v)
-        self.anchors.add(rec.get("anchors"))
         if any(rec.get(k) is not None for k in LABEL_FIELDS):
             for k in LABELLED_COLUMNS:
                 v = rec.get(k)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.scoring.result import VERDICT_SCORES, VERDICTS
-from evaltools.values import as_records
+from evaltools.values import as_records, finite_float
 
 #: The scores whose means ``evaltools score`` prints (of ``scoring.result.SCORE_FIELDS``).
 SUMMARY_SCORES = (*VERDICT_SCORES, "claims_score", "ngram_overlap", "support")
@@ -154,15 +155,19 @@ class ScoreStats:
             stats.add(rec)
         return stats
 
-    def add(self, out: dict[str, Any]) -> None:
+    def add(self, out: Mapping[str, Any]) -> None:
+        """Count one scored record; a score that is not a finite number is left out of
+        its mean (a field older outputs lack, such as ``support``), a verdict that is
+        not text is counted under None."""
         self._n += 1
         if out.get("error"):
             self._errors += 1
             return
-        self._verdicts[out["verdict"]] += 1
+        verdict = out.get("verdict")
+        self._verdicts[verdict if isinstance(verdict, str) and verdict else None] += 1
         for f in SUMMARY_SCORES:
-            v = out.get(f)
-            if v is None:  # a field older outputs lack (support): left out of its mean
+            v = finite_float(out.get(f))
+            if v is None:
                 continue
             self._seen[f] += 1
             self._sums[f] += v
@@ -172,8 +177,22 @@ class ScoreStats:
         label = out.get("label_verdict")
         if isinstance(label, str) and label.upper() in VERDICTS:
             self._labelled += 1
-            self._agree += label.upper() == out["verdict"]
-            self._pairs[(label.upper(), out["verdict"])] += 1
+            self._agree += label.upper() == verdict
+            self._pairs[(label.upper(), verdict)] += 1
+
+    @property
+    def records(self) -> int:
+        """Records added, errors included."""
+        return self._n
+
+    @property
+    def errors(self) -> int:
+        """Records added with an ``error``."""
+        return self._errors
+
+    def verdict_counts(self) -> Counter:
+        """Records per verdict as written (any text; None: no verdict), errors left out."""
+        return Counter(self._verdicts)
 
     def merge(self, other: ScoreStats) -> None:
         """Add the records ``other`` accumulated (one builder a partition, merged at the end)."""
@@ -248,7 +267,3 @@ class ScoreStats:
             labelled_verdicts=self._labelled, verdict_agreement=self._agree,
             by_kind=self.anchors.by_kind(),
             verdict_pairs=dict(self._pairs))
-
-
-#: The former name of :class:`ScoreStats` (the CLI's and Dask's summaries).
-SummaryBuilder = ScoreStats
