@@ -49,7 +49,7 @@ from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
 from evaltools.judging.stream import judge_records, judge_stream
 from evaltools.judging.summary import JudgeSummary
-from evaltools.scoring.result import SCORE_SCHEMA
+from evaltools.scoring.result import SCORE_SCHEMA, SCORED_OUTPUT_SCHEMA
 from evaltools.scoring.summary import ScoreStats
 from evaltools.text import load_pipeline
 from evaltools.values import plain_value
@@ -64,8 +64,7 @@ JUDGE_DTYPES: dict[str, str] = JUDGE_ROW_SCHEMA.dtypes()
 
 # Parquet kinds (evaltools.io.parts.arrow_type) of the fields the commands add, so every
 # part of a partitioned output has the same schema. Lists and objects are JSON text.
-SCORE_KINDS: dict[str, set[str]] = {**SCORE_SCHEMA.parquet_kinds(),
-                                    "hallucination_probability": {"float"}}
+SCORE_KINDS: dict[str, set[str]] = SCORED_OUTPUT_SCHEMA.parquet_kinds()
 JUDGE_KINDS: dict[str, set[str]] = JUDGE_SCHEMA.parquet_kinds()
 
 

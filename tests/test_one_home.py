@@ -249,3 +249,45 @@ def test_each_record_shape_has_one_schema_its_results_follow():
         Schema((("a", "text"), ("a", "score")))
     with pytest.raises(ValueError, match="unknown field kinds"):
         Schema((("a", "fraction"),))
+
+
+def test_two_questions_about_a_scored_record_have_two_names():
+    """'Is it score output?' (the report) and 'does it hold what calibration reads?'."""
+    from evaltools.report.inputs import record_kind
+    from evaltools.scoring.result import has_calibration_inputs, is_score_output
+
+    out = evaltools.score("What does the mug cost?", "The mug costs $5.", "It costs $7.")
+    full = {"query": "q", **out.to_dict()}
+    assert is_score_output(full) and has_calibration_inputs(full)
+    assert record_kind(full) == "scored"
+    # a hand-made summary row: score output for the report, too little for calibration
+    short = {"id": 1, "verdict": "PASS", "relevance": 0.9}
+    assert is_score_output(short) and not has_calibration_inputs(short)
+    # calibration's fields without a verdict: nothing the report counts as scored
+    bare = {k: full[k] for k in ("claims_score", "ngram_overlap", "anchors_total", "anchors",
+                                 "hallucination")}
+    assert has_calibration_inputs(bare) and not is_score_output(bare)
+
+
+def test_one_csv_cell_restorer(tmp_path):
+    """The report and calibration read a scored CSV back through io.cells.restore_cells."""
+    import pandas as pd
+
+    from evaltools.report.inputs import restore_cells as report_restore
+    from evaltools.scoring.restore import score_labelled
+
+    package = Path(evaltools.__file__).parent
+    homes = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+             if "is not valid JSON text" in p.read_text(encoding="utf-8")]
+    assert homes == ["io/cells.py"]
+    row = {"id": "a", "claims_score": "0.5", "ngram_overlap": "", "anchors_total": "2",
+           "hallucination": "0.25", "anchors": "", "error": "", "verdict": "WARN",
+           "relevance": "0.75"}
+    got = report_restore(row, source="s.csv", line=2)
+    assert (got["claims_score"], got["ngram_overlap"], got["anchors_total"], got["anchors"],
+            got["error"]) == (0.5, None, 2.0, None, None)
+    frame = score_labelled(pd.DataFrame([row]))
+    assert frame.loc[0, "claims_score"] == 0.5 and frame.loc[0, "anchors"] == []
+    with pytest.raises(evaltools.errors.InputError, match=r"row 1: field 'hallucination' must "
+                                                           r"be a finite number"):
+        score_labelled(pd.DataFrame([{**row, "hallucination": "high"}]))

@@ -24,7 +24,8 @@ from evaltools.config import load_config
 from evaltools.errors import InputError
 from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, read_labelled
-from evaltools.scoring.restore import is_scored, score_labelled
+from evaltools.scoring.restore import score_labelled
+from evaltools.scoring.result import has_calibration_inputs
 
 EXAMPLES = """\
 examples:
@@ -78,7 +79,7 @@ def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
     from evaltools.scoring.scorer import ResponseScorer
 
-    if is_scored(records[0]) and ("signals" in records[0] or not all(
+    if has_calibration_inputs(records[0]) and ("signals" in records[0] or not all(
             isinstance(records[0].get(f), str) for f in ("query", "context", "response"))):
         return records  # scored already (by an older evaltools when it has no signals)
     stream = ResponseScorer(config).stream(enumerate(records, start=1), source=args.input.name)

@@ -46,6 +46,16 @@ JUDGE_ROW_SCHEMA = Schema((
 ))
 
 
+
+def is_judge_output(fields) -> bool:
+    """Whether a record's fields are ``evaltools judge`` output (a total and a module or
+    an evaluation), not a record to judge.
+
+    >>> is_judge_output({"module": "M04", "total_score": 80}), is_judge_output({"module": "M04"})
+    (True, False)
+    """
+    return "total_score" in fields and ("module" in fields or "evaluation" in fields)
+
 @dataclass(frozen=True)
 class Finding:
     """One inconsistency in an LLM judge's JSON.
