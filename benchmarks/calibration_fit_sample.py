@@ -6,12 +6,13 @@ Each SCORED file is a development set scored by evaltools (as
 ``benchmarks/validity.py --save-scored DIR`` writes them). The output keeps,
 per record, what the calibration needs and what identifies the record, and
 no text from the upstream data sets (some have no licence that allows
-redistribution): ``id, task, group, source, label``, the numeric score
-fields, and the anchors and unsupported spans reduced to their kind, support
-and weight. ``evaltools calibrate`` reads it as already scored::
+redistribution): ``id, task, group, source, label``, ``dataset`` (the
+scored file's name, for ``--balance-by dataset``), the numeric score fields,
+the ``signals`` (numbers only), and the anchors and unsupported spans reduced
+to their kind, support and weight. ``evaltools calibrate`` reads it as already scored::
 
     evaltools calibrate data/calibration_fit.jsonl -o calibration.json \\
-        --label label --group-by group
+        --label label --group-by group --balance-by dataset
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def reduce(rec: dict) -> dict:
     if "unsupported_spans" in rec:
         out["unsupported_spans"] = [{"weight": s.get("weight")}
                                     for s in rec.get("unsupported_spans") or []]
+    if isinstance(rec.get("signals"), dict):
+        out["signals"] = {k: v for k, v in rec["signals"].items()
+                          if isinstance(v, (int, float)) and not isinstance(v, bool)}
     out["error"] = None
     return out
 
@@ -56,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
                 rec = json.loads(line)
                 if rec.get("error"):
                     continue
-                lines.append(json.dumps(reduce(rec), ensure_ascii=False, sort_keys=True))
+                lines.append(json.dumps({**reduce(rec), "dataset": path.stem},
+                                        ensure_ascii=False, sort_keys=True))
     data = "\n".join(lines) + "\n"
     args.output.write_text(data, encoding="utf-8")
     print(f"{args.output}: {len(lines)} records, sha256 "

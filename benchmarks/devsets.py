@@ -61,7 +61,7 @@ WEBNLG_TRIPLES_COMMIT = "af4f18f01c718592b2358277bc52e955d0d49cf8"
 #: WebNLG is kept whole: its texts are short and only 7 % of them are unfaithful
 CAPS = {"lfqa": 600, "halueval_qa": 600, "xsumfaith": 600, "webnlg": 3000,
         "begin_dev": 600, "faithdial_wow": 600, "q2_wow": 600, "wice": 600,
-        "factscore": 800}
+        "wice_tokens": 600, "factscore": 800}
 #: atomic facts drawn per biography (FActScore), before the cap
 FACTS_PER_BIO = 8
 
@@ -420,16 +420,11 @@ def build_wice(src: Sources) -> list[dict]:
     """WiCE claims (Wikipedia sentences) against the web pages they cite.
 
     ``not_supported`` and ``partially_supported`` -> 1 (some of the claim is not in
-    the evidence), ``supported`` -> 0; the unsupported tokens give ``spans``.
+    the evidence), ``supported`` -> 0.
     """
     repo = "ryokamoi/wice"
     out = []
     for split in ("dev", "test"):
-        tokens = {}
-        for line in src.text(repo, f"data/non_supported_tokens/{split}.jsonl").splitlines():
-            t = json.loads(line)
-            tokens[t["claim"]] = token_spans(t["claim"], t["claim_tokens"],
-                                             t["non_supported_spans"])
         for n, line in enumerate(src.text(repo, f"data/entailment_retrieval/claim/{split}.jsonl")
                                  .splitlines(), 1):
             r = json.loads(line)
@@ -441,7 +436,31 @@ def build_wice(src: Sources) -> list[dict]:
                 "query": f"{title} - {meta.get('claim_section') or ''}".strip(" -"),
                 "context": "\n".join(r["evidence"]), "response": r["claim"], "label": label,
                 "task": "citation", "group": f"wice:{title}", "source": f"wice/{split}",
-                "spans": tokens.get(r["claim"], []) if label else [],
+            })
+    return out
+
+
+def build_wice_tokens(src: Sources) -> list[dict]:
+    """WiCE's partially supported sub-claims with their unsupported tokens (span labels only).
+
+    Every record is unfaithful (label 1); ``spans`` are the character runs of the
+    tokens annotators marked unsupported. Used to fit and measure the span model,
+    not the response-level detector (its evidence is WiCE's own).
+    """
+    repo = "ryokamoi/wice"
+    out = []
+    for split in ("train", "dev", "test"):
+        for n, line in enumerate(src.text(repo, f"data/non_supported_tokens/{split}.jsonl")
+                                 .splitlines(), 1):
+            r = json.loads(line)
+            meta = r.get("meta") or {}
+            title = meta.get("claim_title") or ""
+            out.append({
+                "id": f"wice_tokens/{split}/{meta.get('id', n)}",
+                "query": f"{title} - {meta.get('claim_section') or ''}".strip(" -"),
+                "context": "\n".join(r["evidence"]), "response": r["claim"], "label": 1,
+                "task": "citation", "group": f"wice:{title}", "source": f"wice_tokens/{split}",
+                "spans": token_spans(r["claim"], r["claim_tokens"], r["non_supported_spans"]),
             })
     return out
 
@@ -512,13 +531,14 @@ def main(argv: list[str] | None = None) -> int:
     sets = {"lfqa": build_lfqa(src), "xsumfaith": build_xsumfaith(src), "webnlg": webnlg,
             "begin_dev": build_begin_dev(src), "faithdial_wow": build_faithdial_wow(src),
             "q2_wow": build_q2_wow(src), "wice": build_wice(src),
+            "wice_tokens": build_wice_tokens(src),
             "factscore": build_factscore(src, args.seed)}
     if args.halueval:
         sets["halueval_qa"] = build_halueval(args.halueval)
     seen: set = set()
     chosen = {}
     for name in ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "faithdial_wow",
-                 "q2_wow", "wice", "factscore"):
+                 "q2_wow", "wice", "wice_tokens", "factscore"):
         if name in sets:
             chosen[name] = cap_groups(dedupe(sets[name], seen), CAPS[name], args.seed)
     if "q2_wow" in chosen:  # FaithDial is measured on, never tuned on: no knowledge shared
@@ -530,8 +550,8 @@ def main(argv: list[str] | None = None) -> int:
     # annotated hallucinated spans (character offsets in the response) live apart, so the
     # response-level files stay as they were: {id, spans}
     chosen["spans"] = [{"id": r["id"], "spans": r.pop("spans")}
-                       for name in ("lfqa", "xsumfaith", "wice") for r in chosen.get(name, [])
-                       if "spans" in r]
+                       for name in ("lfqa", "xsumfaith", "wice_tokens")
+                       for r in chosen.get(name, []) if "spans" in r]
     for r in chosen.get("webnlg_triples", []):
         r.pop("spans", None)
     print(f"{'file':<22} {'records':>7} {'unfaithful':>10} {'groups':>6}  sha256")

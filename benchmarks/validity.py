@@ -5,6 +5,17 @@ than counting words?
         [--calibration JSON] [--markdown] [--json OUT] [--save-scored DIR]
         [--resamples 1000] [--folds 5]
 
+The headline is **leave one data set out** (LODO): for each input file, the
+learned probability's model is fitted on every other file and measured on that
+one (AUROC with a group-bootstrap 95 % interval), beside the spec's
+``hallucination`` and the word-overlap baselines on the same records. That
+figure predicts a new user's data; an in-sample or within-set cross-validated
+figure does not. ``--nested`` also reports the feature *selection* measured
+the same way (features chosen by :func:`evaltools.calibration.lodo.forward_select`
+on the other files only); ``--select`` prints the features that selection
+chooses on all files (how ``DEFAULT_FEATURES`` was chosen). Held-out files
+get the model fitted on all the other files.
+
 Each FILE holds labelled records (``query, context, response, label``; optional
 ``task`` and ``group``; ``benchmarks/devsets.py`` builds the development sets).
 Records are scored with :func:`evaltools.score_frame` (a file that already holds
@@ -58,10 +69,15 @@ from evaltools.calibration.learned import (  # noqa: E402
     cross_validated_probabilities,
     features_frame,
 )
+from evaltools.calibration.lodo import (  # noqa: E402
+    forward_select,
+    leave_one_dataset_out,
+)
 from evaltools.calibration.thresholds import recommend_threshold  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
 from evaltools.scoring.restore import score_labelled  # noqa: E402
+from evaltools.scoring.signals import SIGNALS  # noqa: E402
 
 OVERALL = "all"
 BASELINE_NAMES = {"length": "length", "unigrams_absent": "unigrams absent",
@@ -191,7 +207,7 @@ def signals(df, calibration, folds: int, seed: int) -> tuple[dict, np.ndarray]:
         out["1 - support"] = 1.0 - df["support"].astype(float).to_numpy()
     out[PROBABILITY] = np.asarray(calibration.probabilities(df), dtype=float)
     y = df["label_hallucinated"].astype(int).to_numpy()
-    features = features_frame(df)[list(calibration.feature_names)]
+    features = features_frame(df, list(calibration.feature_names))
     cv = np.full(len(df), np.nan)
     try:
         for split in (False, True):  # held-out records are refitted among themselves only
@@ -329,6 +345,104 @@ def text_report(parts: list[Partition]) -> str:
     return "\n".join(out)
 
 
+def lodo_frame(df, base, features=()):
+    """One row per record: every signal (and any other named feature), the label, the
+    data set (file), group, baselines."""
+    import pandas as pd
+
+    sig = pd.DataFrame([dict(s) if isinstance(s, dict) else json.loads(s)
+                        for s in df["signals"]], index=df.index)
+    frame = sig[list(SIGNALS)].astype(float)
+    other = [f for f in features if f not in frame.columns]
+    if other:
+        extra = features_frame(df, other)
+        extra.index = df.index
+        frame = pd.concat([frame, extra], axis=1)
+    frame["label"] = df["label_hallucinated"].astype(int)
+    frame["dataset"] = df["_file"].str.rsplit(".", n=1).str[0]
+    frame["group"] = df["group"].astype(str)
+    frame["held_out"] = df["_held_out"].to_numpy(bool)
+    frame["hallucination"] = df["hallucination"].astype(float)
+    for b in BASELINES:
+        frame[f"baseline:{b}"] = base[b].to_numpy(float)
+    return frame
+
+
+def lodo_report(frame, features, *, nested: bool, resamples: int, seed: int) -> dict:
+    """LODO AUROC of ``features`` (and, with ``nested``, of the selection) on every dev
+    file; held-out files scored by the model fitted on all dev files; baselines beside."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from evaltools.calibration.learned import balancing_weights
+
+    dev = frame[~frame["held_out"]]
+    baselines = [f"baseline:{b}" for b in BASELINES if b != "length"]
+    res = leave_one_dataset_out(dev, features, group="group", resamples=resamples, seed=seed)
+    rows = {}
+    for name, r in res.per_dataset.items():
+        rows[name] = {"n": r.n, "positives": r.n_positive, "probability": r.auroc.to_dict(),
+                      "held_out": False}
+    if nested:
+        nres = leave_one_dataset_out(dev, ["unsupported_share"], group="group",
+                                     resamples=resamples, seed=seed, nested=True,
+                                     candidates=[c for c in SIGNALS if c != "unsupported_share"],
+                                     baselines=baselines)
+        for name, r in nres.per_dataset.items():
+            rows[name]["nested"] = {**r.auroc.to_dict(), "features": list(r.features)}
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+    model.fit(dev[list(features)], dev["label"],
+              logisticregression__sample_weight=balancing_weights(dev["label"], dev["dataset"]))
+    for name in sorted(frame.loc[frame["held_out"], "dataset"].unique()):
+        part = frame[frame["dataset"] == name]
+        p = model.predict_proba(part[list(features)])[:, 1]
+        ci = auc_ci(part["label"].to_numpy(), p, n_resamples=resamples, seed=seed,
+                    groups=part["group"].to_numpy())
+        rows[name] = {"n": len(part), "positives": int(part["label"].sum()),
+                      "probability": ci.to_dict(), "held_out": True}
+    for name, row in rows.items():
+        part = frame[frame["dataset"] == name]
+        for col in ["hallucination", "unsupported_share", *[f"baseline:{b}" for b in BASELINES]]:
+            ci = auc_ci(part["label"].to_numpy(), part[col].to_numpy(), n_resamples=resamples,
+                        seed=seed, groups=part["group"].to_numpy())
+            row[col] = ci.to_dict()
+        best_base = max(baselines, key=lambda b: row[b]["estimate"])
+        row["best_baseline"] = best_base.split(":", 1)[1]
+        row["margin"] = row["probability"]["estimate"] - row[best_base]["estimate"]
+    return {"features": list(features), "rows": rows}
+
+
+def lodo_markdown(rep: dict) -> str:
+    def ci(v):
+        return f"{v['estimate']:.3f} [{v['low']:.3f}, {v['high']:.3f}]"
+
+    nested = any("nested" in r for r in rep["rows"].values())
+    head = ["data set", "records (unfaithful)", "probability, LODO",
+            *(["selection + fit, nested LODO"] if nested else []), "`1 - support`",
+            "`hallucination` (spec)", *[BASELINE_NAMES[b] for b in BASELINES],
+            "probability vs best word-overlap baseline"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, r in sorted(rep["rows"].items(), key=lambda kv: (kv[1]["held_out"], kv[0])):
+        label = name + (" (held out: model fitted on all dev sets)" if r["held_out"] else "")
+        margin = r["margin"]
+        verdict = (f"+{margin:.3f}" if margin > 0 else f"**{margin:.3f}** ({r['best_baseline']})")
+        row = [label, f"{r['n']} ({r['positives']})", ci(r["probability"]),
+               *([ci(r["nested"]) if "nested" in r else "–"] if nested else []),
+               ci(r["unsupported_share"]), ci(r["hallucination"]),
+               *[ci(r[f"baseline:{b}"]) for b in BASELINES], verdict]
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    lines.append("Features: " + ", ".join(f"`{f}`" for f in rep["features"]))
+    if nested:
+        lines.append("")
+        lines.append("Features the nested selection chose without each set:")
+        for name, r in sorted(rep["rows"].items()):
+            if "nested" in r:
+                lines.append(f"- {name}: " + ", ".join(f"`{f}`" for f in r["nested"]["features"]))
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -345,6 +459,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--nested", action="store_true",
+                    help="also measure the feature selection itself leaving one set out "
+                         "(slow: a selection per file)")
+    ap.add_argument("--select", action="store_true",
+                    help="print the features forward selection chooses on all dev files")
+    ap.add_argument("--no-lodo", action="store_true", help="skip the leave-one-dataset-out table")
     args = ap.parse_args(argv)
 
     config = load_config(args.config)
@@ -354,6 +474,22 @@ def main(argv: list[str] | None = None) -> int:
     base = baselines_frame(df["response"], df["context"])
     parts = evaluate(df, sig, base, fitted, resamples=args.resamples, folds=args.folds,
                      seed=args.seed)
+    lodo = None
+    dev_files = {p.stem for p in args.files}
+    if not args.no_lodo and len(dev_files) >= 2:
+        frame = lodo_frame(df, base, calibration.feature_names)
+        if args.select:
+            dev = frame[~frame["held_out"]]
+            chosen = forward_select(
+                dev, [c for c in SIGNALS if c != "unsupported_share"],
+                start=("unsupported_share",),
+                baselines=[f"baseline:{b}" for b in BASELINES if b != "length"])
+            print("forward selection on all dev files: " + ", ".join(chosen))
+        lodo = lodo_report(frame, list(calibration.feature_names), nested=args.nested,
+                           resamples=args.resamples, seed=args.seed)
+        print("## Leave one data set out\n")
+        print(lodo_markdown(lodo))
+        print()
     if args.markdown:
         print(summary_markdown(parts))
         print()
@@ -367,6 +503,7 @@ def main(argv: list[str] | None = None) -> int:
             "config": str(args.config) if args.config else None,
             "calibration": calibration.metadata.get("fitted_on"),
             "resamples": args.resamples, "folds": args.folds, "seed": args.seed,
+            "lodo": lodo,
             "partitions": [p.to_dict() for p in parts]}, indent=2))
     return 0
 

@@ -84,6 +84,7 @@ class GroundingConfig:
     personal_weight: float = 0.1
     derived_credit: float = 1.0
     reasons_max: int = 3
+    span_threshold: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
+    ("grounding", "span_threshold"): (0.0, 1.0),
     ("llm", "temperature"): (0.0, 2.0),
     ("llm", "seed"): (0, 2**31 - 1),
     ("llm", "max_tokens"): (16, 1_000_000),

@@ -147,3 +147,40 @@ def test_held_out_files_are_reported_apart(harness, run, scored_dir, tmp_path):
     harness.main([str(held), "--resamples", "50", "--folds", "3", "--json", str(alone)])
     solo = json.loads(alone.read_text())["partitions"][0]["auroc"][harness.PROBABILITY_CV]
     assert parts["summary (held out)"]["auroc"][harness.PROBABILITY_CV] == solo
+
+
+@pytest.fixture(scope="module")
+def lodo_run(harness, tmp_path_factory):
+    """The fixture split in two files (qa, summary): each is measured by a model fitted
+    on the other."""
+    folder = tmp_path_factory.mktemp("lodo")
+    rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+    for task in ("qa", "summary"):
+        (folder / f"{task}.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in rows if r["task"] == task))
+    out = folder / "v.json"
+    harness.main([str(folder / "qa.jsonl"), str(folder / "summary.jsonl"), "--resamples", "50",
+                  "--folds", "3", "--json", str(out)])
+    return json.loads(out.read_text())
+
+
+def test_lodo_table_measures_each_file_with_a_model_that_never_saw_it(lodo_run):
+    lodo = lodo_run["lodo"]
+    assert set(lodo["rows"]) == {"qa", "summary"}
+    assert lodo["rows"]["qa"]["n"] == 12 and lodo["rows"]["summary"]["positives"] == 4
+    for row in lodo["rows"].values():
+        for key in ("probability", "hallucination", "unsupported_share",
+                    *[f"baseline:{b}" for b in BASELINES]):
+            v = row[key]
+            eps = 1e-9  # the estimate and a bound may differ in the last bit
+            assert -eps <= v["low"] <= v["estimate"] + eps, key
+            assert v["estimate"] <= v["high"] + eps <= 1 + 2 * eps, key
+        assert row["best_baseline"] in BASELINES and row["best_baseline"] != "length"
+        assert row["margin"] == pytest.approx(
+            row["probability"]["estimate"] - row[f"baseline:{row['best_baseline']}"]["estimate"])
+
+
+def test_lodo_markdown_names_every_file_and_the_features(harness, lodo_run):
+    text = harness.lodo_markdown(lodo_run["lodo"])
+    assert "| qa | 12 (5) |" in text and "| summary | 10 (4) |" in text
+    assert "Features: `" in text

@@ -55,7 +55,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--features", metavar="NAMES",
                    help="comma-separated features to fit on: signal names (the 'signals' "
                         "output field), score features such as claims_score, or products "
-                        "a*b (default: " + ",".join(DEFAULT_FEATURES) + ")")
+                        "a*b, or 'all' for every signal (default: "
+                        + ",".join(DEFAULT_FEATURES) + ")")
     p.add_argument("--balance-by", metavar="FIELD",
                    help="weight records so that every FIELD value (e.g. a data set) and, "
                         "within it, both labels weigh the same in the fit")
@@ -106,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
     features = None
     if args.features is not None:
         features = [f.strip() for f in args.features.split(",") if f.strip()]
+        if features == ["all"]:  # every signal the scorer writes
+            from evaltools.scoring.signals import SIGNALS
+
+            features = list(SIGNALS)
         unknown = [f for f in features if not is_feature(f)]
         if unknown or not features:
             raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"

@@ -37,7 +37,7 @@ import bisect
 import heapq
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from evaltools.config import GroundingConfig
@@ -47,6 +47,7 @@ from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
+from evaltools.scoring.span_probability import SpanModel, load_span_model, span_features
 
 #: Personal words (matcher keys): the speaker and the listener. What a response says of
 #: them (experiences, opinions, questions to the user) no context states, unless it
@@ -258,7 +259,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
     A JSON record (read as one key/value sentence per field) describes one
     thing: its fields are not separate facts, so no scattered-credit penalty.
     """
-    return grounding_score(
+    g = grounding_score(
         response.text, response.units, response.mentions, response.sentences,
         context.sentences, context.mentions,
         query_keys=query.keys if query is not None else frozenset(),
@@ -269,6 +270,44 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
         derived_credit=config.derived_credit)
+    return rate_spans(g, response.text, response.sentences, load_span_model(),
+                      config.span_threshold)
+
+
+def rate_spans(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]],
+               model: SpanModel, threshold: float) -> GroundingScore:
+    """``g`` with each unsupported span's ``probability`` (the span model) and
+    ``hallucinated`` (probability >= ``threshold``)."""
+    if not g.unsupported_spans:
+        return g
+    rated = []
+    for span, feats in zip(g.unsupported_spans, span_feature_rows(g, text, sentences),
+                           strict=True):
+        p = model.probability(feats)
+        rated.append(replace(span, probability=p, hallucinated=p >= threshold))
+    return replace(g, unsupported_spans=tuple(rated))
+
+
+def span_feature_rows(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]]
+                      ) -> list[dict[str, float]]:
+    """The span model's features (:func:`~evaltools.scoring.span_probability.span_features`)
+    of each of ``g``'s unsupported spans, in order."""
+    total = sum(u.weight for u in g.units)
+    by_sent: dict[int, list[float]] = {}
+    for u in g.units:
+        acc = by_sent.setdefault(u.sent, [0.0, 0.0])
+        acc[0] += u.weight * u.credit
+        acc[1] += u.weight
+    starts = [a for a, _ in sentences] or [0]
+    rows = []
+    for span in g.unsupported_spans:
+        k = _sentence_of(starts, span.start)
+        sentence = sentences[k] if sentences else (0, len(text))
+        got, of = by_sent.get(k, (0.0, 0.0))
+        rows.append(span_features(text, span.start, span.end, span.weight, total_weight=total,
+                                  sentence=sentence, sentence_support=got / of if of else 1.0,
+                                  support=g.support, closest=span.closest is not None))
+    return rows
 
 
 def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequence[Mention],

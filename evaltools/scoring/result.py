@@ -98,7 +98,9 @@ class UnsupportedSpan:
     """A stretch of the response whose content the context does not hold (grounding).
 
     ``start``/``end`` index the response (``response[start:end] == text``);
-    ``weight`` is the summed rarity weight of its content; ``closest`` is the
+    ``weight`` is the summed rarity weight of its content; ``probability`` how
+    likely people would mark it hallucinated, and ``hallucinated`` whether that
+    passes ``grounding.span_threshold``; ``closest`` is the
     context sentence that holds most of the rest of the response sentence, at
     ``closest_start``/``closest_end`` in the read context, or None.
     """
@@ -110,11 +112,18 @@ class UnsupportedSpan:
     closest: str | None = None
     closest_start: int | None = None
     closest_end: int | None = None
+    #: P(people would mark this span hallucinated), from the span model
+    #: (:mod:`evaltools.scoring.span_probability`); None when not computed
+    probability: float | None = None
+    #: probability >= the config's ``grounding.span_threshold``
+    hallucinated: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "start": self.start, "end": self.end,
                 "weight": round(self.weight, 4), "closest": self.closest,
-                "closest_start": self.closest_start, "closest_end": self.closest_end}
+                "closest_start": self.closest_start, "closest_end": self.closest_end,
+                "probability": None if self.probability is None else round(self.probability, 4),
+                "hallucinated": self.hallucinated}
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,11 @@ SIGNALS: dict[str, str] = {
     "context_structured": "1 when the context was read as a JSON record",
 }
 
+#: The signals that are logarithms (of counts, or of a length ratio), not shares or flags in
+#: [0, 1]: ``log_*``, ``unsupported_weight`` and ``length_ratio``.
+LOG_SIGNALS = frozenset(n for n in SIGNALS if n.startswith("log_")) | {
+    "unsupported_weight", "length_ratio"}
+
 _NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|without|cannot)\b|n't\b",
                        re.IGNORECASE)
 _HEDGE = re.compile(r"\b(?:may|might|could|possibly|perhaps|probably|likely|reportedly|"
@@ -142,7 +147,7 @@ def _unit_shares(units: Sequence[GroundedUnit], text: str) -> dict[str, float]:
         prev_sent = u.sent
     if current > 0:
         runs.append((current, start))
-    heaviest = max(runs, default=(0.0, 0))
+    heaviest = max(runs, key=lambda r: (r[0], -r[1]), default=(0.0, 0))  # ties: the first
     return {
         "unsupported_share": _share(lost, total),
         "unsupported_weight": math.log1p(lost),

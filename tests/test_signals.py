@@ -1,0 +1,101 @@
+"""The detector's signals: each definition with a hand-computed case, ranges as a property."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evaltools
+from evaltools.scoring.grounding import GroundedUnit
+from evaltools.scoring.signals import ABSTENTION, LOG_SIGNALS, SIGNALS, _novel, _unit_shares
+from evaltools.text import ngrams
+
+
+def unit(start, weight, credit, sent=0, kind="word", found=None, echo=False, derived=False):
+    return GroundedUnit(start, start + 3, weight, credit, sent, kind,
+                        credit > 0 if found is None else found, echo, derived)
+
+
+def test_unit_shares_by_hand():
+    text = "x" * 40
+    units = [unit(0, 1.0, 1.0), unit(5, 0.5, 0.0, kind="name"),  # sentence 0
+             unit(10, 0.5, 0.0), unit(20, 1.0, 0.5, sent=1, kind="number"),
+             unit(30, 1.0, 0.0, sent=1, kind="personal", found=False, echo=True)]
+    s = _unit_shares(units, text)
+    # total weight 4.0; lost = 0.5 + 0.5 + 0.5 + 1.0 = 2.5
+    assert s["unsupported_share"] == pytest.approx(2.5 / 4.0)
+    assert s["unsupported_weight"] == pytest.approx(math.log1p(2.5))
+    # found: units 1 and 4 (credit > 0): 3 of 5 not found
+    assert s["content_absent"] == pytest.approx(3 / 5)
+    # sentence 0: 1.0 of 2.0 -> 0.5; sentence 1: 0.5 of 2.0 -> 0.25
+    assert s["sentence_support_min"] == pytest.approx(0.25)
+    assert s["sentences_below_half"] == pytest.approx(1 / 2)
+    # runs of zero credit within a sentence: [5, 10] weighs 1.0, [30] weighs 1.0; the first wins
+    assert s["largest_span_share"] == pytest.approx(1.0 / 4.0)
+    assert s["largest_span_position"] == pytest.approx(5 / 40)
+    assert s["names_unsupported"] == 1.0 and s["numbers_unsupported"] == 0.5
+    assert s["words_unsupported"] == pytest.approx(0.5 / 1.5)
+    assert s["echo_share"] == pytest.approx(1.0 / 4.0)
+    assert s["scattered_share"] == pytest.approx(1.0 / 2.0)  # unit 4 of found 1 and 4
+    assert s["personal_share"] == pytest.approx(1.0 / 4.0)
+    assert s["derived_share"] == 0.0
+
+
+def test_unit_shares_of_nothing():
+    s = _unit_shares([], "")
+    assert s["unsupported_share"] == 0.0 and s["sentence_support_min"] == 1.0
+    assert s["largest_span_position"] == 0.0
+
+
+def test_novel_ngrams_by_hand():
+    ctx = ["the", "mug", "costs", "5"]
+    hashes = {n: frozenset(map(hash, ngrams(ctx, n))) for n in (1, 2, 3)}
+    resp = ["the", "mug", "costs", "7"]
+    assert _novel(resp, hashes, 1) == 1 / 4      # "7"
+    assert _novel(resp, hashes, 2) == 1 / 3      # "costs 7"
+    assert _novel(resp, hashes, 3) == 1 / 2      # "mug costs 7"
+    assert _novel(["mug"], hashes, 3) == 0.0     # shorter than n: its own length
+    assert _novel([], hashes, 2) == 0.0
+
+
+@pytest.mark.parametrize("text, declines", [
+    ("The passages do not say when it opened.", True),
+    ("I'm not sure about that.", True),
+    ("Unable to answer based on the given text.", True),
+    ("There is no information about the price.", True),
+    ("It opened in 1999 and does not sell tea.", False),
+    ("The mug costs $5.", False),
+])
+def test_abstention_pattern(text, declines):
+    assert bool(ABSTENTION.search(text)) is declines
+
+
+def test_signals_of_a_scored_response():
+    r = evaltools.score("Summarize the review.", "The hotel was not clean. Staff were kind.",
+                        "The hotel was clean. Staff were kind.")
+    s = r.signals
+    assert list(s) == list(SIGNALS)
+    assert s["query_instruction"] == 1.0 and s["query_question"] == 0.0
+    # the first sentence drops the context's "not": one of two sentences differs
+    assert s["negation_mismatch"] == pytest.approx(0.5)
+    assert s["log_response_words"] == pytest.approx(math.log1p(7))
+    assert s["log_context_words"] == pytest.approx(math.log1p(8))
+    assert s["length_ratio"] == pytest.approx(math.log(8 / 9))
+    q = evaltools.score("How much is it?", "It costs $5.", "It costs $5.").signals
+    assert q["query_question"] == 1.0 and q["unsupported_share"] == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(max_size=60), st.text(max_size=80), st.text(max_size=80))
+def test_signals_are_finite_and_shares_in_range(query, context, response):
+    s = evaltools.score(query, context, response).signals
+    assert set(s) == set(SIGNALS)
+    for name, v in s.items():
+        assert math.isfinite(v), name
+        if name not in LOG_SIGNALS:
+            assert 0.0 <= v <= 1.0, name
+        elif name != "length_ratio":
+            assert v >= 0.0, name
