@@ -2,13 +2,24 @@
 
 Given the scored (and judged) records of two runs, :func:`compare_runs`
 computes, per score, the shift of its distribution (means, the difference
-with a percentile bootstrap interval, the two-sample Kolmogorov–Smirnov
-statistic); the verdict flips of records present in both runs (matched by
-``id``), each with its evidence (the reasons and the unsupported anchors of
-both runs); and per judge module, the change of the mean total score (with a
-bootstrap interval) and of the PASS rate. A difference is called significant
-when its 95% interval excludes 0. Presentation (``evaltools report
---reference``, :func:`evaltools.report.compare_report`) only shows it.
+with a bootstrap interval and a p-value, the two-sample Kolmogorov–Smirnov
+statistic); every record present in both runs (matched by ``id``) whose
+scores moved beyond a tolerance or whose verdict changed, with both runs'
+texts, anchors and reasons (:class:`RecordChange`); the verdict flips, each
+with its evidence; per judge module, the change of the mean total score
+(with a bootstrap interval) and of the PASS rate; and a one-line verdict
+(:attr:`RunComparison.headline`): worse, better, or no change beyond chance.
+
+When records match by ``id`` the statistics are *paired*: the difference is
+the mean of the per-record differences, its interval a bootstrap of those
+differences (:func:`paired_difference`, ``scipy.stats.bootstrap``) and its
+p-value a sign-flip permutation test (``scipy.stats.permutation_test`` with
+``permutation_type="samples"``). Only when fewer than two records match are
+the runs compared apart (:func:`difference_ci`, a bootstrap of each run
+resampled apart, and a permutation test of independent samples). A
+difference is called significant when its 95% interval excludes 0.
+Presentation (``evaltools report --reference``,
+:func:`evaltools.report.compare_report`) only shows it.
 
 Examples
 --------
@@ -22,22 +33,38 @@ Examples
 (0.0, 0.5, 0.5)
 >>> [(f.id, f.before, f.after) for f in c.flips]
 [('a', 'PASS', 'FAIL')]
+>>> [(r.id, r.largest_score, r.largest_delta) for r in c.changes]
+[('a', 'hallucination', 1.0)]
+>>> c.shifts[0].paired, c.verdict
+(True, 'unchanged')
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 SCORES = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap")
+#: Scores where a rise is a regression (the others: a fall is).
+HIGHER_IS_WORSE = frozenset({"hallucination", "claims_score", "hallucination_probability"})
+#: Scores whose significant move decides :attr:`RunComparison.verdict` (with module totals).
+VERDICT_SCORES = ("relevance", "completeness", "hallucination")
 _ORDER = {"PASS": 0, "WARN": 1, "FAIL": 2}
 
 
 @dataclass(frozen=True)
 class ScoreShift:
-    """One score's distribution in both runs; ``low``/``high`` bound ``difference``."""
+    """One score in both runs; ``low``/``high`` bound ``difference``.
+
+    ``paired``: the difference is the mean of per-record differences over the
+    ``n_pairs`` records in both runs (matched by ``id``), its interval a
+    bootstrap of those differences and ``p_value`` a sign-flip permutation
+    test; otherwise the two runs are compared apart (``n_pairs`` is 0).
+    """
 
     score: str
     n_reference: int
@@ -49,11 +76,21 @@ class ScoreShift:
     high: float | None
     ks_statistic: float | None
     ks_pvalue: float | None
+    paired: bool = False
+    n_pairs: int = 0
+    p_value: float | None = None
 
     @property
     def significant(self) -> bool:
         """The 95% interval of the difference excludes 0."""
         return self.low is not None and (self.low > 0 or self.high < 0)
+
+    @property
+    def worse(self) -> bool:
+        """A significant move in the direction that is a regression for this score."""
+        if not self.significant:
+            return False
+        return (self.difference > 0) == (self.score in HIGHER_IS_WORSE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +109,49 @@ class VerdictFlip:
     def worse(self) -> bool:
         """PASS→WARN, PASS→FAIL or WARN→FAIL."""
         return _ORDER.get(self.after, 3) > _ORDER.get(self.before, 3)
+
+
+@dataclass(frozen=True)
+class RecordChange:
+    """A record in both runs whose scores moved beyond the tolerance, or whose verdict changed.
+
+    ``deltas`` holds ``(score, before, after)`` for every compared score the
+    record has in both runs; ``largest_score`` / ``largest_delta`` name the
+    one that moved most (``after - before``, signed). The texts and anchors
+    of both runs are kept so that a page can show them side by side.
+    """
+
+    id: str
+    module: str | None
+    verdict_before: str | None
+    verdict_after: str | None
+    deltas: tuple[tuple[str, float, float], ...]
+    largest_score: str
+    largest_delta: float
+    reasons_before: tuple[str, ...]
+    reasons_after: tuple[str, ...]
+    query: str
+    context: str
+    response_before: str
+    response_after: str
+    anchors_before: tuple[dict[str, Any], ...]
+    anchors_after: tuple[dict[str, Any], ...]
+
+    @property
+    def flipped(self) -> bool:
+        return self.verdict_before != self.verdict_after
+
+    @property
+    def worse(self) -> bool:
+        """The verdict got worse, or (same verdict) the score that moved most got worse."""
+        if self.flipped:
+            return _ORDER.get(self.verdict_after, 3) > _ORDER.get(self.verdict_before, 3)
+        return (self.largest_delta > 0) == (self.largest_score in HIGHER_IS_WORSE) \
+            and self.largest_delta != 0
+
+    def delta(self, score: str) -> float | None:
+        """``after - before`` of one score, or None when a run lacks it."""
+        return next((b - a for name, a, b in self.deltas if name == score), None)
 
 
 @dataclass(frozen=True)
@@ -96,7 +176,11 @@ class ModuleDelta:
 
 @dataclass(frozen=True)
 class RunComparison:
-    """Everything :func:`compare_runs` found."""
+    """Everything :func:`compare_runs` found.
+
+    ``changes`` holds at most ``max_changes`` records (those that moved most,
+    verdict flips first); ``n_changed`` counts all of them.
+    """
 
     n_reference: int
     n_current: int
@@ -107,6 +191,47 @@ class RunComparison:
     flips: tuple[VerdictFlip, ...]
     modules: tuple[ModuleDelta, ...]
     confidence_level: float = 0.95
+    changes: tuple[RecordChange, ...] = ()
+    n_changed: int = 0
+    tolerance: float = 0.05
+
+    @property
+    def verdict(self) -> str:
+        """``"worse"``, ``"better"`` or ``"unchanged"`` (no change beyond chance).
+
+        Worse when a verdict score (relevance, completeness, hallucination)
+        moved significantly in its bad direction or a module's mean total fell
+        significantly; better when something moved significantly the good way
+        and nothing the bad way. Records that moved beyond the tolerance are
+        listed whatever the verdict (:attr:`changes`).
+        """
+        shifts = [s for s in self.shifts if s.score in VERDICT_SCORES and s.significant]
+        mods = [m for m in self.modules if m.significant]
+        if any(s.worse for s in shifts) or any(m.difference < 0 for m in mods):
+            return "worse"
+        if shifts or mods:
+            return "better"
+        return "unchanged"
+
+    @property
+    def headline(self) -> str:
+        """The one-line regression verdict a page or a CI log shows first."""
+        moved = [s for s in self.shifts if s.score in VERDICT_SCORES and s.significant]
+        mods = [m for m in self.modules if m.significant]
+        what = ", ".join([f"{s.score} {s.difference:+.3f}" for s in moved]
+                         + [f"{m.module} total {m.difference:+.1f}" for m in mods])
+        worse = sum(f.worse for f in self.flips)
+        better = len(self.flips) - worse
+        records = (f"{self.n_changed:,} record{'s' if self.n_changed != 1 else ''} moved "
+                   f"beyond ±{self.tolerance:g}; {worse} verdict{'s' if worse != 1 else ''} "
+                   f"worse, {better} better")
+        how = ("paired by id" if any(s.paired for s in self.shifts)
+               else "runs compared apart")
+        if self.verdict == "worse":
+            return f"Worse beyond chance ({what}; {how}). {records}."
+        if self.verdict == "better":
+            return f"Better beyond chance ({what}; {how}). {records}."
+        return f"No change beyond chance ({how}). {records}."
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -115,21 +240,30 @@ class RunComparison:
                 d["significant"] = item.significant
         for d, f in zip(out["flips"], self.flips, strict=True):
             d["worse"] = f.worse
+        for d, c in zip(out["changes"], self.changes, strict=True):
+            d["worse"] = c.worse
+        out["verdict"] = self.verdict
+        out["headline"] = self.headline
         return out
 
 
 def _finite(values: Iterable[Any]) -> list[float]:
     out = []
     for v in values:
-        if isinstance(v, bool) or v is None:
-            continue
-        try:
-            f = float(v)
-        except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond floats
-            continue
-        if math.isfinite(f):
+        f = _number(v)
+        if f is not None:
             out.append(f)
     return out
+
+
+def _number(v: Any) -> float | None:
+    if isinstance(v, bool) or v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond floats
+        return None
+    return f if math.isfinite(f) else None
 
 
 def difference_ci(reference: Sequence[float], current: Sequence[float], *,
@@ -138,8 +272,9 @@ def difference_ci(reference: Sequence[float], current: Sequence[float], *,
     """``mean(current) - mean(reference)`` with a percentile bootstrap interval.
 
     The two samples are resampled apart (a stratified bootstrap over the
-    pooled values). None when either sample is empty, or when the means are
-    not finite (values so large that their sum overflows).
+    pooled values): for runs whose records do not match by id. None when
+    either sample is empty, or when the means are not finite (values so
+    large that their sum overflows).
 
     Examples
     --------
@@ -178,22 +313,126 @@ def difference_ci(reference: Sequence[float], current: Sequence[float], *,
     return diff, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def _shift(name: str, ref: list[float], cur: list[float], n_resamples: int,
-           seed: int) -> ScoreShift:
+def _mean_difference(x, y, axis=-1):
+    import numpy as np
+
+    return np.mean(y, axis=axis) - np.mean(x, axis=axis)
+
+
+def _batch(n: int) -> int:
+    """Resamples per vectorised batch: about 4 million values at a time."""
+    return max(1, min(1000, 4_000_000 // max(n, 1)))
+
+
+def paired_difference(reference: Sequence[float], current: Sequence[float], *,
+                      n_resamples: int = 1000, seed: int = 0,
+                      confidence_level: float = 0.95,
+                      ) -> tuple[float, float, float, float] | None:
+    """The mean of ``current[i] - reference[i]``, its bootstrap interval and a p-value.
+
+    For runs whose records match by id: the interval is a percentile
+    bootstrap of the mean difference resampling *pairs*
+    (``scipy.stats.bootstrap(..., paired=True)``); the p-value is a two-sided
+    sign-flip permutation test (``scipy.stats.permutation_test`` with
+    ``permutation_type="samples"``: each pair's two values swapped or not),
+    exact when ``2 ** n`` is at most ``n_resamples``. When every difference
+    is the same the interval is that value. None when there are no pairs or
+    the values overflow.
+
+    Examples
+    --------
+    >>> d, lo, hi, p = paired_difference([0.1, 0.2, 0.3, 0.4], [0.2, 0.3, 0.4, 0.5])
+    >>> round(d, 6), round(lo, 6), round(hi, 6), p   # every pair +0.1; 2 of 16 sign flips as far
+    (0.1, 0.1, 0.1, 0.125)
+    """
+    import numpy as np
+    from scipy.stats import bootstrap, permutation_test
+
+    if len(reference) != len(current):
+        raise ValueError("paired_difference needs two sequences of the same length")
+    if not reference:
+        return None
+    ref = np.asarray(reference, dtype=float)
+    cur = np.asarray(current, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = cur - ref
+        mean = float(d.mean())
+    if not (math.isfinite(mean) and np.isfinite(d).all()):
+        return None
+    rng = np.random.default_rng(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if np.all(d == d[0]) or len(d) < 2:
+            low = high = mean
+        else:
+            res = bootstrap((ref, cur), _mean_difference, paired=True, vectorized=True,
+                            n_resamples=n_resamples, confidence_level=confidence_level,
+                            method="percentile", rng=rng, batch=_batch(len(d)))
+            low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+        if not np.any(d != 0):
+            p = 1.0
+        else:
+            perm = permutation_test((ref, cur), _mean_difference, permutation_type="samples",
+                                    vectorized=True, n_resamples=n_resamples, rng=rng,
+                                    batch=_batch(len(d)))
+            p = float(perm.pvalue)
+    return mean, min(low, mean), max(high, mean), p
+
+
+def _unpaired_pvalue(ref: list[float], cur: list[float], n_resamples: int,
+                     seed: int) -> float | None:
+    import numpy as np
+    from scipy.stats import permutation_test
+
+    if not ref or not cur:
+        return None
+    a, b = np.asarray(ref, dtype=float), np.asarray(cur, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if not math.isfinite(float(b.mean() - a.mean())):
+            return None
+    if np.all(np.concatenate([a, b]) == a[0]):
+        return 1.0
+    res = permutation_test((a, b), _mean_difference, permutation_type="independent",
+                           vectorized=True, n_resamples=n_resamples,
+                           rng=np.random.default_rng(seed), batch=_batch(len(a) + len(b)))
+    return float(res.pvalue)
+
+
+def _ks(ref: list[float], cur: list[float]):
     from scipy.stats import ks_2samp
 
-    ci = difference_ci(ref, cur, n_resamples=n_resamples, seed=seed)
-    ks = ks_2samp(ref, cur) if ref and cur else None
+    if not ref or not cur:
+        return None
+    with warnings.catch_warnings():  # "exact calculation unsuccessful": the asymptotic p is used
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return ks_2samp(ref, cur)
+
+
+def _shift(name: str, ref: list[float], cur: list[float], pairs: list[tuple[float, float]],
+           n_resamples: int, seed: int) -> ScoreShift:
+    ks = _ks(ref, cur)
+    paired = len(pairs) >= 2
+    if paired:
+        pd = paired_difference([a for a, _ in pairs], [b for _, b in pairs],
+                               n_resamples=n_resamples, seed=seed)
+        diff, low, high, p = pd if pd is not None else (None, None, None, None)
+    else:
+        ci = difference_ci(ref, cur, n_resamples=n_resamples, seed=seed)
+        diff, low, high = ci if ci is not None else (None, None, None)
+        p = _unpaired_pvalue(ref, cur, n_resamples, seed) if ci is not None else None
     return ScoreShift(
         score=name, n_reference=len(ref), n_current=len(cur), mean_reference=_mean(ref),
-        mean_current=_mean(cur), difference=None if ci is None else ci[0],
-        low=None if ci is None else ci[1], high=None if ci is None else ci[2],
+        mean_current=_mean(cur), difference=diff, low=low, high=high,
         ks_statistic=None if ks is None else float(ks.statistic),
-        ks_pvalue=None if ks is None else float(ks.pvalue))
+        ks_pvalue=None if ks is None else float(ks.pvalue),
+        paired=paired, n_pairs=len(pairs) if paired else 0, p_value=p)
 
 
 def _mean(xs: list[float]) -> float | None:
-    return sum(xs) / len(xs) if xs else None
+    if not xs:
+        return None
+    m = sum(xs) / len(xs)
+    return m if math.isfinite(m) else None
 
 
 def _pass_rate(records: list[Mapping[str, Any]]) -> float | None:
@@ -215,9 +454,56 @@ def _counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return out
 
 
+def _text(v: Any) -> str:
+    return v if isinstance(v, str) else "" if v is None else str(v)
+
+
+def _anchors(rec: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    return tuple(dict(a) for a in rec.get("anchors") or () if isinstance(a, Mapping))
+
+
+def _change(old: Mapping[str, Any], new: Mapping[str, Any], scores: Sequence[str],
+            tolerance: float) -> RecordChange | None:
+    """The record's change, or None when no score moved beyond ``tolerance`` and no flip."""
+    judged = "module" in new
+    names = ("total_score",) if judged else scores
+    deltas = []
+    for name in names:
+        a, b = _number(old.get(name)), _number(new.get(name))
+        if a is not None and b is not None:
+            deltas.append((name, a, b))
+    scale = 100.0 if judged else 1.0  # a judge's total is of 100: the tolerance is a share
+
+    def moved(item):
+        return abs(item[2] - item[1]) / scale
+
+    flipped = old.get("verdict") != new.get("verdict")
+    big = max(deltas, key=moved, default=None)
+    if not flipped and (big is None or moved(big) <= tolerance):
+        return None
+    return RecordChange(
+        id=str(new.get("id")), module=new.get("module") if judged else None,
+        verdict_before=None if old.get("verdict") is None else str(old.get("verdict")),
+        verdict_after=None if new.get("verdict") is None else str(new.get("verdict")),
+        deltas=tuple(deltas), largest_score=big[0] if big else "",
+        largest_delta=(big[2] - big[1]) if big else 0.0,
+        reasons_before=tuple(map(str, old.get("reasons") or ())),
+        reasons_after=tuple(map(str, new.get("reasons") or ())),
+        query=_text(new.get("query")), context=_text(new.get("context")),
+        response_before=_text(old.get("output" if judged else "response")),
+        response_after=_text(new.get("output" if judged else "response")),
+        anchors_before=_anchors(old), anchors_after=_anchors(new))
+
+
+def _rank(change: RecordChange, scale: float) -> tuple[int, float]:
+    """Larger first: verdict flips, then the largest move (a share of the score's range)."""
+    return (int(change.flipped), abs(change.largest_delta) / scale)
+
+
 def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mapping[str, Any]],
                  *, scores: Sequence[str] = SCORES, n_resamples: int = 1000,
-                 seed: int = 0) -> RunComparison:
+                 seed: int = 0, tolerance: float | None = None,
+                 max_changes: int | None = None, config=None) -> RunComparison:
     """Compare two runs' output records (scored responses and/or judged module outputs).
 
     Parameters
@@ -228,27 +514,53 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
     scores : sequence of str
         Score fields whose distributions are compared.
     n_resamples, seed : int
-        The bootstrap's resamples and seed (same seed, same intervals).
+        The bootstrap's and permutation test's resamples and seed (same seed,
+        same intervals).
+    tolerance : float, optional
+        A record is listed in ``changes`` when a score moved by more than this
+        (a judge's total: this share of 100), or its verdict changed; default
+        ``[compare] tolerance`` of the config (0.05).
+    max_changes : int, optional
+        Changed records kept (those that moved most); the rest are counted.
+        Default ``[compare] max_changes`` (200).
+    config : Config, optional
+        Where the defaults come from.
 
     Returns
     -------
     RunComparison
     """
+    from evaltools.config import DEFAULT_CONFIG
+
+    cfg = (config if config is not None else DEFAULT_CONFIG).compare
+    tolerance = cfg.tolerance if tolerance is None else tolerance
+    max_changes = cfg.max_changes if max_changes is None else max_changes
     ref = [r for r in reference if not r.get("error")]
     cur = [r for r in current if not r.get("error")]
     ref_scored = [r for r in ref if "module" not in r]
     cur_scored = [r for r in cur if "module" not in r]
-    shifts = tuple(_shift(s, _finite(r.get(s) for r in ref_scored),
-                          _finite(r.get(s) for r in cur_scored), n_resamples, seed)
-                   for s in scores
-                   if any(s in r for r in ref_scored) or any(s in r for r in cur_scored))
     before = {str(r["id"]): r for r in ref if r.get("id") is not None}
-    flips, matched = [], 0
+    flips, matched, n_changed = [], 0, 0
+    kept: list[tuple[tuple[int, float], int, RecordChange]] = []
+    pairs: dict[str, list[tuple[float, float]]] = {s: [] for s in scores}
     for r in cur:
         old = before.get(str(r.get("id")))
         if old is None or old.get("module") != r.get("module"):
             continue
         matched += 1
+        if "module" not in r:
+            for s in scores:
+                a, b = _number(old.get(s)), _number(r.get(s))
+                if a is not None and b is not None:
+                    pairs[s].append((a, b))
+        change = _change(old, r, scores, tolerance)
+        if change is not None:
+            n_changed += 1
+            item = (_rank(change, 100.0 if change.module else 1.0), -n_changed, change)
+            if len(kept) < max_changes:
+                heapq.heappush(kept, item)
+            elif kept and item[:2] > kept[0][:2]:
+                heapq.heapreplace(kept, item)
         if old.get("verdict") != r.get("verdict"):
             flips.append(VerdictFlip(
                 id=str(r["id"]), before=str(old.get("verdict")), after=str(r.get("verdict")),
@@ -256,6 +568,11 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
                 reasons_after=tuple(map(str, r.get("reasons") or ())),
                 unsupported_before=_unsupported(old), unsupported_after=_unsupported(r)))
     flips.sort(key=lambda f: (not f.worse, f.id))
+    changes = tuple(c for *_, c in sorted(kept, key=lambda t: t[:2], reverse=True))
+    shifts = tuple(_shift(s, _finite(r.get(s) for r in ref_scored),
+                          _finite(r.get(s) for r in cur_scored), pairs[s], n_resamples, seed)
+                   for s in scores
+                   if any(s in r for r in ref_scored) or any(s in r for r in cur_scored))
     modules = []
     names = sorted({r["module"] for r in (*ref, *cur) if r.get("module")})
     for m in names:
@@ -273,4 +590,5 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
     return RunComparison(
         n_reference=len(ref), n_current=len(cur), n_matched=matched,
         verdicts_reference=_counts(ref_scored), verdicts_current=_counts(cur_scored),
-        shifts=shifts, flips=tuple(flips), modules=tuple(modules))
+        shifts=shifts, flips=tuple(flips), modules=tuple(modules),
+        changes=changes, n_changed=n_changed, tolerance=tolerance)

@@ -85,6 +85,7 @@ class GroundingConfig:
     derived_credit: float = 1.0
     reasons_max: int = 3
     span_threshold: float = 0.5
+    span_merge_words: int = 4
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,12 @@ class BatchConfig:
 class AlertsConfig:
     kappa_below: float = 0.4
     module_fail_rate_above: float = 0.5
+
+
+@dataclass(frozen=True)
+class CompareConfig:
+    tolerance: float = 0.05
+    max_changes: int = 200
 
 
 @dataclass(frozen=True)
@@ -156,6 +163,7 @@ _SECTIONS: dict[str, type] = {
     "batch": BatchConfig,
     "alerts": AlertsConfig,
     "input": InputConfig,
+    "compare": CompareConfig,
     "llm": LLMConfig,
 }
 
@@ -193,7 +201,10 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("grounding", "personal_weight"): (0.0, 1.0),
     ("grounding", "derived_credit"): (0.0, 1.0),
     ("grounding", "reasons_max"): (1, 100),
+    ("compare", "tolerance"): (0.0, 1.0),
+    ("compare", "max_changes"): (1, 100_000),
     ("grounding", "span_threshold"): (0.0, 1.0),
+    ("grounding", "span_merge_words"): (0, 100),
     ("llm", "temperature"): (0.0, 2.0),
     ("llm", "seed"): (0, 2**31 - 1),
     ("llm", "max_tokens"): (16, 1_000_000),
@@ -225,6 +236,7 @@ class Config:
     batch: BatchConfig = field(default_factory=BatchConfig)
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     input: InputConfig = field(default_factory=InputConfig)
+    compare: CompareConfig = field(default_factory=CompareConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:

@@ -11,6 +11,7 @@ Presentation only: every function takes records or the result objects of
 - :func:`threshold_sweep` — precision, recall, F1, accuracy, kappa against
   the threshold.
 - :func:`reliability_diagram` — predicted probability against the observed rate.
+- :func:`learning_curve` — cross-validated AUROC and F1 against the number of labels.
 - :func:`confusion_matrix` — human against predicted verdicts.
 - :func:`verdict_mix` — how many PASS / WARN / FAIL.
 
@@ -286,6 +287,69 @@ def reliability_diagram(reliability):
            ylim=(-0.02, 1.02))
     _legend_outside(ax)
     axh.set(xlabel="predicted probability", ylabel="records")
+    fig.tight_layout()
+    return fig
+
+
+def learning_curve(curve):
+    """Cross-validated AUROC and F1 of the learned probability against the number of labels.
+
+    Parameters
+    ----------
+    curve : LearningCurve or mapping of name -> LearningCurve
+        From :func:`evaltools.calibration.learning_curve` (module ``labelled_fit``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Top: AUROC, bottom: F1 (at the threshold chosen on the other folds),
+        each the mean over the random subsamples of a size, a band of ± one
+        standard deviation between them and every subsample as a dot; the
+        number of labels on a log scale. AUROC 0.5 (chance) is marked.
+
+    Examples
+    --------
+    >>> from evaltools.calibration.labelled_fit import CurvePoint, LearningCurve
+    >>> pts = (CurvePoint(25, 25.0, 5, (0.7, 0.8), (0.6, 0.7), 0),
+    ...        CurvePoint(50, 50.0, 5, (0.85, 0.9), (0.75, 0.8), 0))
+    >>> fig = learning_curve(LearningCurve(pts, n_total=50, grouped=False, folds=5,
+    ...                                    repeats=2, seed=0))
+    >>> [ax.get_title() for ax in fig.axes]
+    ['AUROC (cross-validated)', 'F1 (threshold chosen on the other folds)']
+    >>> import matplotlib.pyplot as plt; plt.close(fig)
+    """
+    plt = _plt()
+    items = list(curve.items()) if isinstance(curve, Mapping) else [("", curve)]
+    fig, axes = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    sizes: list[int] = []
+    for i, (name, c) in enumerate(items):
+        colour = f"C{i}"
+        pts = [p for p in c.points if p.repeats]
+        ns = np.asarray([p.n for p in pts], dtype=float)
+        sizes += [p.n for p in pts]
+        for ax, attr in zip(axes, ("auroc", "f1"), strict=True):
+            mean = np.asarray([getattr(p, f"{attr}_mean") for p in pts])
+            sd = np.nan_to_num(np.asarray([getattr(p, f"{attr}_sd") for p in pts]))
+            tag = f"{name}: " if name else ""
+            ax.plot(ns, mean, marker="o", color=colour,
+                    label=f"{tag}mean of {c.repeats} subsamples")
+            ax.fill_between(ns, mean - sd, mean + sd, color=colour, alpha=0.15,
+                            label=f"{tag}± 1 sd")
+            xs = [p.n for p in pts for _ in getattr(p, attr)]
+            ys = [v for p in pts for v in getattr(p, attr)]
+            ax.scatter(xs, ys, s=10, color=colour, alpha=0.4, label=f"{tag}each subsample")
+    axes[0].axhline(0.5, color="grey", linestyle=":", linewidth=1, label="chance (0.5)")
+    for ax, title, ylabel in ((axes[0], "AUROC (cross-validated)", "AUROC"),
+                              (axes[1], "F1 (threshold chosen on the other folds)", "F1")):
+        ax.set(title=title, ylabel=ylabel, ylim=(0, 1.02))
+        ax.set_xscale("log", base=2)
+        if sizes:
+            ticks = sorted(set(sizes))
+            ax.set_xticks(ticks, [str(t) for t in ticks])
+            ax.minorticks_off()
+        _legend_outside(ax)
+    axes[1].set_xlabel("labels (records fitted on)")
+    axes[0].tick_params(labelbottom=True)
     fig.tight_layout()
     return fig
 

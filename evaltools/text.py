@@ -118,3 +118,59 @@ def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     []
     """
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+
+
+#: Short words found in almost any English sentence of a few words (not "a" or "I",
+#: which other languages share).
+ENGLISH_FUNCTION_WORDS = frozenset((
+    "the", "is", "are", "was", "were", "be", "been", "of", "and", "to", "in", "it", "its",
+    "for", "on", "with", "that", "this", "these", "those", "what", "how", "which", "who",
+    "when", "where", "why", "does", "do", "did", "has", "have", "had", "not", "can", "will",
+    "would", "should", "there", "their", "they", "you", "your", "we", "our", "he", "she",
+    "his", "her", "from", "by", "at", "or", "as", "an", "if", "than", "then", "about",
+    "into"))
+
+#: Common function words of Spanish, French, German, Italian and Portuguese that are not
+#: English words.
+OTHER_FUNCTION_WORDS = frozenset((
+    "el", "la", "los", "las", "del", "que", "y", "es", "una", "por", "para", "con", "le",
+    "les", "des", "du", "et", "est", "une", "pour", "avec", "der", "die", "das", "und",
+    "ist", "nicht", "mit", "ein", "eine", "il", "che", "di", "della", "per", "sono", "um",
+    "uma", "não", "com", "qué", "cuánto", "combien", "wie", "viel", "quanto"))
+
+
+def looks_english(text: str, *, min_words: int = 8) -> bool:
+    """Whether ``text`` plausibly is English, for the warning that the rules are English.
+
+    False when fewer than half of its letters are ASCII (another script); when it
+    holds at least two common function words of Spanish, French, German, Italian
+    or Portuguese and more of them than of English ones; or when it has at least
+    ``min_words`` words and no English function word. Short texts, names and
+    numbers get the benefit of the doubt: this is a warning, never a score.
+
+    Examples
+    --------
+    >>> looks_english("How much does the Yeti Rambler cost?")
+    True
+    >>> looks_english("8 quarts total, split between two 4-quart baskets.")
+    True
+    >>> looks_english("¿Cuánto cuesta el termo Yeti Rambler de acero inoxidable?")
+    False
+    >>> looks_english("Der Yeti Rambler kostet 35 Euro und hält Getränke lange kalt.")
+    False
+    >>> looks_english("这个保温杯多少钱"), looks_english("Precio?")
+    (False, True)
+    """
+    import re
+
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    letters = sum(len(w) for w in words)
+    if not letters:
+        return True
+    if sum(len(w) for w in words if w.isascii()) / letters < 0.5:
+        return False
+    english = sum(w in ENGLISH_FUNCTION_WORDS for w in words)
+    other = sum(w in OTHER_FUNCTION_WORDS for w in words)
+    if other >= 2 and other > english:
+        return False
+    return english > 0 or len(words) < min_words

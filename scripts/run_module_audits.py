@@ -82,14 +82,17 @@ def _write_overview(args: argparse.Namespace, out_dir: Path) -> None:
     """All modules at a glance: ``summary.csv`` beside the notebooks, and on stdout."""
     import pandas as pd
 
-    from evaltools.judging.module_audit import modules_overview
+    from evaltools.judging.module_audit import OVERVIEW_COLUMNS, modules_overview
     from evaltools.tables import readable
 
     data = NOTEBOOK.parent / (args.data or "../data/judgments.jsonl")
     overview = modules_overview(data, modules=args.modules)
     overview.to_csv(out_dir / "summary.csv", index=False)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(readable(overview.drop(columns=["name"])).to_string(index=False))
+        print(readable(overview.drop(columns=["name"]),
+                       percent=("pass_rate", "match_rate")).to_string(index=False))
+    for name, meaning in OVERVIEW_COLUMNS.items():
+        print(f"{name}: {meaning}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# apt without its chatter: no prompts, no "debconf: delaying package configuration" or
+# "dpkg-preconfigure" lines; real errors still reach stderr.
+apt_quiet() {
+  DEBIAN_FRONTEND=noninteractive "$@" >/dev/null \
+    2> >(grep -v -e '^debconf: ' -e '^dpkg-preconfigure: ' >&2)
+}
+
 want_browser=0
 [ "${1:-}" = "--browser" ] && want_browser=1
 
@@ -27,9 +34,8 @@ fi
 
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq chromium >/dev/null
+    apt_quiet apt-get update -qq
+    apt_quiet apt-get install -y -qq chromium
   else
     echo "setup: /usr/bin/chromium is missing and this is not root: browser tests will skip" >&2
   fi

@@ -240,10 +240,10 @@ LAYERS = (
     ("io", ("io",)),
     ("core", ("scoring", "judging")),
     ("calibration", ("calibration",)),
-    ("engines", ("compare", "dask", "__init__")),
+    ("engines", ("compare", "gate", "dask", "__init__")),
     ("presentation", ("highlight", "tables", "prompt", "plots")),
     ("views", ("widgets", "report")),
-    ("commands", ("cli", "__main__")),
+    ("commands", ("cli", "__main__", "pytest_plugin")),
 )
 LAYER_OF = {pkg: i for i, (_, pkgs) in enumerate(LAYERS) for pkg in pkgs}
 

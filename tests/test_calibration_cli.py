@@ -105,3 +105,126 @@ def test_calibrate_scores_raw_records_then_score_uses_it(tmp_path, capsys, nlp):
     cal2 = tmp_path / "cal2.json"
     assert main(["calibrate", str(as_csv), "-o", str(cal2), "-q", "--folds", "3"]) == 0
     assert load_calibration(cal2).coefficients == load_calibration(cal).coefficients
+
+
+# ------------------------------------------------------------------ learning curve, threshold
+
+#: Hand-made files carry the score fields, not the scorer's signals.
+SCORE_FEATURES = ["--features", ",".join(FEATURES)]
+
+
+def test_calibrate_reports_learning_curve_and_threshold(tmp_path, capsys):
+    src = write_jsonl(tmp_path / "scored.jsonl", prescored(60))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(src), "-o", str(out), "--group-by", "id", "--group-regex",
+                 r"^(.*)_(?:right|halluc)$", "--repeats", "2", *SCORE_FEATURES]) == 0
+    printed = capsys.readouterr().out
+    cal = load_calibration(out)
+    value = cal.metadata["recommended_threshold"]
+    t = cal.metadata["threshold_metrics"]
+    assert cal.recommended_threshold == value and 0.0 <= value <= 1.0
+    assert set(t) >= {"rule", "f1", "precision", "recall", "f1_cross_fitted", "n"}
+    assert t["n"] == 60 and t["rule"] == f"hallucination_probability >= {value:.4g}"
+    assert (f"recommended threshold  hallucination_probability >= {value:.4g}  "
+            f"(max F1 out-of-fold: F1 {t['f1']:.3f}, precision {t['precision']:.3f}, "
+            f"recall {t['recall']:.3f}") in printed
+    lc = cal.metadata["learning_curve"]
+    assert lc["grouped"] and lc["repeats"] == 2 and lc["folds"] == 5
+    assert [p["n"] for p in lc["points"]] == [25, 50, 60]
+    assert "learning curve  (2 random subsamples per size, by group; 5-fold CV in each)" \
+        in printed
+    rows = printed.split("learning curve", 1)[1].splitlines()[1:5]
+    assert rows[0].split() == ["labels", "records", "halluc", "runs", "AUROC", "sd", "min",
+                               "max", "F1", "sd"]
+    for row, point in zip(rows[1:], lc["points"], strict=True):
+        cells = row.split()
+        assert int(cells[0]) == point["n"] and int(cells[3]) == point["repeats"]
+        assert int(cells[2]) == round(point["n_positive"])
+        assert float(cells[4]) == pytest.approx(point["auroc_mean"], abs=5e-4)
+        assert float(cells[8]) == pytest.approx(point["f1_mean"], abs=5e-4)
+    assert "--repeats 2" in cal.metadata["fitting"]["command"]
+
+
+def test_calibrate_without_curve_and_bad_repeats(tmp_path, capsys):
+    src = write_jsonl(tmp_path / "scored.jsonl", prescored())
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(src), "-o", str(out), "--repeats", "0",
+                 *SCORE_FEATURES]) == 0
+    assert "learning curve" not in capsys.readouterr().out
+    cal = load_calibration(out)
+    assert "learning_curve" not in cal.metadata
+    assert "recommended_threshold" in cal.metadata and "threshold_metrics" in cal.metadata
+    out.unlink()
+    assert main(["calibrate", str(src), "-o", str(out), "--repeats", "-1"]) == 2
+    assert "--repeats must be 0 or more. Got -1 instead." in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_calibrate_on_annotator_labels_then_score_applies_it(tmp_path, capsys):
+    from evaltools.io.label_store import LabelStore
+
+    rows = prescored(50)
+    unlabelled = [{k: v for k, v in r.items() if k != "label"} for r in rows]
+    src = write_jsonl(tmp_path / "scored.jsonl", unlabelled)
+    labels = tmp_path / "labels.jsonl"
+    store = LabelStore(labels)
+    for r in rows[:44]:  # the Annotator labelled 44 of 50
+        store.append(r["id"], "label_hallucinated", "hallucinated" if r["label"] else
+                     "faithful", value=r["label"])
+    store.append("not-a-record", "label_hallucinated", "faithful", value=0)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(src), "--labels", str(labels), "-o", str(out),
+                 "--repeats", "1", *SCORE_FEATURES]) == 0
+    printed = capsys.readouterr().out
+    assert ("labels   44 records labelled in labels.jsonl; 6 without a label left out; "
+            "1 labelled ids not in scored.jsonl") in printed
+    cal = load_calibration(out)
+    assert cal.metadata["fitted_on"]["n"] == 44
+    assert cal.metadata["fitted_on"]["labels"]["file"] == "labels.jsonl"
+    assert cal.metadata["fitted_on"]["labels"]["n_unlabelled"] == 6
+    assert "--labels labels.jsonl" in cal.metadata["fitting"]["command"]
+    # The same fit as from a file that carries the labels itself.
+    direct = tmp_path / "direct.jsonl"
+    write_jsonl(direct, rows[:44])
+    assert main(["calibrate", str(direct), "-o", str(tmp_path / "d.json"), "-q",
+                 "--repeats", "0", *SCORE_FEATURES]) == 0
+    assert load_calibration(tmp_path / "d.json").coefficients == cal.coefficients
+    # A label file written with text buttons: one line naming the file, field and case.
+    bad = tmp_path / "bad.jsonl"
+    LabelStore(bad).append(rows[0]["id"], "label_hallucinated", "hallucinated")
+    assert main(["calibrate", str(src), "--labels", str(bad), "-o", str(out) + "x",
+                 *SCORE_FEATURES]) == 2
+    err = capsys.readouterr().err
+    assert (f"bad.jsonl: case '{rows[0]['id']}': field 'label_hallucinated' must be 0 or 1"
+            in err)
+
+
+def test_score_applies_a_calibration_with_a_threshold(tmp_path, nlp):
+    rows = prescored(40)
+    src = write_jsonl(tmp_path / "scored.jsonl", rows)
+    cal_path = tmp_path / "cal.json"
+    assert main(["calibrate", str(src), "-o", str(cal_path), "-q", "--repeats", "1",
+                 *SCORE_FEATURES]) == 0
+    raw = write_jsonl(tmp_path / "raw.jsonl", [
+        {"id": "a", "query": "Price?", "context": "The jar costs $10.", "response":
+         "The jar costs $10."},
+        {"id": "b", "query": "Price?", "context": "The jar costs $10.", "response":
+         "The jar costs $99 and ships from Mars in 2019."}])
+    out = tmp_path / "out.jsonl"
+    assert main(["score", str(raw), "-o", str(out), "-q", "--no-progress",
+                 "--calibration", str(cal_path)]) == 0
+    cal = load_calibration(cal_path)
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["hallucination_probability"] for r in recs] == pytest.approx(
+        [cal.probability(r) for r in recs])
+    assert 0.0 <= cal.recommended_threshold <= 1.0
+
+
+def test_calibrate_counts_error_records_it_leaves_out(tmp_path, capsys):
+    rows = [*prescored(), {**prescored(1)[0], "id": "bad", "error": "field 'query' is missing",
+                           "claims_score": None}]
+    src = write_jsonl(tmp_path / "scored.jsonl", rows)
+    assert main(["calibrate", str(src), "-o", str(tmp_path / "cal.json"),
+                 "--repeats", "0", *SCORE_FEATURES]) == 0
+    assert "records  40 (20 hallucinated), 1 left out (error or no label)" \
+        in capsys.readouterr().out

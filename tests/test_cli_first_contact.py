@@ -82,7 +82,8 @@ def test_summary_says_how_far_verdicts_agree_with_human_labels_next_to_them(caps
 # ----------------------------------------------------------------------------- help
 
 
-@pytest.mark.parametrize("argv", [[], ["score"], ["judge"], ["report"], ["calibrate"]])
+@pytest.mark.parametrize("argv", [[], ["score"], ["judge"], ["report"], ["calibrate"],
+                                  ["check"]])
 def test_help_has_examples_and_no_rest_markup(capsys, argv):
     with pytest.raises(SystemExit) as exc:
         main([*argv, "--help"])

@@ -185,7 +185,8 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
                           timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("evaltools score: error: in.jsonl line 1: field 'context' "
-                                   "is missing (required: query, context, response)")
+                                   "is missing (required: query, context, response); "
+                                   "columns read: query")
 
 
 def test_skip_invalid_records_unreadable_lines_too(tmp_path, capsys):

@@ -69,11 +69,169 @@ def test_cli_compare_two_runs(tmp_path, capsys):
     page = out.read_text(encoding="utf-8")
     assert 'id="table-flips"' in page and 'id="table-shifts"' in page
     assert "number “&#36;999”" in page or "number “$999”" in page
-    assert "95% interval" in page and "verdict flips" in capsys.readouterr().out
+    assert "95% interval" in page and "verdict worse" in capsys.readouterr().out
 
     from evaltools.report import compare_report
 
     again = compare_report(old, new)
-    assert [s.id for s in again.sections] == ["alerts", "summary", "shift", "flips", "modules"]
+    assert [s.id for s in again.sections] == ["alerts", "summary", "changes", "shift", "flips",
+                                              "modules"]
     flips = again.section("flips").tables()[0]
     assert flips.rows[0][0] == rows[0]["id"]
+
+
+# ------------------------------------------------------------- record by record, paired
+
+
+KETTLE_Q = "What does the Acme kettle cost?"
+KETTLE_C = "The Acme kettle costs $40 and holds 1.7 liters. Shipping is free."
+KETTLE_BEFORE = "The Acme kettle costs $40."
+KETTLE_AFTER = "The Acme kettle costs $40, or $75 with the stand."
+
+
+def test_paired_difference_by_hand():
+    from evaltools.compare import paired_difference
+
+    # differences +0.1, +0.1, +0.1, +0.1: mean 0.1, every resample 0.1; of the 2**4 = 16
+    # sign flips, all + and all - are as extreme: p = 2/16 = 0.125 (exact)
+    d, lo, hi, p = paired_difference([0.1, 0.2, 0.3, 0.4], [0.2, 0.3, 0.4, 0.5])
+    assert (round(d, 9), round(lo, 9), round(hi, 9), p) == (0.1, 0.1, 0.1, 0.125)
+    # differences +1, -1, 0, 0: mean 0; flips of the two non-zero ones: 4 of 4 give |mean|
+    # >= 0, so p = 1
+    d, lo, hi, p = paired_difference([0, 1, 0.5, 0.5], [1, 0, 0.5, 0.5])
+    assert d == 0 and lo <= 0 <= hi and p == 1.0
+    # no difference at all
+    assert paired_difference([0.3, 0.3], [0.3, 0.3]) == (0.0, 0.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="same length"):
+        paired_difference([1.0], [1.0, 2.0])
+
+
+def test_paired_interval_is_narrower_than_unpaired_for_matched_records():
+    """A +0.05 shift on records that differ widely: the pairs see it, the runs apart do not."""
+    base = [i / 40 for i in range(40)]
+    ref = [{"id": str(i), "verdict": "PASS", "relevance": v} for i, v in enumerate(base)]
+    cur = [{"id": str(i), "verdict": "PASS", "relevance": v + 0.05} for i, v in enumerate(base)]
+    paired = compare_runs(ref, cur, scores=("relevance",)).shifts[0]
+    assert paired.paired and paired.n_pairs == 40
+    assert paired.difference == pytest.approx(0.05) and paired.significant
+    assert paired.p_value < 0.01
+    apart = compare_runs(ref, [{**r, "id": "x" + r["id"]} for r in cur],
+                         scores=("relevance",)).shifts[0]
+    assert not apart.paired and apart.n_pairs == 0
+    assert apart.difference == pytest.approx(0.05) and not apart.significant
+    assert apart.p_value > 0.05
+
+
+def test_changes_list_moves_beyond_tolerance_that_flip_no_verdict():
+    ref = [{"id": "a", "verdict": "PASS", "hallucination": 0.0, "relevance": 0.8},
+           {"id": "b", "verdict": "PASS", "hallucination": 0.0, "relevance": 0.8},
+           {"id": "c", "verdict": "PASS", "hallucination": 0.0, "relevance": 0.8},
+           {"id": "d", "verdict": "WARN", "hallucination": 0.0, "relevance": 0.8}]
+    cur = [{"id": "a", "verdict": "PASS", "hallucination": 0.5, "relevance": 0.8},   # +0.5
+           {"id": "b", "verdict": "PASS", "hallucination": 0.0, "relevance": 0.78},  # -0.02
+           {"id": "c", "verdict": "PASS", "hallucination": 0.0, "relevance": 0.7},   # -0.1
+           {"id": "d", "verdict": "PASS", "hallucination": 0.0, "relevance": 0.8}]   # flip
+    c = compare_runs(ref, cur, scores=("hallucination", "relevance"), tolerance=0.05)
+    # b moved 0.02 <= 0.05: not listed; the flip d first, then a (0.5), then c (0.1)
+    assert [(ch.id, ch.largest_score, round(ch.largest_delta, 3)) for ch in c.changes] == [
+        ("d", "hallucination", 0.0), ("a", "hallucination", 0.5), ("c", "relevance", -0.1)]
+    assert [ch.worse for ch in c.changes] == [False, True, True]
+    assert c.n_changed == 3 and c.changes[1].delta("relevance") == 0
+    # bounded: only the top one is kept, the others counted
+    top = compare_runs(ref, cur, scores=("hallucination", "relevance"), tolerance=0.05,
+                       max_changes=1)
+    assert [ch.id for ch in top.changes] == ["d"] and top.n_changed == 3
+    # the tolerance comes from the config
+    from evaltools.config import load_config
+
+    strict = load_config().replace(compare={"tolerance": 0.01})
+    assert compare_runs(ref, cur, scores=("hallucination", "relevance"),
+                        config=strict).n_changed == 4
+
+
+def test_regression_verdict_one_line():
+    ref = [{"id": str(i), "verdict": "PASS", "hallucination": 0.0} for i in range(30)]
+    worse = [{**r, "hallucination": 0.5} for r in ref]
+    c = compare_runs(ref, worse, scores=("hallucination",))
+    assert c.verdict == "worse"
+    assert c.headline.startswith("Worse beyond chance (hallucination +0.500; paired by id). "
+                                 "30 records moved beyond ±0.05; 0 verdicts worse, 0 better.")
+    better = compare_runs(worse, ref, scores=("hallucination",))
+    assert better.verdict == "better" and better.headline.startswith("Better beyond chance")
+    one = [{**r, "hallucination": 0.5} if r["id"] == "0" else r for r in ref]
+    same = compare_runs(ref, one, scores=("hallucination",))
+    assert same.verdict == "unchanged"
+    assert same.headline == ("No change beyond chance (paired by id). 1 record moved beyond "
+                             "±0.05; 0 verdicts worse, 0 better.")
+    assert same.to_dict()["verdict"] == "unchanged" and same.to_dict()["changes"][0]["worse"]
+
+
+def _kettle_runs(tmp_path):
+    import evaltools
+
+    rows = [{"id": "kettle", "query": KETTLE_Q, "context": KETTLE_C}]
+    rows += [{"id": f"r{i}", "query": "What colour is the mug?",
+              "context": "The mug is blue and holds 350 ml.",
+              "response": "The mug is blue."} for i in range(3)]
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    for path, response in ((old, KETTLE_BEFORE), (new, KETTLE_AFTER)):
+        recs = [dict(r, response=r.get("response", response)) for r in rows]
+        path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    before = evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_BEFORE)
+    after = evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_AFTER)
+    # the case of the issue: hallucination 0.0 -> 0.5 and still PASS
+    assert (before.verdict, before.hallucination, after.verdict, after.hallucination) == (
+        "PASS", 0.0, "PASS", 0.5)
+    return old, new
+
+
+def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, capsys):
+    from evaltools.cli import main
+
+    old, new = _kettle_runs(tmp_path)
+    out = tmp_path / "diff.html"
+    assert main(["report", "--reference", str(old), str(new), "-o", str(out),
+                 "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "No change beyond chance (paired by id). 1 record moved beyond ±0.05" in said
+    page = out.read_text(encoding="utf-8")
+    assert 'id="table-changes"' in page and 'id="change-1"' in page
+    changed = page[page.index('id="change-1"'):]
+    changed = changed[:changed.index("</details>\n</details>") if "</details>\n</details>"
+                      in changed else len(changed)]
+    assert '<a href="#change-1">kettle</a>' in page
+    assert "hallucination +0.500" in changed
+    # both responses, the new price marked unsupported in the current one, reasons of both
+    before = changed[changed.index("<h4>Before"):changed.index("<h4>Now")]
+    now = changed[changed.index("<h4>Now"):]
+    assert "&#36;40</mark>.</div>" in before and "75" not in before
+    assert "hallucination 0.00 &lt;= 0.5" in before
+    assert "evaltools-unsupported" in now and "&#36;75</mark> with the stand." in now
+    assert "not supported by the context: number “$75”" in now
+    assert "hallucination 0.50 &lt;= 0.5" in now
+    assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
+
+
+def test_no_scipy_warning_reaches_the_user(monkeypatch):
+    """Before: 'RuntimeWarning: ks_2samp: Exact calculation unsuccessful' reached stderr even
+    with -q. scipy warns so for some sample sizes; here it is made to warn every time."""
+    import warnings
+
+    import scipy.stats
+
+    original = scipy.stats.ks_2samp
+
+    def noisy(*args, **kwargs):
+        warnings.warn("ks_2samp: Exact calculation unsuccessful. Switching to method=asymp.",
+                      RuntimeWarning, stacklevel=2)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(scipy.stats, "ks_2samp", noisy)
+    ref = [{"id": str(i), "verdict": "PASS", "relevance": i / 50} for i in range(50)]
+    cur = [{**r, "relevance": r["relevance"] / 2} for r in ref]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        c = compare_runs(ref, cur, scores=("relevance",))
+        compare_runs(ref, [{**r, "id": "x" + r["id"]} for r in cur], scores=("relevance",))
+    assert [str(w.message) for w in caught] == []
+    assert c.shifts[0].ks_pvalue is not None and c.shifts[0].ks_pvalue < 0.05

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from evaltools import score
 from evaltools.config import DEFAULT_CONFIG as DEFAULT
+from evaltools.config import Config, GroundingConfig
 from evaltools.highlight import case_html, highlight_html
 from evaltools.scoring.anchors.mentions import find_mentions
 from evaltools.scoring.grounding import grounding_score
@@ -123,10 +124,26 @@ def test_reasons_name_unsupported_spans_even_on_pass():
 def test_output_fields():
     d = score("", "The mug costs $5.", "The mug costs $5 and is blue.").to_dict()
     assert list(d)[list(d).index("anchors") + 1:][:2] == ["support", "unsupported_spans"]
+    span = d["unsupported_spans"][0]
     assert d["unsupported_spans"] == [{"text": "blue", "start": 24, "end": 28,
-                                       "weight": d["unsupported_spans"][0]["weight"],
+                                       "weight": span["weight"],
                                        "closest": "The mug costs $5.", "closest_start": 0,
-                                       "closest_end": 17}]
+                                       "closest_end": 17, "probability": span["probability"],
+                                       "hallucinated": span["probability"] >= 0.5}]
+    assert 0.0 < span["probability"] < 1.0
+
+
+def test_unsupported_runs_a_few_words_apart_are_one_span():
+    q, c = "", "The author won an award in 2001."
+    r = "The author won the Hugo award for best novel in 2019."
+    spans = [s.text for s in score(q, c, r).unsupported_spans]
+    # "Hugo" and "best novel in 2019": 2 words apart ("award for") within one sentence
+    assert spans == ["Hugo award for best novel in 2019"]
+    cfg = Config(grounding=GroundingConfig(span_merge_words=0))
+    # unmerged: "award" (in the context) splits the runs; "in" is no unit, so "best novel
+    # in 2019" was one run already
+    assert [s.text for s in score(q, c, r, config=cfg).unsupported_spans] == [
+        "Hugo", "best novel in 2019"]
 
 
 def test_spans_are_highlighted():

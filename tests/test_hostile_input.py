@@ -612,6 +612,7 @@ def test_sigterm_mid_run_removes_the_temporary_file(tmp_path):
             for i in range(20_000)]
     src = write_lines(tmp_path / "in.jsonl", recs)
     out = tmp_path / "out" / "scored.jsonl"
+    out.parent.mkdir()  # commands create no folders
     proc = subprocess.Popen([sys.executable, "-m", "evaltools", "score", str(src), "-o",
                              str(out), "--no-progress"], stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120

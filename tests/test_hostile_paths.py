@@ -87,8 +87,14 @@ def test_compare_runs_api_with_overflowing_means_gives_no_interval():
 
     assert difference_ci([1.7e308] * 3, [1.7e308] * 3) is None
     rows = [{"id": str(i), "verdict": "PASS", "relevance": 1.7e308} for i in range(4)]
-    shift = compare_runs(rows, rows, scores=("relevance",)).shifts[0]
+    # ids that do not match: the runs are compared apart and their means overflow
+    other = [{**r, "id": f"x{r['id']}"} for r in rows]
+    shift = compare_runs(rows, other, scores=("relevance",)).shifts[0]
     assert (shift.difference, shift.low, shift.high) == (None, None, None)
+    # matched by id, each pair's difference is 0 (finite) although the means overflow
+    shift = compare_runs(rows, rows, scores=("relevance",)).shifts[0]
+    assert shift.paired and (shift.difference, shift.low, shift.high) == (0.0, 0.0, 0.0)
+    assert shift.mean_reference is None
 
 
 def test_reference_that_is_the_output_is_refused(tmp_path, capsys):

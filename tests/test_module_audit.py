@@ -182,3 +182,34 @@ def test_run_module_audits_script(tmp_path):
                           "--modules", "M99", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown module(s) M99" in bad.stderr
+
+
+def test_overview_pass_rate_sits_by_pass_and_both_rates_are_defined(capsys):
+    """Before: 'match_rate 16.7 %' stood beside 'pass 5' for M01 while the report said
+    'Pass rate 83.3 %': two metrics, similar names, no definition on screen."""
+    import importlib.util
+
+    from evaltools.judging.module_audit import OVERVIEW_COLUMNS
+
+    ov = modules_overview(DATA).set_index("module")
+    m01 = ov.loc["M01"]
+    # M01 in data/judgments.jsonl: 6 records, 5 PASS -> 5/6 = 0.833; 1 of 6 exact -> 0.167
+    assert (m01["records"], m01["pass"], m01["pass_rate"], m01["match_rate"]) == (
+        6, 5, 0.833, 0.167)
+    cols = list(ov.columns)
+    assert cols.index("pass_rate") == cols.index("fail") + 1
+    assert set(OVERVIEW_COLUMNS) == {"pass_rate", "match_rate"}
+    spec = importlib.util.spec_from_file_location(
+        "run_module_audits", Path(__file__).resolve().parent.parent / "scripts"
+        / "run_module_audits.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    import argparse
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        script._write_overview(argparse.Namespace(data=None, modules=["M01"]), Path(d))
+    out = capsys.readouterr().out
+    assert "83.3%" in out and "16.7%" in out
+    assert "pass_rate: share of records whose verdict is PASS" in out
+    assert "match_rate: share of records whose output matches the expected one" in out

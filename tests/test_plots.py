@@ -15,6 +15,8 @@ from matplotlib.figure import Figure
 
 from evaltools import plots
 from evaltools.calibration import (
+    CurvePoint,
+    LearningCurve,
     reliability,
     threshold_sweep,
     verdict_agreement,
@@ -108,6 +110,26 @@ def test_verdict_mix_counts():
 # ------------------------------------------------------------------ legibility of every figure
 
 
+_CURVE = LearningCurve((CurvePoint(25, 25.5, 5, (0.7, 0.8, 0.75), (0.6, 0.7, 0.65), 0),
+                        CurvePoint(50, 50.0, 5, (0.85, 0.9, 0.8), (0.75, 0.8, 0.7), 0),
+                        CurvePoint(74, 74.0, 5, (0.9, 0.91, 0.89), (0.8, 0.82, 0.78), 1)),
+                       n_total=74, grouped=True, folds=5, repeats=3, seed=0)
+
+
+def test_learning_curve_plots_means_bands_and_every_run():
+    fig = plots.learning_curve({"here": _CURVE})
+    auroc, f1 = fig.axes
+    mean = auroc.get_lines()[0]
+    assert list(mean.get_xdata()) == [25, 50, 74]
+    assert list(mean.get_ydata()) == pytest.approx([0.75, 0.85, 0.9])
+    assert list(f1.get_lines()[0].get_ydata()) == pytest.approx([0.65, 0.75, 0.8])
+    dots = auroc.collections[-1].get_offsets()
+    assert len(dots) == 9  # three runs at each of three sizes
+    assert [t.get_text() for t in auroc.get_xticklabels()] == ["25", "50", "74"]
+    legend = [t.get_text() for t in auroc.get_legend().get_texts()]
+    assert "chance (0.5)" in legend and "here: mean of 3 subsamples" in legend
+
+
 def _every_figure():
     """One figure of each public function of evaltools.plots, on small hand-made inputs."""
     from evaltools.judging.module_audit import module_audit
@@ -124,6 +146,7 @@ def _every_figure():
                                                  marks={"spec FAIL": 0.5, "spec high risk": 0.6,
                                                         "Youden's J": 0.2}),
         "reliability_diagram": plots.reliability_diagram({"fitted": rel, "shipped": rel}),
+        "learning_curve": plots.learning_curve(_CURVE),
         "confusion_matrix": plots.confusion_matrix(verdict_agreement(
             [r["label_verdict"] for r in RECORDS], [r["verdict"] for r in RECORDS])),
         "verdict_mix": plots.verdict_mix(RECORDS),

@@ -369,3 +369,63 @@ def test_module_audit_page_loads_nothing_missing_and_shows_parameters_once(brows
     page.screenshot(path=str(tmp_path / "audit.png"), full_page=False)
     w.assert_clean()
     w.context.close()
+
+
+def test_diff_page_shows_a_changed_record_side_by_side(browser, tmp_path):
+    """The comparison page: a response that gained an unsupported "$75" (hallucination
+    0.0 -> 0.5, still PASS) is in the changed-records table; its link opens it."""
+    from test_compare_runs import _kettle_runs
+
+    from evaltools.cli import main
+
+    old, new = _kettle_runs(tmp_path)
+    out = tmp_path / "diff.html"
+    assert main(["report", "--reference", str(old), str(new), "-o", str(out), "-q",
+                 "--no-progress"]) == 0
+    w = Page(browser)
+    page = w.open(out)
+    assert "No change beyond chance" in page.locator("#summary p.ev-text").first.inner_text()
+    rows = page.locator("#table-changes tbody tr")
+    assert rows.count() == 1 and "kettle" in rows.first.inner_text()
+    change = page.locator("#change-1")
+    assert change.get_attribute("open") is None
+    assert not change.locator(".ev-sides").is_visible()
+    rows.first.locator("a").click()  # the link goes to the record and opens it
+    page.wait_for_function("document.getElementById('change-1').open")
+    assert change.locator(".ev-sides").is_visible()
+    now = change.locator(".ev-side").nth(1)
+    assert now.locator("mark.evaltools-unsupported").inner_text() == "$75"
+    assert "not supported by the context" in now.inner_text()
+    assert change.locator(".ev-side").nth(0).locator("mark.evaltools-unsupported").count() == 0
+    # sortable by the delta
+    header = page.locator("#table-changes th", has_text="Δ hallucination")
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "ascending"
+    w.assert_clean()
+    w.context.close()
+
+
+def test_exported_widget_page_copied_alone_says_its_widgets_are_missing(browser, tmp_path):
+    """Before: the page loaded require.js/embed-amd.js from beside it, failed, and its
+    widgets went blank without a word. Now it says what is missing, where they would be."""
+    import nbformat
+
+    from evaltools.report.notebooks import execute_notebook, export_html
+
+    path = tmp_path / "w.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import ipywidgets as w\nw.IntSlider(value=3, description='k')")]), path)
+    page_path = tmp_path / "alone" / "w.html"
+    page_path.parent.mkdir()
+    page_path.write_text(export_html(execute_notebook(path, timeout=120), name="w"),
+                         encoding="utf-8")
+    w = Page(browser)
+    page = w.open(page_path)
+    banner = page.locator("#evaltools-widgets-missing")
+    banner.wait_for(timeout=10_000)
+    assert banner.is_visible()
+    assert "require.js and embed-amd.js" in banner.inner_text()
+    note = page.locator(".evaltools-snapshot-note")
+    assert note.count() == 1 and "cannot be shown" in note.first.inner_text()
+    assert w.blocked == []  # it looked for the files beside it, nothing else
+    w.context.close()

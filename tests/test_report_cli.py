@@ -35,6 +35,7 @@ def test_report_over_already_scored_and_judged_files(tmp_path, capsys):
     scored = _jsonl(tmp_path / "scored.jsonl", scored_records(120))
     judged = _jsonl(tmp_path / "judged.jsonl", judged_records(40))
     out = tmp_path / "out" / "report.html"
+    out.parent.mkdir()  # commands create no folders
     rc, stdout, _ = _run(capsys, "report", scored, judged, "-o", out)
     assert rc == 0
     page = out.read_text(encoding="utf-8")
@@ -192,7 +193,9 @@ def test_score_and_judge_outputs_in_any_format_give_the_same_report(tmp_path, ca
     assert "recomputed" not in str(reports["csv"].inputs)
 
 
-def test_same_inputs_give_the_same_bytes(tmp_path, capsys):
+def test_same_inputs_give_the_same_bytes(tmp_path, capsys, monkeypatch):
+    # the header's generation time is fixed the reproducible-builds way
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     scored = _jsonl(tmp_path / "scored.jsonl", scored_records(200, labelled_every=10))
     judged = _jsonl(tmp_path / "judged.jsonl", judged_records(40))
     for name in ("a.html", "b.html"):

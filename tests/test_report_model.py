@@ -96,7 +96,7 @@ def test_anchor_counts_leave_query_restatements_out_as_the_cli_does():
     table = next(t for t in rep.section("summary").tables() if t.id == "anchor-kinds")
     got = {r["kind"]: (r["anchors"], r["unsupported"], r["share"], r["not_counted"])
            for r in table.to_records()}
-    assert got == {"claim": (1, 1, 1.0, 0), "date": (0, 0, None, 1),
+    assert got == {"claim": (1, 1, 1.0, 0), "date/time": (0, 0, None, 1),
                    "number": (2, 1, 0.5, 1)}
 
 

@@ -42,7 +42,7 @@ def test_export_with_widgets_refers_to_local_files_only(executed):
     page = export_html(executed, name="small", widgets=True)
     assert _external(page) == []
     assert "cdnjs" not in page and "unpkg" not in page and "jsdelivr" not in page
-    assert 'src="require.js"' in page and "'embed-amd.js'" in page
+    assert 'src="require.js"' in page and '"embed-amd.js"' in page
     assert "application/vnd.jupyter.widget-state+json" in page
     assert "data:image/png;base64," in page
     assert "done" in page

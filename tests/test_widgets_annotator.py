@@ -197,3 +197,37 @@ def test_repr_is_stable_for_nbval(frame, tmp_path):
 def test_missing_file_reads_as_empty_frame(tmp_path):
     df = read_labels(tmp_path / "none.jsonl")
     assert df.empty and list(df.columns) == ["id", "note", "labeler", "labeled_at", "n_events"]
+
+
+def test_annotator_labels_feed_calibrate(frame, tmp_path, capsys):
+    """Label in the widget, then `evaltools calibrate --labels` on the raw file: the one
+    step from the Annotator to a fitted probability (scoring the labelled records only)."""
+    from evaltools.calibration.learned import load_calibration
+    from evaltools.cli import main
+    from evaltools.io.labelled import join_labels
+
+    rows = []
+    for i in range(12):
+        rows.append({"id": f"ok{i}", "query": "How much is the jar?",
+                     "context": f"The jar costs ${10 + i}.00.",
+                     "response": f"The jar costs ${10 + i}.00."})
+        rows.append({"id": f"bad{i}", "query": "How much is the jar?",
+                     "context": f"The jar costs ${10 + i}.00.",
+                     "response": f"The jar costs ${40 + i}.50 since 2019."})
+    rows.append({"id": "unlabelled", "query": "q", "context": "c", "response": "r"})
+    src = tmp_path / "raw.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    path = tmp_path / "labels.jsonl"
+    ann = make(pd.DataFrame(rows), path, labels={"hallucinated": 1, "faithful": 0},
+               field="label_hallucinated")
+    for r in rows[:-1]:
+        ann.label_buttons["hallucinated" if r["id"].startswith("bad") else "faithful"].click()
+    assert len(join_labels(rows, path).records) == 24
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(src), "--labels", str(path), "-o", str(out), "--folds", "3",
+                 "--repeats", "1", "--no-progress"]) == 0
+    assert "24 records labelled in labels.jsonl; 1 without a label left out" \
+        in capsys.readouterr().out
+    cal = load_calibration(out)
+    assert cal.metadata["fitted_on"]["n"] == 24 and cal.metadata["metrics"]["cv_auroc"] > 0.9
+    assert "recommended_threshold" in cal.metadata and "threshold_metrics" in cal.metadata

@@ -17,6 +17,9 @@ returns small frozen results with ``to_dict()``.
   shares of words, content words and bigrams absent from the context).
 - :mod:`~evaltools.calibration.learned` — the learned hallucination
   probability (logistic regression stored as JSON of named coefficients).
+- :mod:`~evaltools.calibration.labelled_fit` — fitted on a user's labels:
+  the learning curve (cross-validated AUROC and F1 against the number of
+  labels) and the recommended probability threshold.
 
 Names are imported lazily: ``import evaltools.calibration.learned`` (used by
 ``evaltools score``) does not load scikit-learn.
@@ -49,6 +52,11 @@ _EXPORTS = {
     "LearnedCalibration": "learned", "FitResult": "learned", "FEATURES": "learned",
     "fit_calibration": "learned", "load_calibration": "learned", "features_frame": "learned",
     "cross_validated_probabilities": "learned",
+    "LearningCurve": "labelled_fit", "CurvePoint": "labelled_fit",
+    "ProbabilityThreshold": "labelled_fit", "LabelledFit": "labelled_fit",
+    "learning_curve": "labelled_fit", "fit_on_labels": "labelled_fit",
+    "recommend_probability_threshold": "labelled_fit", "curve_sizes": "labelled_fit",
+    "cross_fitted_f1": "labelled_fit", "draw_groups": "labelled_fit",
     "BASELINES": "baselines", "lexical_baselines": "baselines", "baselines_frame": "baselines",
 }
 

@@ -11,6 +11,7 @@ so ``from evaltools.calibration.learned import load_calibration`` keeps working.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -235,8 +236,10 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     from evaltools.calibration.thresholds import recommend_threshold
 
     meta = {
-        "recommended_threshold": round(float(
-            recommend_threshold(y, cv_prob, criterion="f1").threshold), 4),
+        # Rounded *down* to 4 decimals: "p >= threshold" still flags the record whose
+        # probability was chosen (rounding to nearest could lift the cut above it).
+        "recommended_threshold": math.floor(float(
+            recommend_threshold(y, cv_prob, criterion="f1").threshold) * 1e4) / 1e4,
         "fitted_on": {"n": len(y), "n_hallucinated": int(y.sum())},
         "metrics": {"cv_auroc": round(cv_auroc, 4), "cv_brier": round(cv_brier, 4),
                     "cv_folds": folds, "cv_grouped": g is not None},

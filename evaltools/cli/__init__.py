@@ -35,6 +35,7 @@ SUBCOMMANDS = {
     "judge": "recompute judge results for pipeline modules M01..M16 and audit LLM judges",
     "calibrate": "fit a hallucination probability on labelled records",
     "report": "write a self-contained HTML report",
+    "check": "exit non-zero when a run is below the bar (for CI)",
 }
 
 
@@ -46,6 +47,7 @@ examples:
   evaltools report scored.jsonl judged.jsonl -o report.html
   evaltools report --reference old.jsonl new.jsonl -o diff.html   # compare two runs
   evaltools calibrate labelled.jsonl -o calibration.json
+  evaltools check scored.jsonl --max-fail 0.1 --reference old.jsonl   # a CI gate
   evaltools COMMAND --help                                 # options and examples
 """
 
@@ -95,7 +97,17 @@ def main(argv: list[str] | None = None) -> int:
     130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Interrupted or terminated,
     the output is not written and its temporary file is removed."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    if not words:  # a bare `evaltools`: what it can do, not an error
+        parser.print_help()
+        return 0
+    first = words[0]
+    if not first.startswith("-") and first not in SUBCOMMANDS:
+        close = difflib.get_close_matches(first, list(SUBCOMMANDS), n=1, cutoff=0.5)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        parser.error(f"unknown command {first!r}{hint}; the commands are "
+                     f"{', '.join(SUBCOMMANDS)}")
+    args = parser.parse_args(words)
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)

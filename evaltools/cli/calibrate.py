@@ -3,9 +3,13 @@
 Reads labelled records (.jsonl, .csv or .parquet) — raw ``query, context,
 response`` records, which are scored first, or the output of ``evaltools
 score`` — fits the logistic model of :mod:`evaltools.calibration.learned`,
-prints its cross-validated AUROC, and writes the model as JSON (atomically:
-a temporary file renamed at the end). Use it with ``evaltools score
---calibration calibration.json``.
+prints its cross-validated AUROC, a recommended threshold on the probability
+(maximum F1 out-of-fold) and a learning curve (cross-validated AUROC and F1
+at 25, 50, 100, ... labels; :mod:`evaltools.calibration.labelled_fit`), and
+writes the model as JSON with both in its metadata (atomically: a temporary
+file renamed at the end). ``--labels`` takes the labels from an Annotator's
+labels file, joined on ``id``. Use it with ``evaltools score --calibration
+calibration.json``.
 """
 
 from __future__ import annotations
@@ -18,18 +22,20 @@ import re
 from pathlib import Path
 
 from evaltools import __version__
-from evaltools.calibration.learned import DEFAULT_FEATURES, fit_calibration, is_feature
+from evaltools.calibration.labelled_fit import DEFAULT_REPEATS, LabelledFit, fit_on_labels
+from evaltools.calibration.learned import DEFAULT_FEATURES, is_feature
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
 from evaltools.io import refuse_overwriting_input
-from evaltools.io.labelled import group_keys, read_labelled
+from evaltools.io.labelled import group_keys, join_labels, read_labelled
 from evaltools.scoring.restore import score_labelled
 from evaltools.scoring.result import has_calibration_inputs
 
 EXAMPLES = """\
 examples:
   evaltools calibrate labelled.jsonl -o calibration.json
+  evaltools calibrate scored.jsonl --labels reports/labels/mine.jsonl -o calibration.json
   evaltools calibrate halueval_qa.jsonl -o cal.json --label label \\
       --group-by id --group-regex '^(.*)_(?:right|halluc)$'
   evaltools score --calibration calibration.json runs.jsonl -o scored.jsonl
@@ -52,6 +58,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--group-regex", metavar="REGEX",
                    help="with --group-by: the group is REGEX's first group in FIELD "
                         "(e.g. '^(.*)_(?:right|halluc)$' for HaluEval ids)")
+    p.add_argument("--labels", type=Path, metavar="LABELS_FILE",
+                   help="take the 0/1 labels from an Annotator's labels file (field "
+                        "label_hallucinated, or --label), joined on id; records without a "
+                        "label there are left out")
+    p.add_argument("--repeats", type=int, default=DEFAULT_REPEATS,
+                   help="random subsamples per size of the learning curve (default "
+                        f"{DEFAULT_REPEATS}; 0: no learning curve)")
     p.add_argument("--features", metavar="NAMES",
                    help="comma-separated features to fit on: signal names (the 'signals' "
                         "output field), score features such as claims_score, or products "
@@ -104,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
                          source="command line")
 
+    if args.repeats < 0:
+        raise InputError(f"--repeats must be 0 or more. Got {args.repeats} instead.",
+                         source="command line")
     features = None
     if args.features is not None:
         features = [f.strip() for f in args.features.split(",") if f.strip()]
@@ -116,19 +132,33 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"
                              if unknown else "--features names no feature",
                              source="command line")
-    refuse_overwriting_input(args.output, [args.input])
+    refuse_overwriting_input(args.output, [args.input, *([args.labels] if args.labels else [])])
     config = load_config(args.config)
-    records = read_labelled(args.input, label=args.label)
+    joined = None
+    if args.labels is None:
+        records = read_labelled(args.input, label=args.label)
+    else:
+        records = read_labelled(args.input, require_label=False)
     if not records:
         raise InputError("no records: a calibration needs labelled records",
                          source=args.input.name)
+    if args.labels is not None:
+        joined = join_labels(records, args.labels, field=args.label or "label_hallucinated",
+                             source=args.input.name)
+        records = list(joined.records)
     groups = _groups(records, args)
     frame = score_labelled(_scored(records, config, args), config=config)
     import sklearn
 
     metadata = {
         "fitted_on": {"file": args.input.name, "sha256": _sha256(args.input),
-                      "label_field": args.label or "label_hallucinated|label",
+                      "label_field": (f"{args.label or 'label_hallucinated'} of "
+                                      f"{args.labels.name}" if args.labels
+                                      else args.label or "label_hallucinated|label"),
+                      **({"labels": {"file": args.labels.name,
+                                     "sha256": _sha256(args.labels),
+                                     "n_unlabelled": joined.n_unlabelled}}
+                         if args.labels else {}),
                       **({"sources": [{"file": f.name, "sha256": _sha256(f)}
                                       for f in args.source]} if args.source else {})},
         "fitting": {"command": "evaltools calibrate " + " ".join(_argv(args)),
@@ -143,25 +173,70 @@ def run(args: argparse.Namespace) -> int:
             if args.balance_by not in frame.columns:
                 raise ValueError(f"--balance-by: field '{args.balance_by}' is missing")
             strata = frame[args.balance_by].astype(str).tolist()
-        fit = fit_calibration(frame, C=args.C, folds=args.folds, seed=args.seed,
-                              groups=groups, metadata=metadata, features=features,
-                              strata=strata, balance=bool(args.balance_by))
+        labelled = fit_on_labels(frame, groups=groups, folds=args.folds, seed=args.seed,
+                                 repeats=max(args.repeats, 1), curve=args.repeats > 0,
+                                 strata=strata, C=args.C, metadata=metadata,
+                                 features=features, balance=bool(args.balance_by))
     except ValueError as exc:
         raise InputError(str(exc), source=args.input.name) from None
-    fit.calibration.save(args.output)
+    labelled.calibration.save(args.output)
     if not args.quiet:
-        m = fit.calibration.metadata["fitted_on"]
-        print(f"evaltools calibrate: {args.input} -> {args.output}")
-        print(f"records  {m['n']} ({m['n_hallucinated']} hallucinated)"
-              + (f", {fit.n_dropped} left out (error or no label)" if fit.n_dropped else ""))
-        print(f"cross-validated AUROC  {fit.cv_auroc:.3f}  ({args.folds} folds"
-              + (", grouped" if groups is not None else "") + ")")
-        print(f"cross-validated Brier  {fit.cv_brier:.3f}")
-        print("coefficients (standardised features)")
-        for c in fit.calibration.coefficients:
-            print(f"  {c.name:<27} {c.coefficient:+.3f}")
-        print(f"  {'intercept':<27} {fit.calibration.intercept:+.3f}")
+        _print_summary(labelled, args, grouped=groups is not None, joined=joined)
     return 0
+
+
+def _print_summary(labelled: LabelledFit, args: argparse.Namespace, *, grouped: bool,
+                   joined) -> None:
+    fit, calibration = labelled.fit, labelled.calibration
+    m = calibration.metadata["fitted_on"]
+    print(f"evaltools calibrate: {args.input} -> {args.output}")
+    if joined is not None:
+        print(f"labels   {len(joined.records)} records labelled in {args.labels.name}"
+              + (f"; {joined.n_unlabelled} without a label left out" if joined.n_unlabelled
+                 else "")
+              + (f"; {joined.n_unmatched} labelled ids not in {args.input.name}"
+                 if joined.n_unmatched else ""))
+    print(f"records  {m['n']} ({m['n_hallucinated']} hallucinated)"
+          + (f", {labelled.n_left_out} left out (error or no label)"
+             if labelled.n_left_out else ""))
+    print(f"cross-validated AUROC  {fit.cv_auroc:.3f}  ({args.folds} folds"
+          + (", grouped" if grouped else "") + ")")
+    print(f"cross-validated Brier  {fit.cv_brier:.3f}")
+    t = labelled.threshold
+    print(f"recommended threshold  {t.rule}  (max F1 out-of-fold: F1 {t.f1:.3f}, "
+          f"precision {t.precision:.3f}, recall {t.recall:.3f}, flags {t.flagged_share:.0%}; "
+          f"chosen on other folds: F1 {t.f1_cross_fitted:.3f})")
+    if labelled.curve is not None:
+        c = labelled.curve
+        print(f"learning curve  ({c.repeats} random subsamples per size"
+              + (", by group" if c.grouped else "") + f"; {c.folds}-fold CV in each)")
+        print(_curve_table(c))
+    print("coefficients (standardised features)")
+    for co in getattr(calibration, "coefficients", ()):
+        print(f"  {co.name:<27} {co.coefficient:+.3f}")
+    if hasattr(calibration, "intercept"):
+        print(f"  {'intercept':<27} {calibration.intercept:+.3f}")
+
+
+def _fmt(x: float, width: int = 5, digits: int = 3) -> str:
+    return f"{x:.{digits}f}".rjust(width) if math.isfinite(x) else "-".rjust(width)
+
+
+def _curve_table(curve) -> str:
+    """The learning curve as text: one row per number of labels."""
+    head = ("labels", "records", "halluc", "runs", "AUROC", "sd", "min", "max", "F1", "sd")
+    widths = (6, 7, 6, 4, 6, 6, 6, 6, 6, 6)
+    lines = ["  " + "  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))]
+    for p in curve.points:
+        cells = (str(p.n), _fmt(p.n_records, 0, 0), _fmt(p.n_positive, 0, 0), str(p.repeats),
+                 _fmt(p.auroc_mean),
+                 _fmt(p.auroc_sd), _fmt(min(p.auroc, default=math.nan)),
+                 _fmt(max(p.auroc, default=math.nan)), _fmt(p.f1_mean), _fmt(p.f1_sd))
+        lines.append("  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths, strict=True))
+                     + (f"  ({p.skipped} skipped: too few of a label)" if p.skipped else ""))
+    lines.append("  (records, halluc: mean per run; AUROC and F1: mean over runs, sd between "
+                 "runs; F1 at the threshold chosen on the other folds)")
+    return "\n".join(lines)
 
 
 def _argv(args: argparse.Namespace) -> list[str]:
@@ -171,7 +246,9 @@ def _argv(args: argparse.Namespace) -> list[str]:
                                  ("--group-by", args.group_by, None),
                                  ("--group-regex", args.group_regex, None),
                                  ("--features", args.features, None),
-                                 ("--balance-by", args.balance_by, None)):
+                                 ("--balance-by", args.balance_by, None),
+                                 ("--labels", args.labels and args.labels.name, None),
+                                 ("--repeats", args.repeats, DEFAULT_REPEATS)):
         if value is not None and value != default:
             text = str(value)
             out += [flag, f"'{text}'" if re.search(r"[^\w.,/-]", text) else text]

@@ -12,7 +12,13 @@ import argparse
 from pathlib import Path
 
 from evaltools.cli import scale
-from evaltools.cli.output import output_help, summary_stream, tell_no_output
+from evaltools.cli.output import (
+    add_map_argument,
+    columns_of,
+    output_help,
+    summary_stream,
+    tell_no_output,
+)
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import ConfigError
@@ -56,6 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv-raw", action="store_true",
                    help="CSV output: write cells starting with = + - @ as they are "
                         "(by default they get a leading ' so spreadsheets do not run them)")
+    add_map_argument(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     g = p.add_argument_group(
@@ -186,7 +193,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args, config, registry, summary: JudgeSummary, asker) -> int:
+    columns = columns_of(args)
     if scale.scaled(args):
+        scale.refuse_map(columns)
         from evaltools.dask import JUDGE_KINDS, judge_part
 
         scale.run(args, task=judge_part, contract=JUDGE_KINDS, summary=summary,
@@ -197,7 +206,8 @@ def _run(args, config, registry, summary: JudgeSummary, asker) -> int:
     source, unit = path.name, row_unit(path)
 
     def outputs():
-        records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input)
+        records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input,
+                               columns=columns)
         if asker is not None:
             records = asker.stream(records)
         stream = judge_stream(records, registry=registry, source=source, unit=unit,

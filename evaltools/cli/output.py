@@ -21,6 +21,20 @@ def output_help(what: str) -> str:
             f"'-' for JSON Lines on stdout). Without it only the summary is printed")
 
 
+def add_map_argument(p: argparse.ArgumentParser) -> None:
+    """The ``--map`` option: input columns named otherwise, renamed to fields as they are read."""
+    p.add_argument("--map", metavar="COLUMN=FIELD,...", dest="columns",
+                   help="read columns named otherwise: e.g. --map question=query,answer=response "
+                        "(CSV, JSON Lines and Parquet)")
+
+
+def columns_of(args: argparse.Namespace) -> dict[str, str]:
+    """The parsed ``--map`` (an empty dict without it)."""
+    from evaltools.io import parse_column_map
+
+    return parse_column_map(getattr(args, "columns", None))
+
+
 def summary_stream(output: Path | None) -> TextIO:
     """stderr when the records go to stdout, else stdout."""
     return sys.stderr if output is not None and str(output) == STDOUT else sys.stdout

@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from evaltools.cli.output import add_map_argument, columns_of
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
@@ -52,6 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rows kept in any long table (default: 100)")
     p.add_argument("--worst", type=int, default=None, metavar="N",
                    help="responses shown in full among the worst cases (default: 20)")
+    add_map_argument(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
 
@@ -64,16 +66,17 @@ def _reading(args: argparse.Namespace, files):
         disabled=args.no_progress)
 
 
-def _compare(args: argparse.Namespace, config) -> int:
+def _compare(args: argparse.Namespace, config, limits: Limits) -> int:
     title = args.title if args.title != "evaltools report" else "evaltools comparison"
     report = compare_files(args.reference, args.inputs, config=config, title=title,
-                           skip_invalid=args.skip_invalid,
+                           skip_invalid=args.skip_invalid, limits=limits,
+                           columns=columns_of(args),
                            progress=_reading(args, [*args.inputs, *args.reference]))
     report.to_file(args.output)
     if not args.quiet:
-        flips = report.section("summary").blocks[0].items[3].value
+        headline = report.section("summary").blocks[0].text
         print(f"evaltools report: {' '.join(map(str, args.reference))} -> "
-              f"{' '.join(map(str, args.inputs))}: {flips} verdict flips -> {args.output}")
+              f"{' '.join(map(str, args.inputs))} -> {args.output}\n  {headline}")
     return 0
 
 
@@ -96,11 +99,11 @@ def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
 
     if args.reference:
-        return _compare(args, config)
+        return _compare(args, config, lim)
 
     report = build_report(args.inputs, config=config, registry=registry, limits=lim,
                           title=args.title, skip_invalid=args.skip_invalid,
-                          progress=_reading(args, args.inputs))
+                          progress=_reading(args, args.inputs), columns=columns_of(args))
     report.to_file(args.output)
     if not args.quiet:
         summary = report.section("summary").blocks[0]

@@ -45,6 +45,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="records per task (default 2048)")
 
 
+def refuse_map(columns) -> None:
+    """``--map`` renames columns in one process; parts are read by workers as they are."""
+    if columns:
+        from evaltools.errors import InputError
+
+        raise InputError("--map is read by one process only: rename the columns before "
+                         "scoring several files, a folder or with --workers/--scheduler",
+                         source="--map")
+
+
 def scaled(args: argparse.Namespace) -> bool:
     """True when the run goes through parts: a cluster, several inputs, or a folder output."""
     out = args.output

@@ -7,7 +7,13 @@ from pathlib import Path
 
 from evaltools.calibration.learned import load_calibration
 from evaltools.cli import scale
-from evaltools.cli.output import output_help, summary_stream, tell_no_output
+from evaltools.cli.output import (
+    add_map_argument,
+    columns_of,
+    output_help,
+    summary_stream,
+    tell_no_output,
+)
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.io import (
@@ -19,7 +25,7 @@ from evaltools.io import (
 )
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.stream import output_record
-from evaltools.scoring.summary import RunSummary, ScoreStats
+from evaltools.scoring.summary import RunSummary, ScoreStats, kind_label
 from evaltools.text import load_pipeline
 
 EXAMPLES = """\
@@ -48,6 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv-raw", action="store_true",
                    help="CSV output: write cells starting with = + - @ as they are "
                         "(by default they get a leading ' so spreadsheets do not run them)")
+    add_map_argument(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     scale.add_arguments(p)
@@ -79,7 +86,7 @@ def format_summary(s: RunSummary) -> str:
     lines.append("")
     lines.append(f"anchors  {s.anchors_total} checked, {s.anchors_unsupported} unsupported")
     for kind, (t, u) in s.by_kind.items():
-        lines.append(f"  {kind:<8} {t:>6} checked, {u:>5} unsupported")
+        lines.append(f"  {kind_label(kind):<9} {t:>6} checked, {u:>5} unsupported")
     return "\n".join(lines)
 
 
@@ -87,8 +94,10 @@ def run(args: argparse.Namespace) -> int:
     refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
+    columns = columns_of(args)
     summary = ScoreStats()
     if scale.scaled(args):
+        scale.refuse_map(columns)
         from evaltools.dask import SCORE_KINDS, PreloadPipeline, score_part
 
         if not (args.workers or args.scheduler):
@@ -99,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
                   limits=config.input)
         return _print(args, summary)
     path = Path(args.input[0])
-    records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input)
+    records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input,
+                           columns=columns)
     stream = ResponseScorer(config).stream(records, source=path.name, unit=row_unit(path),
                                            skip_invalid=args.skip_invalid)
 

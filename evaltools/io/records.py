@@ -72,8 +72,95 @@ class Unreadable:
     message: str
 
 
+def parse_column_map(text: str | Mapping[str, str] | None, *,
+                     source: str = "--map") -> dict[str, str]:
+    """``"question=query,answer=response"`` as ``{"question": "query", "answer": "response"}``.
+
+    Each item names a column of the input, then the field it stands for. A
+    mapping is returned as a plain dict after the same checks. An item
+    without ``=``, an empty name, or two columns mapped to one field is an
+    :class:`~evaltools.errors.InputError`.
+
+    Examples
+    --------
+    >>> parse_column_map("question=query, answer=response")
+    {'question': 'query', 'answer': 'response'}
+    >>> parse_column_map("question")
+    Traceback (most recent call last):
+    ...
+    evaltools.errors.InputError: --map: 'question' is not COLUMN=FIELD (e.g. ...)
+    """
+    if text is None:
+        return {}
+    items = list(text.items()) if isinstance(text, Mapping) else [
+        tuple(part.split("=", 1)) if "=" in part else (part,)
+        for part in (p.strip() for p in str(text).split(",")) if part]
+    out: dict[str, str] = {}
+    for item in items:
+        if len(item) != 2 or not str(item[0]).strip() or not str(item[1]).strip():
+            raise InputError(f"{shorten('='.join(map(str, item)))} is not COLUMN=FIELD "
+                             f"(e.g. --map question=query,answer=response)", source=source)
+        column, field = str(item[0]).strip(), str(item[1]).strip()
+        if field in out.values():
+            raise InputError(f"two columns are mapped to field {shorten(field)}", source=source)
+        out[column] = field
+    return out
+
+
+def map_columns(numbered: Iterable[tuple[int, Any]], columns: Mapping[str, str] | None,
+                ) -> Iterator[tuple[int, Any]]:
+    """Rename the fields of each ``(line, record)``: ``columns`` maps a column to a field.
+
+    A record that holds both a mapped column and the field it maps to keeps
+    the mapped column's value (the mapping says which to read). Columns that
+    are not mapped pass through; unreadable lines pass as they are.
+
+    >>> list(map_columns([(1, {"question": "q", "query": "x", "id": 7})], {"question": "query"}))
+    [(1, {'query': 'q', 'id': 7})]
+    """
+    if not columns:
+        yield from numbered
+        return
+    for line, rec in numbered:
+        if isinstance(rec, dict):
+            targets = {columns[k] for k in rec if k in columns}
+            out: dict[str, Any] = {}
+            for k, v in rec.items():
+                if k in columns:
+                    out[columns[k]] = v
+                elif k not in targets:
+                    out[k] = v
+            rec = out
+        yield line, rec
+
+
+@dataclass(frozen=True)
+class ReadFailed:
+    """What :func:`errors_in_order` yields in place of an error raised while reading."""
+
+    error: InputError
+
+
+def errors_in_order(numbered: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """Yield ``numbered``; an :class:`InputError` raised while reading comes as a last
+    ``(0, ReadFailed(error))`` item instead, so that a caller holding earlier records
+    back (to parse them in a batch) checks them first and raises the reader's error
+    after: errors are reported in the order of the file.
+
+    >>> def bad():
+    ...     yield 1, {"a": 1}
+    ...     raise InputError("not valid JSON", source="a.jsonl", line=2)
+    >>> [type(r).__name__ for _, r in errors_in_order(bad())]
+    ['dict', 'ReadFailed']
+    """
+    try:
+        yield from numbered
+    except InputError as exc:
+        yield 0, ReadFailed(exc)
+
+
 def read_records(path: str | Path, *, skip_invalid: bool = False,
-                 limits: InputConfig | None = None,
+                 limits: InputConfig | None = None, columns: Mapping[str, str] | None = None,
                  ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
     """Yield ``(line_or_row, record)`` from a .jsonl, .csv or .parquet file.
 
@@ -95,7 +182,15 @@ def read_records(path: str | Path, *, skip_invalid: bool = False,
     ``max_depth``, holding a number that overflows (``1e400``), ``NaN`` or
     ``Infinity``, or a lone surrogate escape (``"\\ud800"``, not text) is
     unreadable. Parquet floats that are NaN or infinite are read as None.
+
+    ``columns`` renames fields as they are read (:func:`map_columns`):
+    ``{"question": "query", "answer": "response"}`` reads a file whose
+    columns are named otherwise (``--map question=query,answer=response``).
     """
+    if columns:
+        yield from map_columns(read_records(path, skip_invalid=skip_invalid, limits=limits),
+                               columns)
+        return
     p = Path(path)
     fmt = file_format(p)
     if not p.is_file():
@@ -358,15 +453,19 @@ def _unnan(v: Any) -> Any:
 
 def require_text(record: Mapping[str, Any], field: str, *, source: str, line: int,
                  unit: str = "line", required: Iterable[str] = (),
-                 max_chars: int | None = None) -> str:
+                 max_chars: int | None = None, suggest_map: bool = False) -> str:
     """The string in ``record[field]``, or an InputError naming file, line and field.
+
+    With ``suggest_map``, a missing field's message lists the columns read and
+    says how to map them (:func:`columns_read`).
 
     The string must be text (no lone surrogates) and, with ``max_chars``, at
     most that many characters long (the ``[input] max_text_chars`` limit).
     """
     if field not in record or record[field] is None:
         req = ", ".join(required) or field
-        raise InputError(f"field '{field}' is missing (required: {req})",
+        raise InputError(f"field '{field}' is missing (required: {req})"
+                         + (columns_read(record, field) if suggest_map else ""),
                          source=source, line=line, field=field, unit=unit)
     value = record[field]
     if not isinstance(value, str):
@@ -380,6 +479,41 @@ def require_text(record: Mapping[str, Any], field: str, *, source: str, line: in
         raise InputError(f"field '{field}' holds a lone surrogate (\\ud800-\\udfff), not text",
                          source=source, line=line, field=field, unit=unit)
     return value
+
+
+def columns_read(record: Mapping[str, Any], missing: str = "query", shown: int = 12,
+                 known: Iterable[str] = ("id", "query", "context", "response")) -> str:
+    """What a "field is missing" message adds: the columns read and how to map them.
+
+    ``--map`` is suggested when a column is not one the contract knows (the
+    first such column is the example); a lone column whose name holds ``;``
+    or a tab is a file separated by something other than commas, and the
+    message says so.
+
+    >>> print(columns_read({"question": "q", "context": "c", "answer": "a"}))
+    ; columns read: question, context, answer; map them with --map COLUMN=FIELD
+    (e.g. --map question=query)
+    >>> columns_read({"query": "q"}, "context")
+    '; columns read: query'
+    >>> print(columns_read({"question;context;answer": "q;c;a"}))
+    ; columns read: 'question;context;answer' (one column: is the file separated by ';'?
+    CSV must be comma-separated)
+    """
+    names = [str(k) for k in record]
+    if not names:
+        return "; the record has no fields"
+    if len(names) == 1:
+        sep = next((c for c in (";", "\t", "|") if c in names[0]), None)
+        if sep is not None:
+            return (f"; columns read: {shorten(names[0])} (one column: is the file separated "
+                    f"by {sep!r}? CSV must be comma-separated)")
+    listed = ", ".join(shorten(n, 40, quote=False) for n in names[:shown])
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    other = next((n for n in names if n not in set(known)), None)
+    if other is None:
+        return f"; columns read: {listed}{more}"
+    return (f"; columns read: {listed}{more}; map them with --map COLUMN=FIELD "
+            f"(e.g. --map {shorten(other, 40, quote=False)}={missing})")
 
 
 def count_records(path: str | Path) -> int | None:
@@ -549,10 +683,40 @@ def _temp_beside(target: Path, suffix: str) -> Path:
     return Path(tmp)
 
 
+def is_device(path: str | Path) -> bool:
+    """Whether ``path`` is an existing character device (``/dev/null``): written to, never
+    replaced, and whatever its name it has no file type."""
+    import stat
+
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def check_output_folder(output: str | Path) -> None:
+    """Raise an :class:`OutputError` when the folder ``output`` goes in does not exist.
+
+    Commands do not create folders: a typo in ``-o /tmp/reprots/x.jsonl`` would
+    make folders anywhere. A device (``/dev/null``) is accepted as it is.
+    """
+    out = Path(output)
+    if is_device(out):
+        return
+    parent = out.parent
+    if not parent.is_dir():
+        blocker = next((a for a in out.parents if a.exists() and not a.is_dir()), None)
+        why = (f"{blocker} is a file, not a folder" if blocker is not None else
+               f"the folder {parent} does not exist; create it first, evaltools creates "
+               f"no folders")
+        raise OutputError(f"{out}: cannot write there ({why})")
+
+
 def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | Path]) -> None:
     """Raise an InputError if ``output`` is one of ``inputs``: the same path, or the
     same file through a symbolic or hard link. Writing it would destroy the input
-    (lines that could not be read would come back as stubs).
+    (lines that could not be read would come back as stubs). First, the folder the
+    output goes in must exist (:func:`check_output_folder`).
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp()); (d / "a.jsonl").write_text("")
@@ -565,6 +729,7 @@ def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | P
     if output is None or str(output) == STDOUT:
         return
     out = Path(output)
+    check_output_folder(out)
     for path in inputs:
         p = Path(path)
         same = out.resolve() == p.resolve()
@@ -676,7 +841,7 @@ def write_or_drain(records: Iterable[Mapping[str, Any]], path: str | Path | None
     >>> write_or_drain(iter([{"a": 1}, {"a": 2}]), None)
     2
     """
-    if path is None:
+    if path is None or is_device(path):  # no output, or /dev/null: nothing to keep
         return sum(1 for _ in records)
     if str(path) == STDOUT:
         import sys

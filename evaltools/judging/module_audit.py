@@ -459,6 +459,16 @@ def module_audit(records: Any, module: str, *,
                        judge_rules=tuple(r.judge_rules for r in results), registry=reg)
 
 
+#: What the overview's rate columns mean (printed under the table): two shares with
+#: similar names that answer different questions.
+OVERVIEW_COLUMNS = {
+    "pass_rate": "share of records whose verdict is PASS (the report's 'Pass rate')",
+    "match_rate": "share of records whose output matches the expected one exactly "
+                  "(correctness EXACT or YES; the report's 'Full match'); a PASS may "
+                  "match only partly",
+}
+
+
 def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
                      registry: Registry | None = None):
     """One row per module: records, match rate, verdicts, and how often its LLM judge is wrong.
@@ -474,9 +484,10 @@ def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
     Returns
     -------
     pandas.DataFrame
-        Columns ``module, name, type, records, match_rate, mean_total, pass, fail,
-        judged, judge_with_findings, inconsistent, arithmetic_wrong, verdict_inconsistent,
-        verdict_differs``; modules without records are listed with 0 records.
+        Columns ``module, name, type, records, pass, fail, pass_rate, mean_total,
+        match_rate, judged, judge_with_findings, inconsistent, arithmetic_wrong,
+        verdict_inconsistent, verdict_differs``; modules without records are listed with 0
+        records. ``pass_rate`` and ``match_rate`` are defined in :data:`OVERVIEW_COLUMNS`.
 
     Examples
     --------
@@ -496,15 +507,17 @@ def modules_overview(records: Any, *, modules: Iterable[str] | None = None,
         st, o = a.stats(), a.judge_overview()
         mean = st.mean_total
         rows.append({"module": a.module.id, "name": a.module.name, "type": a.module.type,
-                     "records": a.n_records, "match_rate": a.match_rate(),
+                     "records": a.n_records, "pass": st.passed, "fail": st.failed,
+                     "pass_rate": (round(st.passed / a.n_records, 3) if a.n_records
+                                   else None),
                      "mean_total": round(mean, 2) if mean is not None else None,
-                     "pass": st.passed, "fail": st.failed,
+                     "match_rate": a.match_rate(),
                      "judged": o["judged"], "judge_with_findings": o["with_findings"],
                      "inconsistent": o["inconsistent"],
                      "arithmetic_wrong": o["arithmetic_wrong"],
                      "verdict_inconsistent": o["verdict_inconsistent"],
                      "verdict_differs": o["verdict_differs"]})
     df = pd.DataFrame(rows)
-    for col in ("match_rate", "mean_total"):  # None, not NaN, for a module without records
+    for col in ("pass_rate", "match_rate", "mean_total"):  # None, not NaN, without records
         df[col] = pd.Series([r[col] for r in rows], dtype="object", index=df.index)
     return df

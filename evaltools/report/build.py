@@ -42,6 +42,7 @@ from evaltools.report.model import (
     Stats,
     Table,
     Text,
+    generation_time,
 )
 from evaltools.report.stats import ReportStats, describe
 
@@ -68,6 +69,7 @@ class ReportBuilder(ReportStats):
             config=self.config.to_dict(),
             inputs=tuple(self.inputs),
             limits=self.limits,
+            generated=generation_time(),
         )
 
 
@@ -90,7 +92,7 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
                  limits: Limits | None = None,
                  title: str = "evaltools report", skip_invalid: bool = False,
                  progress: Callable[[Iterable[Any], str], Iterable[Any]] | None = None,
-                 ) -> Report:
+                 columns: Mapping[str, str] | None = None) -> Report:
     """Read, score or judge as needed, and build the report over ``paths``.
 
     Parameters
@@ -111,6 +113,9 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
     progress : callable, optional
         ``progress(items, file_name)`` wraps each file's stream of records
         (the CLI passes a progress bar).
+    columns : mapping, optional
+        Input columns renamed to fields as they are read (``--map``):
+        ``{"question": "query", "answer": "response"}``.
 
     Raises
     ------
@@ -126,7 +131,7 @@ def build_report(paths: Sequence[str | Path], *, config=None, registry=None,
         kinds: Counter = Counter()
         n = 0
         items = iter_items(p, scorer=scorer, registry=builder.registry,
-                           skip_invalid=skip_invalid)
+                           skip_invalid=skip_invalid, columns=columns)
         for item in items if progress is None else progress(items, p.name):
             n += 1
             kinds[("recomputed " if item.recomputed else "") + item.kind] += 1

@@ -50,27 +50,35 @@ def _verdict_rows(agreement) -> list[tuple]:
 
 def agreement_blocks(id: str, title: str, human, predicted, labels, *,
                      reference: str = "Reference") -> list:
-    """Stats, a confusion figure and table of two verdict series (from verdict_agreement)."""
-    from evaltools import plots
-
+    """Stats, a note on kappa and the confusion table of two verdict series
+    (:func:`evaltools.calibration.verdict_agreement`); the matrix is shown once, as a table."""
     pairs = [(h, p) for h, p in zip(human, predicted, strict=True)
              if h in labels and p in labels]
     if not pairs:
         return [Text(f"{title}: no records with both verdicts.")]
     a = cal.verdict_agreement([h for h, _ in pairs], [p for _, p in pairs], labels=labels)
-    blocks: list = [Stats((
-        Stat(f"{title}: records", a.n),
-        Stat("Agreement", f"{100 * a.accuracy:.1f}%"),
-        Stat("Cohen's kappa", "—" if math.isnan(a.kappa) else f"{a.kappa:.3f}"),
-        Stat("Weighted kappa", "—" if math.isnan(a.weighted_kappa)
-             else f"{a.weighted_kappa:.3f}"),
-        Stat("Disagreements", a.n_disagree),
-    ))]
-    blocks.append(Figure(f"{id}-figure", f"{title}: confusion",
-                         figures.figure_to_svg(plots.confusion_matrix(
-                             a, reference=f"{reference} verdict",
-                             predicted="evaltools verdict")),
-                         alt=f"Confusion matrix of {title.lower()}."))
+    seen = {v for pair in pairs for v in pair}
+    kappa = "—" if math.isnan(a.kappa) else f"{a.kappa:.3f}"
+    stats = [Stat(f"{title}: records", a.n), Stat("Agreement", f"{100 * a.accuracy:.1f}%")]
+    if len(seen) > 2:
+        stats += [
+            Stat("Cohen's kappa", kappa, help="agreement beyond chance; every disagreement "
+                                              "counts the same"),
+            Stat("Weighted kappa", "—" if math.isnan(a.weighted_kappa)
+                 else f"{a.weighted_kappa:.3f}",
+                 help="linearly weighted: PASS against FAIL counts twice PASS against WARN")]
+    else:  # with two verdicts, the linearly weighted kappa is Cohen's kappa
+        stats.append(Stat("Cohen's kappa", kappa,
+                          help="agreement beyond chance; with two verdicts the weighted "
+                               "kappa is the same number, so it is not shown"))
+    stats.append(Stat("Disagreements", a.n_disagree))
+    note = ("Kappa: agreement beyond chance (1 perfect, 0 no better than chance). "
+            + ("Cohen's counts every disagreement the same; the linearly weighted one counts "
+               "PASS against FAIL twice PASS against WARN, so it is higher when most "
+               "disagreements are one step apart." if len(seen) > 2 else
+               "With two verdicts the linearly weighted kappa equals Cohen's, so only one "
+               "is shown."))
+    blocks: list = [Stats(tuple(stats)), Text(note)]
     blocks.append(Table.from_rows(
         id, f"{title}: confusion (rows: {reference.lower()}, columns: evaltools)",
         [Column("reference", reference, "verdict"),
@@ -169,10 +177,21 @@ def _scoring_blocks(b: ReportStats) -> list:
                 Column("accuracy", "Accuracy", "float"), Column("kappa", "Kappa", "float"),
                 Column("youden_j", "Youden J", "float"),
                 Column("flagged_share", "Flagged", "percent")]
+        records = table.to_dict("records")
+        # A "recommended" threshold that flags every record (or none) separates nothing:
+        # it is not a recommendation (e.g. "completeness <= 1, flagged 100%").
+        useless = sorted({f"{r['check']} ({r['source']})" for r in records
+                          if r["source"] != "spec" and r["flagged_share"] in (0.0, 1.0)})
+        records = [r for r in records
+                   if r["source"] == "spec" or r["flagged_share"] not in (0.0, 1.0)]
         rows = [tuple(None if isinstance(v, float) and math.isnan(v) else v
-                      for v in (r[c.key] for c in cols)) for r in table.to_dict("records")]
+                      for v in (r[c.key] for c in cols)) for r in records]
         note = ("'spec' rows are the configured thresholds as they stand; 'youden' and "
                 "'f1' rows the thresholds that maximise Youden's J and F1 on these labels.")
+        if useless:
+            note += (" Not shown, because the best threshold found flags every record or "
+                     "none (the score does not separate these labels): "
+                     + ", ".join(useless) + ".")
         if not search:
             note = (f"The configured thresholds as they stand. Recommended thresholds are "
                     f"searched for at most {lim.recommend_records:,} labelled records "

@@ -7,20 +7,35 @@ deltas, and lays them out as report sections. Nothing is computed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from evaltools import __version__
 from evaltools.compare import compare_runs
 from evaltools.config import DEFAULT_CONFIG
+from evaltools.report.cases import case_payload
 from evaltools.report.inputs import file_sha256, iter_items
-from evaltools.report.model import Alert, Column, InputFile, Report, Section, Stat, Stats, Text
+from evaltools.report.model import (
+    Alert,
+    Case,
+    Change,
+    Column,
+    InputFile,
+    Limits,
+    Report,
+    Section,
+    Stat,
+    Stats,
+    Text,
+    generation_time,
+)
 from evaltools.report.model import Table as _Table
 
 
 def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
-          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None
+          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None,
+          columns: Mapping[str, str] | None = None,
           ) -> tuple[list[dict[str, Any]], list[InputFile]]:
     from evaltools.scoring.scorer import ResponseScorer
 
@@ -28,7 +43,7 @@ def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
     records, inputs = [], []
     for path in paths:
         p = Path(path)
-        items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid)
+        items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid, columns=columns)
         n = 0
         for item in items if progress is None else progress(items, p.name):
             records.append(item.record)
@@ -42,13 +57,68 @@ def _ci(low, high) -> str:
     return "—" if low is None else f"[{low:+.3f}, {high:+.3f}]"
 
 
+def _side(change, which: str, lim: Limits) -> Case:
+    before = which == "before"
+    rec = {"response": change.response_before if before else change.response_after,
+           "context": change.context, "query": change.query,
+           "anchors": list(change.anchors_before if before else change.anchors_after),
+           "reasons": list(change.reasons_before if before else change.reasons_after),
+           "verdict": change.verdict_before if before else change.verdict_after}
+    p = case_payload(rec, change.id, "", 0, lim)
+    return Case(id=p["id"], source="", verdict=p["verdict"], headline=change.id,
+                reasons=p["reasons"], fields=(), query=p["query"], response=p["response"],
+                context=p["context"], anchors=p["anchors"], response_cut=p["response_cut"],
+                context_cut=p["context_cut"], anchors_cut=p["anchors_cut"])
+
+
+def _changes(c, lim: Limits) -> list:
+    """The changed-records table (sortable by each delta) and each record side by side."""
+    names = [s for s in ("hallucination", "relevance", "completeness", "claims_score")
+             if any(ch.delta(s) is not None for ch in c.changes)]
+    if any(ch.module for ch in c.changes):
+        names.append("total_score")
+    shown = c.changes[: lim.table_rows]
+    rows = [((ch.id, f"change-{i}"), ch.module or "", ch.verdict_before, ch.verdict_after,
+             *(ch.delta(n) for n in names), f"{ch.largest_score} {ch.largest_delta:+.3f}",
+             "worse" if ch.worse else "better")
+            for i, ch in enumerate(shown, start=1)]
+    cols = [Column("id", "Id", "link"), Column("module", "Module", "code"),
+            Column("before", "Before", "verdict"), Column("after", "Now", "verdict"),
+            *(Column(f"d_{n}", f"Δ {n}", "float") for n in names),
+            Column("largest", "Largest move", "code"), Column("way", "Direction")]
+    if not any(ch.module for ch in c.changes):
+        cols.pop(1)
+        rows = [(r[0], *r[2:]) for r in rows]
+    blocks: list = [_Table.from_rows(
+        "changes", f"Records whose scores moved beyond ±{c.tolerance:g} or whose verdict "
+                   f"changed", cols, rows, rows_total=c.n_changed,
+        note="Δ = now − before, per record present in both runs (same id); verdict flips "
+             "first, then the largest move. Click a column to sort by it, an id to see the "
+             "record's responses and reasons before and now. The tolerance is [compare] "
+             "tolerance in the configuration.")]
+    if not c.changes:
+        blocks.append(Text(f"No record present in both runs moved beyond ±{c.tolerance:g} "
+                           "or changed its verdict."))
+    for i, ch in enumerate(shown, start=1):
+        if i > lim.worst_cases:
+            blocks.append(Text(f"The first {lim.worst_cases} records are shown side by side "
+                               "(--worst); the table lists the rest."))
+            break
+        deltas = ", ".join(f"{n} {b - a:+.3f}" for n, a, b in ch.deltas if abs(b - a) > 0)
+        headline = f"{ch.id} — {deltas or 'no score moved'}"
+        blocks.append(Change(anchor=f"change-{i}", headline=headline, deltas=ch.deltas,
+                             before=_side(ch, "before", lim), after=_side(ch, "after", lim)))
+    return blocks
+
+
 def comparison_report(comparison, *, title: str = "evaltools comparison",
                       inputs: Sequence[InputFile] = (), config=None,
                       reference_name: str = "reference",
-                      current_name: str = "current") -> Report:
+                      current_name: str = "current", limits: Limits | None = None) -> Report:
     """A :class:`Report` showing a :class:`evaltools.compare.RunComparison`."""
     c = comparison
     config = config if config is not None else DEFAULT_CONFIG
+    lim = limits or Limits()
     worse = [f for f in c.flips if f.worse]
     moved = [s for s in c.shifts if s.significant]
     deltas = [m for m in c.modules if m.significant]
@@ -64,15 +134,22 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
     if deltas:
         alerts.append(Alert("Modules whose mean total moved beyond chance: " + ", ".join(
             f"{m.module} {m.difference:+.1f}" for m in deltas), "table-module-deltas"))
+    if c.n_changed:
+        alerts.append(Alert(f"{c.n_changed:,} record{'s' if c.n_changed != 1 else ''} present "
+                            f"in both runs moved beyond ±{c.tolerance:g} (see them side by "
+                            "side)", "table-changes", tone="warn" if c.verdict == "worse"
+                            else "info"))
     if not alerts:
         alerts.append(Alert("No verdict got worse and no difference is beyond chance.",
                             "summary", tone="ok"))
-    summary = [Stats((
+    tone = {"worse": "warn", "better": "ok"}.get(c.verdict, "info")
+    summary = [Text(c.headline, tone=tone), Stats((
         Stat(f"Records in {reference_name}", c.n_reference),
         Stat(f"Records in {current_name}", c.n_current),
         Stat("Matched by id", c.n_matched),
         Stat("Verdict flips", len(c.flips)),
         Stat("Got worse", len(worse)),
+        Stat(f"Moved beyond ±{c.tolerance:g}", c.n_changed),
     )), _Table.from_rows(
         "verdict-mix", "Verdicts",
         [Column("verdict", "Verdict", "verdict"),
@@ -81,17 +158,27 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
         [(v, c.verdicts_reference.get(v, 0), c.verdicts_current.get(v, 0))
          for v in ("PASS", "WARN", "FAIL", "ERROR")
          if c.verdicts_reference.get(v) or c.verdicts_current.get(v)])]
+    paired = any(s.paired for s in c.shifts)
     shifts = [_Table.from_rows(
         "shifts", "Score distributions: reference against current",
         [Column("score", "Score", "code"), Column("ref", "Mean before", "float"),
-         Column("cur", "Mean now", "float"), Column("diff", "Difference", "float"),
-         Column("ci", "95% interval", "code"), Column("ks", "KS statistic", "float"),
+         Column("cur", "Mean now", "float"), Column("pairs", "Pairs", "int"),
+         Column("diff", "Difference", "float"),
+         Column("ci", "95% interval", "code"), Column("pv", "p-value", "float"),
+         Column("ks", "KS statistic", "float"),
          Column("p", "KS p-value", "float"), Column("sig", "Beyond chance")],
-        [(s.score, s.mean_reference, s.mean_current, s.difference, _ci(s.low, s.high),
-          s.ks_statistic, s.ks_pvalue, "yes" if s.significant else "no") for s in c.shifts],
-        note="Difference = mean now − mean before; its 95% interval is a percentile "
-             "bootstrap (1,000 resamples, each run resampled apart). 'Beyond chance' when "
-             "the interval excludes 0.")]
+        [(s.score, s.mean_reference, s.mean_current, s.n_pairs, s.difference,
+          _ci(s.low, s.high), s.p_value, s.ks_statistic, s.ks_pvalue,
+          "yes" if s.significant else "no") for s in c.shifts],
+        note=("Records matched by id (paired): Difference = mean over the pairs of "
+              "(now − before); its 95% interval is a percentile bootstrap of the pairs "
+              "(1,000 resamples) and the p-value a sign-flip permutation test. "
+              if paired else
+              "No records matched by id, so the runs are compared apart: Difference = "
+              "mean now − mean before, its 95% interval a bootstrap with each run resampled "
+              "apart and the p-value a permutation test of the two samples. ")
+        + "'Beyond chance' when the interval excludes 0. The KS statistic compares the "
+          "two distributions' shapes.")]
     flips = [_Table.from_rows(
         "flips", "Verdict flips, with their evidence",
         [Column("id", "Id", "code"), Column("before", "Before", "verdict"),
@@ -115,25 +202,32 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
         Text("Neither run has judged module outputs.")]
     sections = (Section("alerts", "Needs attention", tuple(alerts)),
                 Section("summary", "Summary", tuple(summary)),
+                Section("changes", "Changed records", tuple(_changes(c, lim)),
+                        intro="Every record whose scores moved, not only verdict flips: "
+                              "anchors marked green when the context supports them, red "
+                              "when not."),
                 Section("shift", "Score shift", tuple(shifts)),
                 Section("flips", "Verdict flips", tuple(flips)),
                 Section("modules", "Judge modules", tuple(modules)))
     return Report(title=title, sections=sections, version=__version__,
+                  generated=generation_time(),
                   config=config.to_dict(), inputs=tuple(inputs))
 
 
 def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path], *,
                   config=None, title: str = "evaltools comparison", skip_invalid: bool = False,
-                  progress=None, n_resamples: int = 1000, seed: int = 0) -> Report:
+                  progress=None, n_resamples: int = 1000, seed: int = 0,
+                  limits: Limits | None = None,
+                  columns: Mapping[str, str] | None = None) -> Report:
     """Read two runs' files and return their comparison report."""
     config = config if config is not None else DEFAULT_CONFIG
     ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
-                            progress=progress)
+                            progress=progress, columns=columns)
     cur, cur_inputs = _read(current, config=config, skip_invalid=skip_invalid,
-                            progress=progress)
-    comparison = compare_runs(ref, cur, n_resamples=n_resamples, seed=seed)
+                            progress=progress, columns=columns)
+    comparison = compare_runs(ref, cur, n_resamples=n_resamples, seed=seed, config=config)
     return comparison_report(comparison, title=title, inputs=(*ref_inputs, *cur_inputs),
-                             config=config,
+                             config=config, limits=limits,
                              reference_name=" + ".join(Path(p).name for p in reference),
                              current_name=" + ".join(Path(p).name for p in current))
 

@@ -93,6 +93,8 @@ def _sortkey(value: Any) -> str:
     """The ``data-v`` attribute a cell sorts by: numbers as numbers, else text."""
     if value is None or isinstance(value, bool):
         return "" if value is None else str(int(value))
+    if isinstance(value, tuple) and len(value) == 2:  # a link: (text, target)
+        return str(value[0])
     if isinstance(value, (int, float)):
         return repr(float(value)) if is_finite_number(value) else ""
     return str(value)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from typing import Any
 from evaltools.errors import InputError, shorten
 from evaltools.io import Unreadable, file_format, read_records, row_unit
 from evaltools.io.cells import restore_cells as _restore
+from evaltools.io.records import ReadFailed, errors_in_order
 from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.result import JUDGE_SCHEMA, is_judge_output
 from evaltools.judging.stream import judge_stream
@@ -200,7 +201,8 @@ def _error_record(record: dict[str, Any], ordinal: int, message: str, kind: str)
 
 
 def iter_items(path: str | Path, *, scorer=None, registry=None,
-               skip_invalid: bool = False) -> Iterator[Item]:
+               skip_invalid: bool = False,
+               columns: Mapping[str, str] | None = None) -> Iterator[Item]:
     """Stream the report items of one file, scoring and judging raw records.
 
     Raw scoring records go through ``scorer.stream`` (the same validation,
@@ -219,6 +221,8 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
     skip_invalid : bool
         Keep invalid records (unreadable lines too) as error results instead
         of stopping.
+    columns : mapping, optional
+        Input columns renamed to fields as they are read (``--map``).
 
     Raises
     ------
@@ -245,7 +249,12 @@ def iter_items(path: str | Path, *, scorer=None, registry=None,
             yield Item("scored", name, line, {**rec, **res.to_dict()}, True)
 
     ordinal = 0
-    for line, rec in read_records(p, skip_invalid=skip_invalid, limits=scorer.config.input):
+    for line, rec in errors_in_order(read_records(p, skip_invalid=skip_invalid,
+                                                  limits=scorer.config.input,
+                                                  columns=columns)):
+        if isinstance(rec, ReadFailed):  # earlier records first: errors in file order
+            yield from flush()
+            raise rec.error
         ordinal += 1
         if isinstance(rec, Unreadable):  # only under skip_invalid
             yield from flush()

@@ -37,7 +37,7 @@ from evaltools.report.html import (
 )
 
 #: Kinds of table columns: how a renderer formats and sorts a cell.
-COLUMN_KINDS = ("text", "int", "float", "percent", "verdict", "code", "list")
+COLUMN_KINDS = ("text", "int", "float", "percent", "verdict", "code", "list", "link")
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class Column:
     ``kind`` is one of :data:`COLUMN_KINDS`: ``int``, ``float`` and
     ``percent`` (a share in [0, 1]) are numbers and sort as numbers;
     ``verdict`` is PASS/WARN/FAIL; ``code`` is monospaced text; ``list`` a
-    sequence of strings.
+    sequence of strings; ``link`` a ``(text, target)`` pair, the text linking
+    to the element of id ``target`` in the same page.
     """
 
     key: str
@@ -207,6 +208,20 @@ class Case(Block):
 
 
 @dataclass(frozen=True)
+class Change(Block):
+    """One record in two runs, side by side: ``before`` and ``after`` are :class:`Case`
+    objects (texts, anchors, reasons of each run); ``deltas`` is ``(score, before,
+    after)`` per score; ``anchor`` the element id a table links to."""
+
+    kind: ClassVar[str] = "change"
+    anchor: str
+    headline: str
+    deltas: tuple[tuple[str, float, float], ...]
+    before: Case
+    after: Case
+
+
+@dataclass(frozen=True)
 class Section:
     """A titled part of the report."""
 
@@ -287,9 +302,30 @@ class Limits:
             check_positive_int(getattr(self, f.name), f.name, "Limits")
 
 
+def generation_time() -> str:
+    """Now, as the report header shows it (``2026-11-24 07:45 UTC``).
+
+    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention)
+    fixes the time, so that the same inputs give the same bytes.
+    """
+    import datetime as dt
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    try:
+        when = (dt.datetime.fromtimestamp(int(epoch), dt.UTC) if epoch
+                else dt.datetime.now(dt.UTC))
+    except (ValueError, OverflowError, OSError):
+        when = dt.datetime.now(dt.UTC)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
 @dataclass(frozen=True)
 class Report:
-    """A whole report: sections plus provenance. Render with :meth:`to_html`."""
+    """A whole report: sections plus provenance. Render with :meth:`to_html`.
+
+    ``generated`` is the generation time shown in the header (:func:`generation_time`).
+    """
 
     title: str
     sections: tuple[Section, ...]
@@ -297,6 +333,7 @@ class Report:
     config: dict[str, Any]
     inputs: tuple[InputFile, ...]
     limits: Limits = field(default_factory=Limits)
+    generated: str = ""
 
     def section(self, id: str) -> Section:
         """The section with this id (KeyError if none)."""

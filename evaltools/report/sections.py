@@ -19,7 +19,8 @@ from evaltools.report import figures
 from evaltools.report.alerts import CALIBRATION_POINTER, human_agreement
 from evaltools.report.calibration import agreement_blocks
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
-from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, describe
+from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, clip, describe
+from evaltools.scoring.summary import kind_label
 
 _DESCRIBE_COLUMNS = (
     Column("score", "Score", "code"), Column("n", "Records", "int"),
@@ -93,8 +94,9 @@ def summary(b: ReportStats) -> Section:
              Column("unsupported", "Unsupported", "int"),
              Column("share", "Unsupported share", "percent"),
              Column("not_counted", "Restated from the query (not counted)", "int")],
-            [(k, a.total[k], a.unsupported[k], _share(a.unsupported[k], a.total[k]),
-              a.not_counted[k]) for k in a.kinds()]))
+            [(kind_label(k), a.total[k], a.unsupported[k], _share(a.unsupported[k], a.total[k]),
+              a.not_counted[k]) for k in a.kinds()],
+            note="date/time: dates and times of day (9am, 15:00) are one kind of anchor."))
     if b.n_judged:
         counts = sum((Counter(m.counts.verdicts()) for m in b.modules.values()), start=Counter())
         blocks.append(_verdict_table("judged-verdicts", "Judge verdicts", counts,
@@ -300,7 +302,7 @@ def worst(b: ReportStats) -> Section:
     for p in items[: lim.worst_cases]:
         blocks.append(Case(
             id=p["id"], source=p["source"], verdict=p["verdict"],
-            headline=f"{p['id']} — {p['source']}" + (f" line {p['line']}" if p["line"] else ""),
+            headline=case_headline(p),
             reasons=p["reasons"], fields=p["fields"], query=p["query"],
             response=p["response"], context=p["context"], anchors=p["anchors"],
             response_cut=p["response_cut"], context_cut=p["context_cut"],
@@ -309,6 +311,22 @@ def worst(b: ReportStats) -> Section:
                    intro=f"The {min(lim.worst_cases, len(items))} worst responses in full: "
                          "anchors marked green when the context supports them, red when not; "
                          "evidence marked in the context.")
+
+
+def case_headline(p: dict) -> str:
+    """What a collapsed worst case says: id, the query, the first reason, where it is.
+
+    >>> case_headline({"id": "r7", "query": "What does the mug cost?", "source": "a.jsonl",
+    ...                "line": 7, "reasons": ("hallucination 1.00 > 0.5 (safety first)",)})
+    'r7 — “What does the mug cost?” — hallucination 1.00 > 0.5 (safety first) (a.jsonl line 7)'
+    """
+    parts = [str(p["id"])]
+    if p.get("query"):
+        parts.append(f"“{clip(' '.join(str(p['query']).split()), 90)}”")
+    if p.get("reasons"):
+        parts.append(clip(str(p["reasons"][0]), 90))
+    where = f"{p['source']}" + (f" line {p['line']}" if p.get("line") else "")
+    return " — ".join(parts) + (f" ({where})" if where else "")
 
 
 # ----------------------------------------------------------------------------- calibration

@@ -132,6 +132,12 @@ def score_features(rid: Any, query: QueryFeatures,
                      completeness_waived=not applicable, probability=probability)
     named = span_reason(grounding, config.grounding.reasons_max)
     notes = [named] if named else []
+    if not (query.english and response.english):
+        notes.insert(0, "the text does not look like English: the keyword, claim and "
+                        "matching rules are English ones, so read these scores with care")
+    if not response.text.strip() and not response.words:
+        notes.insert(0, "the response is empty: nothing in it answers the query or can be "
+                        "checked against the context")
     if declines and rel.relevance < rcfg.fail_below:
         notes.append("relevance not applied: the response declines to answer or speaks of the "
                      "sources' silence")

@@ -22,7 +22,14 @@ from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_instruction
-from evaltools.text import content_lemmas, is_content_word, keywords, ngrams, words
+from evaltools.text import (
+    content_lemmas,
+    is_content_word,
+    keywords,
+    looks_english,
+    ngrams,
+    words,
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,7 @@ class QueryFeatures:
     # content lemmas that are neither task words nor its verb; () for a question
     topical: tuple[str, ...] = ()
     topical_keywords: tuple[str, ...] = ()
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,7 @@ class ResponseFeatures:
     units: tuple[Word, ...] = ()  # the matcher's words (grounding)
     sentences: tuple[tuple[int, int], ...] = ()  # character spans of its sentences
     text: str = ""
+    english: bool = True  # evaltools.text.looks_english (a warning, never a score)
 
 
 @dataclass(frozen=True)
@@ -155,7 +164,8 @@ def query_features(doc, config: Config) -> QueryFeatures:
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)), instruction,
-                         asked_type(doc.text), keys, doc.text, topical, topical_keys)
+                         asked_type(doc.text), keys, doc.text, topical, topical_keys,
+                         looks_english(doc.text))
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -180,7 +190,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
                             tuple(extract_claims(doc, mentions=mentions)), near,
                             sum(_name_like(t) for t in doc),
-                            tuple(words_of(doc)), sentence_spans(doc), doc.text)
+                            tuple(words_of(doc)), sentence_spans(doc), doc.text,
+                            looks_english(doc.text))
 
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:

@@ -269,7 +269,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         adjacency_window=config.adjacency_window,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
-        derived_credit=config.derived_credit)
+        derived_credit=config.derived_credit, merge_words=config.span_merge_words)
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold)
 
@@ -318,7 +318,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     number_weight: float = 1.0, scattered_credit: float = 1.0,
                     adjacency_window: int = 0, adjacency_credit: float = 1.0,
                     query_words: bool = False, skip_hedged: bool = False,
-                    personal: float = 0.0, derived_credit: float = 1.0) -> GroundingScore:
+                    personal: float = 0.0, derived_credit: float = 1.0,
+                    merge_words: int = 0) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     Examples
@@ -375,7 +376,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     grounded = tuple(GroundedUnit(u.start, u.end, u.weight, c, u.sent, u.kind, bool(u.found),
                                   u.echo, u.derived) for u, c in zip(units, credits, strict=True))
     return GroundingScore(min(1.0, max(0.0, support)),
-                          _spans(response_text, units, credits, best, index), grounded,
+                          _spans(response_text, units, credits, best, index, merge_words),
+                          grounded,
                           tuple(sorted(best.items())), _restated(units, credits, best))
 
 
@@ -453,8 +455,40 @@ def _closest(units: Sequence[_Unit]) -> dict[int, int]:
     return {s: max(by, key=lambda c: (by[c], -c)) for s, by in tally.items() if by}
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _merge_runs(text: str, runs: list[list[_Unit]], merge_words: int) -> list[list[_Unit]]:
+    """Runs of one sentence with at most ``merge_words`` words between them, joined.
+
+    People mark a hallucinated stretch, not each of its absent words: "won the
+    **2019** award for **best** **novel**" is one stretch when only "the" and
+    "award for" stand between (``grounding.span_merge_words``).
+
+    Examples
+    --------
+    >>> u = lambda a, b, sent=0: _Unit(a, b, 1.0, sent, (), frozenset())
+    >>> text = "aa bb cc dd ee ff gg"
+    >>> [[(x.start, x.end) for x in r] for r in _merge_runs(text, [[u(0, 2)], [u(6, 8)],
+    ...                                                       [u(18, 20)]], 1)]
+    [[(0, 2), (6, 8)], [(18, 20)]]
+    """
+    if merge_words <= 0 or len(runs) < 2:
+        return runs
+    out = [runs[0]]
+    for run in runs[1:]:
+        prev = out[-1]
+        gap = text[max(u.end for u in prev):run[0].start]
+        if (prev[-1].sent == run[0].sent and len(_WORD.findall(gap)) <= merge_words
+                and not re.search(r"[.!?;\n]", gap)):
+            out[-1] = prev + run
+        else:
+            out.append(run)
+    return out
+
+
 def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: dict[int, int],
-           index: SentenceIndex) -> tuple[UnsupportedSpan, ...]:
+           index: SentenceIndex, merge_words: int = 0) -> tuple[UnsupportedSpan, ...]:
     runs: list[list[_Unit]] = [[]]
     for u, credit in zip(units, credits, strict=True):
         if credit > 0:
@@ -466,6 +500,7 @@ def _spans(text: str, units: Sequence[_Unit], credits: Sequence[float], best: di
                                  or _BREAK.search(text, last.end, u.start)):
             runs.append([])
         runs[-1].append(u)
+    runs = _merge_runs(text, [r for r in runs if r], merge_words)
     out = []
     for run in runs:
         if not run:

@@ -27,6 +27,7 @@ from typing import Any
 
 from evaltools.arguments import check_type
 from evaltools.config import DEFAULT_CONFIG, Config
+from evaltools.io import map_columns, parse_column_map
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.relevance import CorpusTfidf
 from evaltools.scoring.result import OUTPUT_FIELDS, ScoreResult
@@ -102,19 +103,24 @@ class ResponseScorer:
 
     def score_records(self, records: Iterable[Mapping[str, Any]], *,
                       skip_invalid: bool = False, source: str = "<records>",
-                      unit: str = "record") -> Iterator[ScoreResult]:
+                      unit: str = "record", columns: Mapping[str, str] | None = None,
+                      ) -> Iterator[ScoreResult]:
         """Score many records lazily (numbered 1, 2, ...); see :func:`evaltools.score_records`."""
-        for _, _, result in self.stream(enumerate(records, start=1), source=source,
+        numbered = map_columns(enumerate(records, start=1), parse_column_map(
+            columns, source="columns"))
+        for _, _, result in self.stream(numbered, source=source,
                                         unit=unit, skip_invalid=skip_invalid):
             yield result
 
-    def score_frame(self, df, *, skip_invalid: bool = False):
+    def score_frame(self, df, *, skip_invalid: bool = False,
+                    columns: Mapping[str, str] | None = None):
         """A copy of ``df`` with every output field as a column (:func:`evaltools.score_frame`)."""
         import pandas as pd
 
         records = df.to_dict("records")
         rows = [r.to_dict() for r in self.score_records(records, skip_invalid=skip_invalid,
-                                                         source="<DataFrame>", unit="row")]
+                                                         source="<DataFrame>", unit="row",
+                                                         columns=columns)]
         out = pd.DataFrame(rows, columns=list(OUTPUT_FIELDS), index=df.index)
         keep = [c for c in df.columns if c not in out.columns or c == "id"]
         return pd.concat([df[keep].drop(columns=["id"], errors="ignore"), out], axis=1)
@@ -163,11 +169,13 @@ def score(query: str, context: str, response: str, *, config: Config | None = No
 
 def score_records(records: Iterable[Mapping[str, Any]], *, config: Config | None = None,
                   nlp=None, tfidf: CorpusTfidf | None = None,
-                  skip_invalid: bool = False) -> Iterator[ScoreResult]:
+                  skip_invalid: bool = False,
+                  columns: Mapping[str, str] | None = None) -> Iterator[ScoreResult]:
     """Score many records lazily; each distinct text is parsed once.
 
     A record breaking the contract raises ``InputError`` naming its 1-based
     number and field, or with ``skip_invalid`` gets a result with ``error``.
+    ``columns`` maps fields named otherwise: ``{"question": "query"}``.
 
     Examples
     --------
@@ -177,15 +185,20 @@ def score_records(records: Iterable[Mapping[str, Any]], *, config: Config | None
     >>> [(r.id, r.verdict) for r in score_records(recs)]
     [('a', 'PASS'), ('b', 'FAIL')]
     """
-    yield from scorer_for(config, nlp, tfidf).score_records(records, skip_invalid=skip_invalid)
+    yield from scorer_for(config, nlp, tfidf).score_records(records, skip_invalid=skip_invalid,
+                                                            columns=columns)
 
 
 def score_frame(df, *, config: Config | None = None, nlp=None,
-                tfidf: CorpusTfidf | None = None, skip_invalid: bool = False):
+                tfidf: CorpusTfidf | None = None, skip_invalid: bool = False,
+                columns: Mapping[str, str] | None = None):
     """A copy of ``df`` with every output field as a column (one row per record).
 
     Output columns replace input columns of the same name; nested fields
-    (``anchors``, ``keywords``, ``reasons``) are Python lists.
+    (``anchors``, ``keywords``, ``reasons``) are Python lists. ``columns``
+    maps columns named otherwise to fields, as ``--map`` does:
+    ``score_frame(df, columns={"question": "query", "answer": "response"})``
+    (or ``"question=query,answer=response"``).
 
     Examples
     --------
@@ -195,7 +208,8 @@ def score_frame(df, *, config: Config | None = None, nlp=None,
     >>> score_frame(df)[["verdict", "hallucination"]].to_dict("records")
     [{'verdict': 'PASS', 'hallucination': 0.0}]
     """
-    return scorer_for(config, nlp, tfidf).score_frame(df, skip_invalid=skip_invalid)
+    return scorer_for(config, nlp, tfidf).score_frame(df, skip_invalid=skip_invalid,
+                                                      columns=columns)
 
 
 __all__ = ["ResponseScorer", "default_scorer", "score", "score_frame", "score_records"]

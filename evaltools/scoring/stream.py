@@ -40,7 +40,8 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     >>> validate_record({"query": "q", "context": ""}, source="a.jsonl", line=3)
     Traceback (most recent call last):
     ...
-    evaltools.errors.InputError: a.jsonl line 3: field 'response' is missing (required: ...)
+    evaltools.errors.InputError: a.jsonl line 3: field 'response' is missing (required: ...);
+    columns read: query, context
     """
     if not isinstance(record, Mapping):
         raise InputError(f"a record must be an object, got {type(record).__name__}",
@@ -48,7 +49,8 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     if max_chars is None:
         max_chars = DEFAULT_CONFIG.input.max_text_chars
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
-                            required=REQUIRED, max_chars=max_chars) for f in REQUIRED)
+                            required=REQUIRED, max_chars=max_chars, suggest_map=True)
+               for f in REQUIRED)
     return q, c, r
 
 
@@ -60,10 +62,23 @@ def _chunks(it: Iterable, size: int, first: int = 32) -> Iterator[list]:
 
     >>> [len(c) for c in _chunks(range(300), 128)]
     [32, 64, 128, 76]
+
+    A reader error (an unreadable line) met while filling a chunk comes after the
+    records read before it: they are yielded first, so an earlier record's bad field
+    is reported before a later line's invalid JSON.
     """
     iterator = iter(it)
     n = min(first, size)
-    while chunk := list(islice(iterator, n)):
+    while True:
+        chunk: list = []
+        try:
+            chunk.extend(islice(iterator, n))
+        except InputError:
+            if chunk:
+                yield chunk
+            raise
+        if not chunk:
+            return
         yield chunk
         n = min(2 * n, size)
 

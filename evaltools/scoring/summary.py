@@ -23,6 +23,20 @@ SUMMARY_SCORES = (*VERDICT_SCORES, "claims_score", "ngram_overlap", "support")
 _KIND_CHARS = 20
 
 
+#: How a summary names an anchor kind: the ``date`` kind holds times too (``9am``,
+#: ``15:00``), so a table says "date/time".
+KIND_LABELS = {"date": "date/time"}
+
+
+def kind_label(kind: str) -> str:
+    """The name a table shows for an anchor kind.
+
+    >>> kind_label("date"), kind_label("number")
+    ('date/time', 'number')
+    """
+    return KIND_LABELS.get(kind, kind)
+
+
 @dataclass
 class AnchorCounts:
     """Anchors per kind, mergeable (``a + b``): the one count of "anchors by kind".
@@ -251,7 +265,7 @@ class ScoreStats:
         """Counted anchors per kind: supported, unsupported and total, with a total row."""
         import pandas as pd
 
-        rows = {k: {"supported": t - u, "unsupported": u, "total": t}
+        rows = {kind_label(k): {"supported": t - u, "unsupported": u, "total": t}
                 for k, (t, u) in self.anchors.by_kind().items()}
         rows["total"] = {c: sum(r[c] for r in rows.values())
                          for c in ("supported", "unsupported", "total")}

@@ -68,9 +68,18 @@
     document.documentElement.setAttribute("data-ev-tables", String(boxes.length));
   }
 
+  /* A link to a collapsed record (#change-3, #case-2) opens it. */
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id ? document.getElementById(id) : null;
+    if (el && el.tagName === "DETAILS") { el.open = true; }
+  }
+  window.addEventListener("hashchange", openTarget);
+
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { init(document); });
+    document.addEventListener("DOMContentLoaded", function () { init(document); openTarget(); });
   } else {
     init(document);
+    openTarget();
   }
 }());

@@ -1,0 +1,58 @@
+"""benchmarks/learning_curve.py on a hand-made scored file: fit on n records by group,
+test on the rest."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("learning_curve_bench",
+                                                  ROOT / "benchmarks" / "learning_curve.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def pair(i: int) -> list[dict]:
+    """One group: a faithful answer and one with a price the context does not hold."""
+    base = {"query": "How much is the jar?", "context": f"The jar costs ${10 + i}.",
+            "ngram_overlap": 0.5, "anchors_total": 1, "support": 1.0, "hallucination": 0.0,
+            "error": None, "group": f"q{i}"}
+    return [{**base, "id": f"q{i}_right", "response": f"The jar costs ${10 + i}.",
+             "claims_score": 0.0, "label": 0,
+             "anchors": [{"kind": "number", "supported": True}]},
+            {**base, "id": f"q{i}_halluc", "response": "The jar costs $99 on Mars.",
+             "claims_score": 1.0, "label": 1, "hallucination": 1.0,
+             "anchors": [{"kind": "number", "supported": False}]}]
+
+
+def test_fit_on_n_by_group_and_measure_on_the_rest(bench, tmp_path, capsys):
+    src = tmp_path / "pairs.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for i in range(40) for r in pair(i)))
+    out = tmp_path / "out.json"
+    # hand-made scored records carry the score fields, not the scorer's signals
+    assert bench.main([str(src), "--sizes", "20", "80", "--repeats", "2", "--min-test", "20",
+                       "--features", "claims_score", "--json", str(out), "--markdown"]) == 0
+    printed = capsys.readouterr().out
+    (res,) = json.loads(out.read_text())
+    assert (res["set"], res["n"], res["n_hallucinated"]) == ("pairs", 80, 40)
+    st = res["sizes"]["20"]
+    # separable: perfect ranking and F1 on the 60 records of the 30 groups not drawn
+    assert st["runs"] == 2 and st["n_test"] == 60
+    assert st["auroc"] == 1.0 and st["f1"] == 1.0 and st["baseline_auroc"] == 1.0
+    # half the test records are unfaithful: flagging all has F1 2 * 0.5 / 1.5
+    assert st["f1_flag_all"] == pytest.approx(2 / 3)
+    # 80 labels leave nothing to test on: both runs left out, no row
+    assert "80" not in res["sizes"] and res["runs_left_out"] == {"20": 0, "80": 2}
+    assert "| pairs | 80 (40) | 20 | 1.000 ± 0.000 | 1.000 ± 0.000 |" in printed
+    assert "runs left out (too few test records or of a label): 2 of 80" in printed
