@@ -291,3 +291,31 @@ def test_one_csv_cell_restorer(tmp_path):
     with pytest.raises(evaltools.errors.InputError, match=r"row 1: field 'hallucination' must "
                                                            r"be a finite number"):
         score_labelled(pd.DataFrame([{**row, "hallucination": "high"}]))
+
+
+def test_worst_cases_rank_as_the_report_does():
+    """Notebook 01 and the report show the same worst cases (scoring.summary.worst_key)."""
+    from evaltools.report.stats import ReportStats
+    from evaltools.scoring.summary import partly_supported, worst_cases
+
+    recs = [{"id": "a", "verdict": "PASS", "hallucination": 0.9, "relevance": 0.1},
+            {"id": "b", "verdict": "FAIL", "hallucination": 0.1, "relevance": 0.9},
+            {"id": "c", "verdict": "FAIL", "hallucination": 0.1, "relevance": 0.2},
+            {"id": "d", "verdict": "WARN", "hallucination": None, "relevance": "x"},
+            {"id": "e", "error": "field 'query' is missing"},
+            {"id": "f", "verdict": "FAIL", "hallucination": 0.1, "relevance": 0.2}]
+    # by hand: FAIL first (c and f tie on hallucination and relevance: input order; b has
+    # the higher relevance), then WARN, then PASS; the error is no case
+    assert [r["id"] for r in worst_cases(recs, 10)] == ["c", "f", "b", "d", "a"]
+    stats = ReportStats()
+    for line, rec in enumerate(recs, start=1):
+        stats.add_scored(rec, line=line)
+    assert [card["id"] for card in stats.worst.items()] == ["c", "f", "b", "d", "a"]
+    import pandas as pd
+
+    frame = evaltools.score_frame(pd.DataFrame([{"query": "What does it cost?",
+                                                 "context": "It costs $5.",
+                                                 "response": r}
+                                                for r in ("It costs $7.", "It costs $5.")]))
+    assert list(worst_cases(frame, 1).index) == [0]
+    assert partly_supported(frame).empty

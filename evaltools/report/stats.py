@@ -44,11 +44,10 @@ from evaltools.report.model import (
     Limits,
 )
 from evaltools.scoring.result import SCORE_FIELDS, VERDICT_SCORES
-from evaltools.scoring.summary import AnchorCounts, ScoreStats
+from evaltools.scoring.summary import AnchorCounts, ScoreStats, worst_key
 
 SCORE_NAMES = VERDICT_SCORES
 EXTRA_SCORES = tuple(f for f in SCORE_FIELDS if f not in VERDICT_SCORES)
-_VRANK = {"FAIL": 3, "WARN": 2, "PASS": 1}
 #: Human labels a scored record may carry (data contract).
 LABEL_FIELDS = ("label_hallucinated", "label_relevant", "label_verdict")
 #: What the builder keeps of each labelled record, for calibration.
@@ -241,7 +240,6 @@ class ReportStats:
             self.errors.push(-self.scored_errors, lambda: (
                 rid, source, line, clip(rec.get("error"), lim.cell_chars)))
             return
-        verdict = _verdict(rec.get("verdict"))
         for name, arr in self.scores.items():
             v = _num(rec.get(name))
             if v is not None:
@@ -260,11 +258,7 @@ class ReportStats:
                 elif not isinstance(v, (int, float, str)):
                     v = None
                 self.labelled[k].append(v)
-        rel, comp, hall = (_num(rec.get(n)) for n in ("relevance", "completeness",
-                                                      "hallucination"))
-        key = (_VRANK.get(verdict, 0), hall or 0.0, -(rel if rel is not None else 1.0),
-               -(comp if comp is not None else 1.0))
-        self.worst.push(key, lambda: case_payload(rec, rid, source, line, self.limits))
+        self.worst.push(worst_key(rec), lambda: case_payload(rec, rid, source, line, self.limits))
 
     def add_judged(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
                    recomputed: bool = False) -> None:
