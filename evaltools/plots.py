@@ -34,13 +34,9 @@ import numpy as np
 
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.highlight import VERDICT_COLOURS
+from evaltools.scoring.result import VERDICTS
+from evaltools.scoring.verdict import SPEC_THRESHOLDS
 
-#: Which side of each score's threshold flags a record, and the spec rules drawn.
-_SPEC_LINES = {
-    "relevance": (("relevance", "fail_below"),),
-    "completeness": (("completeness", "warn_below"),),
-    "hallucination": (("hallucination", "fail_above"), ("hallucination", "high_risk_above")),
-}
 _LABEL_COLOURS = {0: "#2c7fb8", 1: "#d95f0e", None: "#7f7f7f"}
 
 
@@ -127,11 +123,11 @@ def score_distributions(records, scores: Sequence[str] = ("relevance", "complete
             ax.hist(vals, bins=edges, alpha=0.6, color=_LABEL_COLOURS[key],
                     label=f"{what} (n={len(vals)})")
         ax.set_xlim(0, 1)
-        lines = _SPEC_LINES.get(name, ())
+        lines = SPEC_THRESHOLDS.get(name, ())
         if lines:  # head room: the threshold labels sit above the tallest bar
             ax.set_ylim(0, ax.get_ylim()[1] * (1.15 + 0.12 * len(lines)))
-        for i, (section, key) in enumerate(lines):
-            _threshold_line(ax, getattr(getattr(config, section), key), key, row=i)
+        for i, rule in enumerate(lines):
+            _threshold_line(ax, rule.threshold(config), rule.key, row=i)
         ax.set_title(name)
         ax.set_xlabel("score")
         # Below the panel (under the axis label): a legend in the corner would cover bars
@@ -401,7 +397,7 @@ def confusion_matrix(agreement, *, title: str | None = None, reference: str = "h
 
 
 def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_verdict",
-                labels: Sequence[str] = ("PASS", "WARN", "FAIL")):
+                labels: Sequence[str] = VERDICTS):
     """Bar chart of verdict counts, beside the human verdicts when present.
 
     Parameters

@@ -319,3 +319,30 @@ def test_worst_cases_rank_as_the_report_does():
                                                 for r in ("It costs $7.", "It costs $5.")]))
     assert list(worst_cases(frame, 1).index) == [0]
     assert partly_supported(frame).empty
+
+
+def test_one_table_of_verdict_rules():
+    """VERDICT_RULES is read by the verdict, the spec checks, the plots and the sliders."""
+    from evaltools.calibration.thresholds import SPEC_RULES
+    from evaltools.scoring.result import VERDICT_ORDER, VERDICTS
+    from evaltools.scoring.verdict import HIGH_RISK, VERDICT_RULES, decide
+    from evaltools.widgets.score_explorer import SLIDERS
+
+    assert [(r.score, r.key, r.direction, r.verdict) for r in VERDICT_RULES] == [
+        ("hallucination", "fail_above", "above", "FAIL"),
+        ("relevance", "fail_below", "below", "FAIL"),
+        ("completeness", "warn_below", "below", "WARN")]
+    assert {(r.section, r.key) for r in SPEC_RULES} == {
+        (r.section, r.key) for r in (*VERDICT_RULES, HIGH_RISK)}
+    assert SLIDERS["completeness"] == ("completeness", "warn_below", "WARN if completeness <")
+    # the table decides: a config that moves a rule's threshold moves the verdict
+    cfg = DEFAULT_CONFIG.replace(completeness={"warn_below": 0.2})
+    assert VERDICT_RULES[2].threshold(cfg) == 0.2
+    assert decide(0.5, 0.3, 0.0).verdict == "WARN" and decide(0.5, 0.3, 0.0, config=cfg
+                                                               ).verdict == "PASS"
+    assert VERDICT_ORDER == (*VERDICTS, "ERROR")
+    package = Path(evaltools.__file__).parent
+    orders = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+              if any('"PASS", "WARN", "FAIL"' in line and ">>>" not in line
+                     for line in p.read_text(encoding="utf-8").splitlines())]
+    assert orders == ["scoring/result.py"]

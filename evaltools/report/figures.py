@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from evaltools.highlight import VERDICT_COLOURS
+from evaltools.scoring.result import VERDICT_ORDER
 
 _HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
 
@@ -147,7 +148,7 @@ def histograms_svg(series: Mapping[str, Sequence[float]], *, title: str = "",
 
 
 def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], *, title: str = "",
-                     order: Sequence[str] = ("PASS", "WARN", "FAIL", "ERROR")) -> str:
+                     order: Sequence[str] = VERDICT_ORDER) -> str:
     """Horizontal stacked bars of verdict shares, one bar per group.
 
     Parameters

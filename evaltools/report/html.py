@@ -47,6 +47,7 @@ from evaltools.highlight import (
     legend_html,
 )
 from evaltools.io import atomic_path
+from evaltools.scoring.result import VERDICT_ORDER
 from evaltools.values import is_finite_number
 
 
@@ -113,7 +114,7 @@ def _legend() -> Markup:
 
 
 #: Verdict values that become a class name (``ev-PASS``); anything else is ``ev-other``.
-VERDICT_CLASSES = frozenset({"PASS", "WARN", "FAIL", "ERROR"})
+VERDICT_CLASSES = frozenset(VERDICT_ORDER)
 
 
 def _verdict_class(value: Any) -> str:

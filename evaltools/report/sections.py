@@ -20,6 +20,7 @@ from evaltools.report.alerts import CALIBRATION_POINTER, human_agreement
 from evaltools.report.calibration import agreement_blocks
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, clip, describe
+from evaltools.scoring.result import VERDICT_ORDER
 from evaltools.scoring.summary import kind_label
 
 _DESCRIBE_COLUMNS = (
@@ -66,7 +67,7 @@ def summary(b: ReportStats) -> Section:
         blocks.append(Text("The inputs hold no records.", tone="warn"))
     if b.n_scored:
         blocks.append(_verdict_table("scored-verdicts", "Response verdicts",
-                                     b.scored_verdicts, ("PASS", "WARN", "FAIL", "ERROR")))
+                                     b.scored_verdicts, VERDICT_ORDER))
         agreement = human_agreement(b)
         if agreement is not None:  # next to the verdicts, however good or bad
             low = not agreement.kappa >= b.config.alerts.kappa_below

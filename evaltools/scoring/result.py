@@ -10,6 +10,8 @@ from evaltools.schema import Schema
 
 #: The verdicts of a scored response, best first.
 VERDICTS = ("PASS", "WARN", "FAIL")
+#: The verdicts as tables and figures list them: best first, then ERROR (an invalid record).
+VERDICT_ORDER = (*VERDICTS, "ERROR")
 #: The three scores the verdict is decided on.
 VERDICT_SCORES = ("relevance", "completeness", "hallucination")
 #: The scored record: every field of ``ScoreResult.to_dict()``, in order, with its kind

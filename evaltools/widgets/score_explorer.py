@@ -37,15 +37,13 @@ from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, case_html, escape, legend_html
 from evaltools.scoring.result import COUNT_FIELDS, SCORE_FIELDS
 from evaltools.scoring.scorer import ResponseScorer
-from evaltools.scoring.verdict import ScoreVerdict, decide
+from evaltools.scoring.verdict import VERDICT_RULES, ScoreVerdict, decide
 
 __all__ = ["SLIDERS", "ScoreExplorer"]
 
 SLIDERS: dict[str, tuple[str, str, str]] = {
-    # slider key: (config section, config key, label)
-    "hallucination": ("hallucination", "fail_above", "FAIL if hallucination >"),
-    "relevance": ("relevance", "fail_below", "FAIL if relevance <"),
-    "completeness": ("completeness", "warn_below", "WARN if completeness <"),
+    # slider key: (config section, config key, label), from the verdict's rules
+    r.score: (r.section, r.key, f"{r.verdict} if {r.score} {r.sign}") for r in VERDICT_RULES
 }
 """The verdict thresholds the sliders set, as named in the config."""
 
@@ -339,15 +337,12 @@ class ScoreExplorer:
         items += "".join(f"<li><i>{escape(n)}</i></li>" for n in notes)
         self.reasons_html.value = f"<ul style='margin:2px 0'>{items}</ul>"
         cfg = self.thresholds_config
-        h, r, c = (cfg.hallucination.fail_above, cfg.relevance.fail_below,
-                   cfg.completeness.warn_below)
         self.scores_html.value = (
             "<div class='evaltools-scores'>"
-            + _bar("hallucination", res.hallucination, h, f"FAIL above {h:g}",
-                   res.hallucination > h)
-            + _bar("relevance", res.relevance, r, f"FAIL below {r:g}", res.relevance < r)
-            + _bar("completeness", res.completeness, c, f"WARN below {c:g}",
-                   res.completeness < c)
+            + "".join(_bar(rule.score, getattr(res, rule.score), rule.threshold(cfg),
+                           f"{rule.verdict} {rule.direction} {rule.threshold(cfg):g}",
+                           rule.crossed(getattr(res, rule.score), cfg))
+                      for rule in VERDICT_RULES)
             + "</div>")
         cells = "".join(f"<tr><td>{k}</td><td style='text-align:right'><b>"
                         f"{escape(_fmt(getattr(res, k)))}</b></td></tr>" for k in _SCORES)
