@@ -344,3 +344,24 @@ def test_one_table_of_verdict_rules():
               if any('"PASS", "WARN", "FAIL"' in line and ">>>" not in line
                      for line in p.read_text(encoding="utf-8").splitlines())]
     assert orders == ["scoring/result.py"]
+
+
+def test_defaults_live_only_in_the_toml(monkeypatch):
+    """config.py's dataclasses hold no default; every value comes from default_config.toml."""
+    import dataclasses
+    import tomllib
+
+    from evaltools import config as config_module
+
+    for section, cls in config_module._SECTIONS.items():
+        for f in dataclasses.fields(cls):
+            assert f.default is dataclasses.MISSING and \
+                f.default_factory is dataclasses.MISSING, (section, f.name)
+    text = config_module.default_config_text()
+    assert DEFAULT_CONFIG.hallucination.fail_above == \
+        tomllib.loads(text)["hallucination"]["fail_above"]
+    # a shipped file without a key is refused, naming the key (nothing falls back)
+    broken = text.replace("warn_below", "# warn_below", 1)
+    with pytest.raises(evaltools.errors.ConfigError,
+                       match=r"default_config.toml: \[completeness\] warn_below is missing"):
+        config_module._from_toml(tomllib.loads(broken), source="default_config.toml")
