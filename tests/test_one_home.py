@@ -365,3 +365,24 @@ def test_defaults_live_only_in_the_toml(monkeypatch):
     with pytest.raises(evaltools.errors.ConfigError,
                        match=r"default_config.toml: \[completeness\] warn_below is missing"):
         config_module._from_toml(tomllib.loads(broken), source="default_config.toml")
+
+
+def test_one_palette_and_one_figure_module():
+    """Colours are written only in evaltools/palette.py; figures live in evaltools/plots.py."""
+    import re
+
+    from evaltools import palette, plots
+
+    package = Path(evaltools.__file__).parent
+    hex_colour = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b")
+    found = sorted({p.relative_to(package).as_posix()
+                    for p in package.rglob("*") if p.suffix in (".py", ".j2", ".css")
+                    and hex_colour.search(p.read_text(encoding="utf-8"))})
+    assert found == ["palette.py"]
+    assert not (package / "report" / "figures.py").exists()
+    assert palette.VERDICT_COLOURS["FAIL"] == palette.BAD  # one red for "bad"
+    # the one threshold line: a dark dashed line whose label states its value
+    svg = plots.histograms_svg({"total_score": [10, 80, 90]}, value_range=(0, 100),
+                               thresholds={"total_score": [(70, "PASS at")]})
+    assert 'id="ev-threshold-line-0"' in svg and 'id="ev-threshold-label-0"' in svg
+    assert "PASS at 70" in svg

@@ -41,12 +41,12 @@ from markupsafe import Markup
 
 from evaltools.errors import shorten
 from evaltools.highlight import (
-    VERDICT_COLOURS,
     highlight_evidence_html,
     highlight_html,
     legend_html,
 )
 from evaltools.io import atomic_path
+from evaltools.palette import VERDICT_COLOURS, css_variables
 from evaltools.scoring.result import VERDICT_ORDER
 from evaltools.values import is_finite_number
 
@@ -181,8 +181,9 @@ def _asset(name: str) -> Markup:
     source, _, _ = environment().loader.get_source(environment(), name)
     if name.endswith(".css"):
         c = VERDICT_COLOURS
-        source = (f".ev-report {{ --ev-pass: {c['PASS']}; --ev-warn: {c['WARN']}; "
-                  f"--ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n" + source)
+        source = (f".ev-report {{ {css_variables()} --ev-pass: {c['PASS']}; "
+                  f"--ev-warn: {c['WARN']}; --ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n"
+                  + source)
     return Markup(source)
 
 
