@@ -62,7 +62,7 @@ SCORE_DTYPES: dict[str, str] = SCORE_SCHEMA.dtypes()
 #: dtypes of the columns :func:`judge_frame` adds (``JudgeResult.to_row``).
 JUDGE_DTYPES: dict[str, str] = JUDGE_ROW_SCHEMA.dtypes()
 
-# Parquet kinds (evaltools.io.parts.arrow_type) of the fields the commands add, so every
+# Parquet kinds (evaltools.io.convert.arrow_type) of the fields the commands add, so every
 # part of a partitioned output has the same schema. Lists and objects are JSON text.
 SCORE_KINDS: dict[str, set[str]] = SCORED_OUTPUT_SCHEMA.parquet_kinds()
 JUDGE_KINDS: dict[str, set[str]] = JUDGE_SCHEMA.parquet_kinds()

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-#: kind -> (pandas dtype, Parquet kinds of :func:`evaltools.io.parts.arrow_type`).
+#: kind -> (pandas dtype, Parquet kinds of :func:`evaltools.io.convert.arrow_type`).
 KINDS: dict[str, tuple[str, frozenset[str]]] = {
     "id": ("object", frozenset({"str"})),
     "score": ("float64", frozenset({"float"})),

@@ -27,8 +27,8 @@ from typing import Any
 from evaltools.cli.progress import progress_bar
 from evaltools.errors import ClusterError, InputError, OutputError
 from evaltools.io import refuse_overwriting_input, write_or_drain
+from evaltools.io.atomic import remove_stale_temps
 from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
-from evaltools.io.records import remove_stale_temps
 
 SUCCESS = "_SUCCESS"
 

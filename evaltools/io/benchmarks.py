@@ -35,7 +35,8 @@ from typing import Any
 
 from evaltools.arguments import check_one_of
 from evaltools.errors import InputError, shorten
-from evaltools.io.records import read_json_lines, require_text
+from evaltools.io.records import read_json_lines
+from evaltools.io.validation import require_text
 
 # ------------------------------------------------------------------ HaluEval QA
 
@@ -144,8 +145,8 @@ def begin_records(lines: Iterable[str], *, source: str = "<begin>",
     ``source`` names the file in errors. Rows are numbered from 1 after the
     header, blank rows included (``id`` is ``begin_{row:05d}``).
 
-    >>> [r["id"] for r in begin_records(["knowledge\tmessage\tresponse\tbegin_label\n",
-    ...     "\n", "K\tM\tR\tGeneric\n", "K\tM\tR\tNot fully attributable\n"],
+    >>> [r["id"] for r in begin_records(["knowledge\\tmessage\\tresponse\\tbegin_label\\n",
+    ...     "\\n", "K\\tM\\tR\\tGeneric\\n", "K\\tM\\tR\\tNot fully attributable\\n"],
     ...     generic="drop")]
     ['begin_00003']
     """

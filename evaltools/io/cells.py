@@ -17,7 +17,7 @@ from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError, shorten
-from evaltools.io.records import loads_bounded
+from evaltools.io.validation import loads_bounded
 
 __all__ = ["restore_cells"]
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG as _CONFIG
 from evaltools.errors import shorten
-from evaltools.io.records import depth_exceeds
+from evaltools.io.validation import depth_exceeds
 from evaltools.judging.reasoning import known_keys, whole
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import Finding
