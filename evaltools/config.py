@@ -58,6 +58,7 @@ class RelevanceConfig:
     instruction: str
     task_words: tuple[str, ...]
     restated_context: bool
+    chat_turn: str
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ class GroundingConfig:
     skip_hedged: bool
     personal_weight: float = setting(0.0, 1.0)
     derived_credit: float = setting(0.0, 1.0)
+    paraphrase: bool
+    paraphrase_credit: float = setting(0.0, 1.0)
     reasons_max: int = setting(1, 100)
     span_threshold: float = setting(0.0, 1.0)
     span_merge_words: int = setting(0, 100)
@@ -113,6 +116,12 @@ class BatchConfig:
 class AlertsConfig:
     kappa_below: float = setting(-1.0, 1.0)
     module_fail_rate_above: float = setting(0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class ScaleConfig:
+    score_min_records_per_worker: int = setting(0, 10_000_000)
+    stall_seconds: float = setting(1.0, 86_400.0)
 
 
 @dataclass(frozen=True)
@@ -173,6 +182,7 @@ _SECTIONS: dict[str, type] = {
     "input": InputConfig,
     "compare": CompareConfig,
     "llm": LLMConfig,
+    "scale": ScaleConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
@@ -205,6 +215,7 @@ class Config:
     input: InputConfig
     compare: CompareConfig
     llm: LLMConfig
+    scale: ScaleConfig
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """Every section that decides a score, as plain values (what reports show and compare).
@@ -313,6 +324,9 @@ def _checked(cfg: Config, source: str) -> Config:
     if rel.instruction not in ("query", "topical"):
         raise ConfigError(f"{source}: [relevance] instruction must be \"query\" or \"topical\". "
                           f"Got {shorten(rel.instruction)} instead.")
+    if rel.chat_turn not in ("query", "with_context"):
+        raise ConfigError(f"{source}: [relevance] chat_turn must be \"query\" or "
+                          f"\"with_context\". Got {shorten(rel.chat_turn)} instead.")
     if cfg.hallucination.verdict_from not in ("spec", "probability"):
         raise ConfigError(f"{source}: [hallucination] verdict_from must be \"spec\" or "
                           f"\"probability\". Got {shorten(cfg.hallucination.verdict_from)} "

@@ -56,6 +56,7 @@ from evaltools.palette import (
 )
 from evaltools.scoring.result import VERDICT_ORDER, VERDICTS
 from evaltools.scoring.verdict import SPEC_THRESHOLDS
+from evaltools.text import figure_labels
 
 _HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
 
@@ -421,7 +422,7 @@ def confusion_matrix(agreement, *, title: str | None = None, reference: str = "h
     cm = np.asarray(agreement.confusion)
     fig, ax = plt.subplots(figsize=(4.6, 4))
     ax.imshow(cm, cmap="Blues")
-    labels = list(agreement.labels)
+    labels = figure_labels(agreement.labels)  # user text: literal, cut, distinct
     ax.set_xticks(range(len(labels)), labels)
     ax.set_yticks(range(len(labels)), labels)
     top = cm.max() if cm.size else 0
@@ -670,6 +671,7 @@ def verdict_bars(groups: Mapping[str, Mapping[str, int]], *, title: str = "",
     """
     plt = _svg_plt()
     names = list(groups)
+    labels = figure_labels(names)  # user text: shown literally (no mathtext), cut, distinct
     used = [v for v in order if any(groups[g].get(v) for g in names)]
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * max(len(names), 1) + 1.0))
     left = [0.0] * len(names)
@@ -678,7 +680,7 @@ def verdict_bars(groups: Mapping[str, Mapping[str, int]], *, title: str = "",
         for g in names:
             total = sum(groups[g].values()) or 1
             shares.append(groups[g].get(v, 0) / total)
-        ax.barh(names, shares, left=left, color=colour, label=v,
+        ax.barh(labels, shares, left=left, color=colour, label=v,
                 edgecolor="white", linewidth=0.5)
         left = [a + b for a, b in zip(left, shares, strict=True)]
     ax.set_xlim(0, 1)

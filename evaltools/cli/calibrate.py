@@ -27,7 +27,6 @@ from evaltools.calibration.learned import DEFAULT_FEATURES, is_feature
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
-from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, join_labels, read_labelled
 from evaltools.scoring.restore import score_labelled
 from evaltools.scoring.result import has_calibration_inputs
@@ -132,7 +131,6 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"
                              if unknown else "--features names no feature",
                              source="command line")
-    refuse_overwriting_input(args.output, [args.input, *([args.labels] if args.labels else [])])
     config = load_config(args.config)
     joined = None
     if args.labels is None:

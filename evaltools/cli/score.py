@@ -19,7 +19,6 @@ from evaltools.config import load_config
 from evaltools.io import (
     count_records,
     read_records,
-    refuse_overwriting_input,
     row_unit,
     write_or_drain,
 )
@@ -91,7 +90,6 @@ def format_summary(s: RunSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
     columns = columns_of(args)
@@ -105,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         scale.run(args, task=score_part, contract=SCORE_KINDS, summary=summary,
                   desc="scoring", plugin=PreloadPipeline(config), runs=True, config=config,
                   calibration=calibration, skip_invalid=args.skip_invalid,
-                  limits=config.input)
+                  limits=config.input, stall_seconds=config.scale.stall_seconds,
+                  min_records_per_worker=config.scale.score_min_records_per_worker)
         return _print(args, summary)
     path = Path(args.input[0])
     records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input,

@@ -14,6 +14,7 @@ import errno
 import glob
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from evaltools.io.records import STDOUT
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 
-def _umask() -> int:
+def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -118,6 +119,11 @@ def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | P
     (lines that could not be read would come back as stubs). First, the folder the
     output goes in must exist (:func:`check_output_folder`).
 
+    The one output-safety check: the command line passes every file a command
+    reads (inputs, ``--reference``, ``--config``, ``--registry``,
+    ``--calibration``, ``--source``), and the target must be something a
+    write cannot destroy (:func:`output_kind`).
+
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp()); (d / "a.jsonl").write_text("")
     0
@@ -140,6 +146,32 @@ def refuse_overwriting_input(output: str | Path | None, inputs: Iterable[str | P
                 same = False
         if same:
             raise InputError("the output is this input file; write elsewhere", source=p.name)
+    output_kind(out)
+
+
+def output_kind(path: str | Path) -> str:
+    """What writing at ``path`` means: ``"new"``, ``"file"`` (replaced by a rename),
+    ``"stream"`` (a character device such as ``/dev/null`` or a FIFO: written
+    directly, never renamed over) or ``"folder"``; anything else (a block
+    device, a socket) is an :class:`~evaltools.errors.OutputError`.
+
+    >>> output_kind("/dev/null"), output_kind("/nonexistent/x.jsonl")
+    ('stream', 'new')
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return "new"
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "stream"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    raise OutputError(f"{path}: is neither a file, a character device nor a FIFO; "
+                      f"evaltools does not write there")
 
 
 @contextmanager
@@ -153,7 +185,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     while the block writes; on any error (and on SIGINT/SIGTERM under the
     command line) the temporary file is removed and ``path`` is untouched.
     Temporary files that a killed earlier run left beside ``path`` are
-    removed first (:func:`remove_stale_temps`).
+    removed first (:func:`remove_stale_temps`). A character device
+    (``/dev/null``) or a FIFO is written directly: renaming over it would
+    replace it with a regular file.
 
     Examples
     --------
@@ -167,6 +201,14 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     'done'
     """
     target = Path(path)
+    if output_kind(target) == "stream":  # /dev/null, a FIFO: written directly, never replaced
+        try:
+            yield target
+        except OSError as exc:
+            if isinstance(exc, EvaltoolsError) or exc.errno not in WRITE_ERRNOS:
+                raise
+            raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None
+        return
     remove_stale_temps(target)
     tmp = temp_beside(target, ".part")
     try:
@@ -178,7 +220,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             raise OutputError(f"{target}: cannot write there ({exc.strerror or exc}); "
                               f"nothing was written") from None
         try:
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, 0o666 & ~current_umask())
             os.replace(tmp, target)
         except OSError as exc:
             raise OutputError(f"{target}: cannot write there ({exc.strerror or exc})") from None

@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 import glob
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -56,6 +57,7 @@ from evaltools.io.records import (
     read_records,
 )
 from evaltools.io.validation import parse_line
+from evaltools.io.writing import dump_record
 
 
 @dataclass(frozen=True)
@@ -284,7 +286,10 @@ def write_parquet_part(rows: list[dict[str, Any]], path: str | Path,
 
     types = {c: arrow_type(ks) for c, ks in kinds.items()}
     schema = pa.schema(list(types.items()))
+    # the single-file writer's own conversion (dates, decimals, bytes as text; NaN as
+    # null; lone surrogates replaced), so a folder output holds what a file would
+    plain = (json.loads(dump_record(r)) for r in rows)
     table = pa.Table.from_pylist(
-        [{c: arrow_value(t, r.get(c)) for c, t in types.items()} for r in rows], schema=schema)
+        [{c: arrow_value(t, r.get(c)) for c, t in types.items()} for r in plain], schema=schema)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp)

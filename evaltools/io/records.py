@@ -285,6 +285,20 @@ def _csv_lines(fh, limit: int, name: str) -> Iterator[str]:
                 from None
 
 
+def _first_repeat(names: Iterable[str]) -> str | None:
+    """The first name seen twice (a set: linear in the header, which may be 64 MiB).
+
+    >>> _first_repeat(["a", "b", "a"]), _first_repeat(["a"])
+    ('a', None)
+    """
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
+
 def _read_csv(p: Path, name: str, skip_invalid: bool = False,
               lim: InputConfig = DEFAULT_CONFIG.input,
               ) -> Iterator[tuple[int, dict[str, Any] | Unreadable]]:
@@ -293,7 +307,7 @@ def _read_csv(p: Path, name: str, skip_invalid: bool = False,
         with p.open("rb") as fh:
             reader = csv.DictReader(_csv_lines(fh, lim.max_line_bytes, name))
             header = reader.fieldnames or []
-            dup = next((c for i, c in enumerate(header) if c in header[:i]), None)
+            dup = _first_repeat(header)
             if dup is not None:
                 raise InputError(f"the header names column {shorten(dup)} twice", source=name,
                                  field=shorten(dup, quote=False))

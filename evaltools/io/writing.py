@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,7 +41,7 @@ def _clean(v: Any, depth: int = 0) -> Any:
     return v
 
 
-def _dumps(record: Mapping[str, Any]) -> bytes:
+def dump_record(record: Mapping[str, Any]) -> bytes:
     """One JSON line as UTF-8; values JSON cannot hold are cleaned (see :func:`_clean`)."""
     try:
         return (json.dumps(record, ensure_ascii=False, allow_nan=False, default=str)
@@ -70,7 +71,7 @@ class _Writer:
         self.count = 0
 
     def write(self, record: Mapping[str, Any]) -> None:
-        self._fh.write(_dumps(record))
+        self._fh.write(dump_record(record))
         self.count += 1
 
     def write_all(self, records: Iterable[Mapping[str, Any]]) -> int:
@@ -107,7 +108,9 @@ def open_writer(path: str | Path, *, csv_raw: bool = False) -> Iterator[_Writer]
             finally:
                 fh.close()
             return
-        stage = temp_beside(target, ".jsonl.part")
+        # staged beside the target, or in the temporary folder when the target is a device
+        stage = temp_beside(target if final != target else Path(tempfile.gettempdir())
+                            / target.name, ".jsonl.part")
         try:
             with stage.open("wb") as fh:
                 yield _Writer(fh, fmt)

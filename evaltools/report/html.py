@@ -48,6 +48,7 @@ from evaltools.highlight import (
 from evaltools.io import atomic_path
 from evaltools.palette import VERDICT_COLOURS, css_variables
 from evaltools.scoring.result import VERDICT_ORDER
+from evaltools.text import displayable
 from evaltools.values import is_finite_number
 
 
@@ -221,7 +222,8 @@ def render_block(block) -> str:
 def write_text_atomic(text: str, path: str | Path) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same folder.
 
-    The file appears complete or not at all: the text goes to a temporary file
+    Lone surrogates (bytes that were not UTF-8, in ``--title`` or a file name) are
+    written as U+FFFD. The file appears complete or not at all: the text goes to a temporary file
     beside the target, is flushed to disk, then renamed over the target. On
     any error the temporary file is removed and the target is untouched.
 
@@ -234,7 +236,7 @@ def write_text_atomic(text: str, path: str | Path) -> Path:
     """
     target = Path(path)
     with atomic_path(target) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+        fh.write(displayable(text))  # a title of bytes that are not UTF-8 cannot stop it
         fh.flush()
         os.fsync(fh.fileno())
     return target

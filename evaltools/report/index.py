@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import hashlib
+import os
 import sys
 import urllib.parse
 from pathlib import Path
@@ -34,6 +35,7 @@ from evaltools import __version__, palette
 from evaltools.errors import EvaltoolsError, one_line
 from evaltools.io import refuse_overwriting_input
 from evaltools.report.html import environment, write_text_atomic
+from evaltools.text import displayable
 
 #: No script, no request, no form, no <base>: the page only links.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -62,7 +64,8 @@ def page_href(relative: str) -> str:
     >>> page_href("javascript:alert(1)diff.html")
     './javascript%3Aalert%281%29diff.html'
     """
-    return "./" + urllib.parse.quote(relative, safe="/")
+    # the name's own bytes (a name that is not UTF-8 is surrogate-escaped): the link opens it
+    return "./" + urllib.parse.quote(os.fsencode(relative), safe="/")
 
 
 def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = None) -> str:
@@ -78,8 +81,8 @@ def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = No
         pages = sorted(p for p in folder.glob(pattern) if p.name != "index.html")
         if pages:
             groups.append((title, [(page_href(p.relative_to(folder).as_posix()),
-                                    p.stem.replace("_", " ")) for p in pages]))
-    rows = [(str(p), Path(p).stat().st_size, sha256(p)) for p in inputs]
+                                    displayable(p.stem.replace("_", " "))) for p in pages]))
+    rows = [(displayable(str(p)), Path(p).stat().st_size, sha256(p)) for p in inputs]
     return environment().get_template("index.html.j2").render(
         csp=Markup(CSP), palette=palette, now_iso=now.isoformat(),
         when=now.strftime("%Y-%m-%d %H:%M:%S UTC"), version=__version__, groups=groups,

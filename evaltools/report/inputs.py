@@ -165,6 +165,10 @@ def check_scored(record: dict[str, Any], *, source: str, line: int, unit: str = 
     if v is not None and v not in VERDICTS:
         raise InputError(f"field 'verdict' must be PASS, WARN, FAIL or null, got {shorten(v)}",
                          source=source, line=line, field="verdict", unit=unit)
+    reasons = record.get("reasons")
+    if reasons is not None and not isinstance(reasons, list):
+        raise InputError(f"field 'reasons' must be a list of texts, got {type(reasons).__name__}",
+                         source=source, line=line, field="reasons", unit=unit)
     anchors = record.get("anchors")
     if anchors is not None and (not isinstance(anchors, list)
                                 or not all(isinstance(a, dict) for a in anchors)):

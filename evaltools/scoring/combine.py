@@ -93,6 +93,15 @@ def score_features(rid: Any, query: QueryFeatures,
                                 weight_jaccard=rcfg.weight_jaccard, tfidf=tfidf)
         if wider.relevance > rel.relevance:
             rel, rel_restated = wider, True
+    chat = query.chat if rcfg.chat_turn == "with_context" and applicable else ""
+    rel_chat = False
+    if chat and rel.relevance < rcfg.fail_below and context.tokens:
+        # a conversational turn: relevant to the query and the knowledge together
+        joint = relevance_score(reference + context.tokens, response.tokens,
+                                weight_cosine=rcfg.weight_cosine,
+                                weight_jaccard=rcfg.weight_jaccard, tfidf=tfidf)
+        if joint.relevance > rel.relevance:
+            rel, rel_chat = joint, True
     comp = completeness_score(query_keywords, response.tokens, restated=restated)
     hall = hallucination_score(
         response, context, query, min_share=config.hallucination.claim_min_share,
@@ -101,7 +110,8 @@ def score_features(rid: Any, query: QueryFeatures,
         count_query_anchors=config.hallucination.count_query_anchors,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
-        penalty=config.drift.penalty, claim_window=config.hallucination.claim_window)
+        penalty=config.drift.penalty, claim_window=config.hallucination.claim_window,
+        paraphrase=config.grounding.paraphrase)
     declined = abstention_sentences(response.text, response.sentences)
     declines = bool(declined) and len(declined) == len(response.sentences)
     short_answer = rcfg.answer_type and answers_type(
@@ -129,7 +139,8 @@ def score_features(rid: Any, query: QueryFeatures,
                      unsupported=[(a.kind, a.text) for a in hall.anchors
                                   if a.counted and not a.supported],
                      relevance_waived=short_answer or not applicable or declines,
-                     completeness_waived=not applicable, probability=probability)
+                     completeness_waived=not applicable or chat == "statement",
+                     probability=probability)
     named = span_reason(grounding, config.grounding.reasons_max)
     notes = [named] if named else []
     if not (query.english and response.english):
@@ -151,6 +162,12 @@ def score_features(rid: Any, query: QueryFeatures,
     if rel_restated:
         notes.append("relevance counts the words of the context sentences the response "
                      "restates (relevance.restated_context)")
+    if rel_chat:
+        notes.append("relevance measured against the query and the context together: the "
+                     "query is a turn of a conversation (relevance.chat_turn)")
+    if chat == "statement" and comp.completeness < config.completeness.warn_below:
+        notes.append("completeness not applied: the query is a conversational statement that "
+                     "asks for nothing (relevance.chat_turn)")
     if comp.restated:
         notes.append("keywords carried by a context sentence the response restates: "
                      + ", ".join(comp.restated))

@@ -93,6 +93,30 @@ _TAG = re.compile(r"</?(?:br|p|div|span|b|i|u|em|strong|a|ul|ol|li|h[1-6]|table|
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});(\w*)")
 
 
+_ESCAPED_QUOTE = re.compile(r"""\\(['"])(\w*)""")
+
+
+def unescape_quotes(text: str) -> str:
+    """Escaped and typewriter-tokenised quotes read as quotes, **keeping every offset**:
+    ``britain\\'s`` is ``britain's`` followed by a space; a text using the tokenised
+    quotes ```` `` ```` and ``''`` gets ``"`` and a space for each pair (some model outputs
+    and corpora are written so).
+
+    Examples
+    --------
+    >>> unescape_quotes("britain\\'s navy")
+    "britain's  navy"
+    >>> unescape_quotes("found ``dumping clippings''in colwyn bay")
+    'found " dumping clippings" in colwyn bay'
+    >>> unescape_quotes("a \\n b"), unescape_quotes("it''s")
+    ('a \\n b', "it''s")
+    """
+    out = _ESCAPED_QUOTE.sub(lambda m: m.group(1) + m.group(2) + " ", text)
+    if "``" in out:
+        out = out.replace("``", '" ').replace("''", '" ')
+    return out
+
+
 def unmark(text: str) -> str:
     """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
     character reference its character (stdlib :func:`html.unescape`) with the
@@ -108,7 +132,11 @@ def unmark(text: str) -> str:
     'Tom’s          café            &     bar    Open'
     >>> len(unmark("a&amp;b")) == len("a&amp;b"), unmark("x<y and z>w"), unmark("AT&T")
     (True, 'x<y and z>w', 'AT&T')
+    >>> unmark("the union\\'s vote")   # escaped quotes too (unescape_quotes)
+    "the union's  vote"
     """
+    if "\\" in text or "``" in text:
+        text = unescape_quotes(text)
     if "<" not in text and "&" not in text:
         return text
 
@@ -274,10 +302,45 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     (True, 'name: Cafe Nero. good for kids: yes. hours Saturday: 9:00–13:00.')
     >>> read_context('"{\\\\"a\\\\": 1}"').text
     'a: 1.'
+    >>> read_context("Chinabank | numberOfLocations | 295").text   # triples (read_triples)
+    'Chinabank | number of locations | 295'
     """
     if not read_json:
         return ReadContext(text, text)
     data = _parse_json(text)
     if data is None:
+        triples = read_triples(text)
+        if triples is not None:
+            return ReadContext(triples, text, structured=True)
         return ReadContext(text, text)
     return ReadContext(flatten_json(data), text, structured=True)
+
+
+_TRIPLE = re.compile(r"^\s*([^|\n]+?)\s*\|\s*([^|\n]+?)\s*\|\s*([^|\n]*?)\s*$")
+
+
+def read_triples(text: str) -> str | None:
+    """Subject | predicate | object lines (RDF-style triples, one a line) with their
+    predicates read as words, as JSON keys are (:func:`split_key`), and underscores in
+    names as spaces; None when the text is not triples.
+
+    Examples
+    --------
+    >>> print(read_triples("Chinabank | numberOfLocations | 295\\n"
+    ...                    "Alan_Shepard | birthPlace | New_Hampshire"))
+    Chinabank | number of locations | 295
+    Alan Shepard | birth place | New Hampshire
+    >>> read_triples("Open daily | 9 to 5.") is None, read_triples("") is None
+    (True, True)
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    out = []
+    for line in lines:
+        m = _TRIPLE.match(line)
+        if m is None:
+            return None
+        subject, predicate, obj = (g.replace("_", " ") for g in m.groups())
+        out.append(f"{subject} | {split_key(predicate)} | {obj}")
+    return "\n".join(out)

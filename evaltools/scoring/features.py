@@ -21,8 +21,9 @@ from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
-from evaltools.scoring.relevance import asked_type, is_instruction
+from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
 from evaltools.text import (
+    bounded_runs,
     content_lemmas,
     is_content_word,
     keywords,
@@ -46,6 +47,8 @@ class QueryFeatures:
     topical: tuple[str, ...] = ()
     topical_keywords: tuple[str, ...] = ()
     english: bool = True  # evaltools.text.looks_english (a warning, never a score)
+    # a turn of a conversation, not a question about the context (relevance.chat_turn)
+    chat: str = ""  # "statement", "question" or ""
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
                          tuple(keywords(doc, config.completeness.keyword_pos)),
                          tuple(find_mentions(doc.text)), instruction,
                          asked_type(doc.text), keys, doc.text, topical, topical_keys,
-                         looks_english(doc.text))
+                         looks_english(doc.text), is_chat_turn(doc, instruction))
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -201,7 +204,9 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
             for n in range(1, max(config.drift.ngram, 3) + 1)}
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination
-    tokens = tuple(content_lemmas(doc)) if config.relevance.reference == "auto" else ()
+    rcfg = config.relevance
+    tokens = (tuple(content_lemmas(doc))
+              if rcfg.reference == "auto" or rcfg.chat_turn == "with_context" else ())
     near, lemmas = ((mention_neighbours(doc, mentions, hall.number_context_window),
                      frozenset(content_lemmas(doc))) if hall.number_context
                     else ((), frozenset()))
@@ -274,7 +279,9 @@ class FeatureCache:
         # added once the block ends, so a long run does not grow with every new
         # token; the features derived here are plain Python data that outlive it.
         with _memory_zone(self.nlp):
-            for parsed, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
+            # the one bounded-text rule: long symbol runs broken, offsets unchanged
+            docs = self.nlp.pipe((bounded_runs(t) for t in texts), batch_size=64)
+            for parsed, doc in zip(texts, docs, strict=True):
                 self.parsed += 1
                 for role, text, structured in needed[parsed]:
                     self._caches[role].put(text, self._derive(role, doc, structured))

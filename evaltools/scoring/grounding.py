@@ -107,6 +107,7 @@ class _Unit:
     key: Any = None        # what it is looked up by (equal units, equal keys)
     derived: bool = False  # found only as a derivation ("located" for "location")
     kind: str = "word"     # "number", "name", "personal" or "word" (GroundedUnit.kind)
+    paraphrased: bool = False  # found only as a paraphrase ("deaths" for "fatalities")
 
 
 def _sentence_of(starts: Sequence[int], offset: int) -> int:
@@ -118,7 +119,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
            response_sents: Sequence[tuple[int, int]], index: SentenceIndex,
            context_mentions: Sequence[Mention], query_keys: frozenset[str],
            query_mentions: Sequence[Mention], *, power: float,
-           number_weight: float, personal: float = 0.0) -> list[_Unit]:
+           number_weight: float, personal: float = 0.0,
+           paraphrase: bool = False) -> list[_Unit]:
     units = []
     word_starts = [w.start for w in words]
     sentence_starts = [s for s, _ in response_sents]
@@ -126,7 +128,7 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
     folded_text = index.text.lower()
     # Where the context holds a value or a word (and whether only as a derivation),
     # remembered per value and per word: a long text that repeats them is looked up once.
-    seen: dict[Any, tuple[tuple[int, ...], frozenset[int], bool]] = {}
+    seen: dict[Any, tuple] = {}
     for m in mentions:
         key = ("value", m.text, m.value, m.qualifier)
         if key not in seen:
@@ -138,8 +140,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
                 # the same characters, where the context's reading of them failed
                 same = re.compile(rf"(?<!\w){re.escape(m.text)}(?!\w)", re.IGNORECASE)
                 at = tuple(index.word_at(x.start()) for x in same.finditer(index.text))
-            seen[key] = at, frozenset(index.sentence_of(j) for j in at), False
-        at, sents, _ = seen[key]
+            seen[key] = at, frozenset(index.sentence_of(j) for j in at), False, False
+        at, sents, _, _ = seen[key]
         echo = find_support(m, query_mentions) is not None
         units.append(_Unit(m.start, m.end, number_weight, _sentence_of(sentence_starts, m.start),
                            at, sents, echo,
@@ -163,12 +165,18 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
             derived = not at
             if derived:
                 at = index.derived_positions(w)
-            seen[key] = at, frozenset(index.sentence_of(j) for j in at), derived and bool(at)
-        at, sents, derived = seen[key]
+            paraphrased = False
+            if not at and paraphrase and w.content and w.pos != "PROPN":
+                at = index.paraphrase_positions(w)
+                paraphrased, derived = bool(at), False
+            seen[key] = (at, frozenset(index.sentence_of(j) for j in at),
+                         derived and bool(at), paraphrased)
+        at, sents, derived, paraphrased = seen[key]
         kind = ("number" if w.num else "personal" if not w.content
                 else "name" if w.pos == "PROPN" else "word")
         units.append(_Unit(w.start, w.end, weight, w.sent, at, sents,
-                           any(f in query_keys for f in w.forms), pos, key, derived, kind))
+                           any(f in query_keys for f in w.forms), pos, key, derived, kind,
+                           paraphrased))
     units.sort(key=lambda u: (u.start, u.end))
     return units
 
@@ -269,7 +277,8 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         adjacency_window=config.adjacency_window,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
-        derived_credit=config.derived_credit, merge_words=config.span_merge_words)
+        derived_credit=config.derived_credit, merge_words=config.span_merge_words,
+        paraphrase_credit=config.paraphrase_credit if config.paraphrase else None)
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold)
 
@@ -319,8 +328,13 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     adjacency_window: int = 0, adjacency_credit: float = 1.0,
                     query_words: bool = False, skip_hedged: bool = False,
                     personal: float = 0.0, derived_credit: float = 1.0,
-                    merge_words: int = 0) -> GroundingScore:
+                    merge_words: int = 0,
+                    paraphrase_credit: float | None = None) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
+
+    ``paraphrase_credit`` (None: off): a word the context holds only as a paraphrase
+    (:meth:`~evaltools.scoring.matcher.SentenceIndex.paraphrase_positions`) is found and
+    earns this share of its weight.
 
     Examples
     --------
@@ -339,7 +353,7 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     """
     units = _units(words, mentions, response_sents, index, context_mentions, query_keys,
                    query_mentions, power=power, number_weight=number_weight,
-                   personal=personal)
+                   personal=personal, paraphrase=paraphrase_credit is not None)
     if skip_hedged:
         hedged = _hedged_clauses(response_text, words)
         units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]
@@ -358,6 +372,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
             credit = 1.0 if best.get(u.sent) in u.found else scattered_credit
             if u.derived:
                 credit *= derived_credit
+            if u.paraphrased and paraphrase_credit is not None:
+                credit *= paraphrase_credit
             if (adjacency_credit < 1.0 and prev is not None and prev.found and prev.sent == u.sent
                     and not _BREAK.search(response_text, prev.end, u.start)):
                 window = u.pos - prev.pos + adjacency_window

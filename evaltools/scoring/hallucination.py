@@ -117,16 +117,47 @@ def number_support(m: Mention, near: frozenset[str], context: ContextFeatures
     return None, f"'{matches[0][0].text}' is in the context, but not near {words}"
 
 
+def echoes_query(claim, query: QueryFeatures) -> bool:
+    """Whether every word and value of a claim is one the query states (the response only
+    repeats what it was told). Only a statement or an instruction states anything: a
+    response that turns a question's words into an answer ("Is the V8 battery
+    replaceable?" - "No, the V8 battery is not replaceable.") claims them.
+
+    Examples
+    --------
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import query_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> q = query_features(nlp("I heard the Eiffel Tower is in Paris."), load_config())
+    >>> [echoes_query(c, q) for c in extract_claims(nlp("The Eiffel Tower is in Paris. "
+    ...                                                 "It opened in 1889."))]
+    [True, False]
+    >>> q = query_features(nlp("Is the Eiffel Tower in Paris?"), load_config())
+    >>> [echoes_query(c, q) for c in extract_claims(nlp("The Eiffel Tower is in Paris."))]
+    [False]
+    """
+    if not claim.words or not (query.instruction or query.chat == "statement"):
+        return False  # a question states nothing: "No, the V8 battery is not replaceable"
+    if any(find_support(m, query.mentions) is None for m in claim.values):
+        return False
+    return all(any(f in query.keys for f in w.word.forms) for w in claim.words)
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
                   count_query_anchors: bool = False,
-                  number_context: bool = False, claim_window: int = 0) -> tuple[Anchor, ...]:
+                  number_context: bool = False, claim_window: int = 0,
+                  paraphrase: bool = False) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
     With ``number_context`` (features built with config
     ``hallucination.number_context``), numbers and dates are checked near
-    their words; else by value alone.
+    their words; else by value alone. A claim the context does not support whose
+    every word and value the query states ("i love cheerleading" to "i love
+    cheerleading!") only echoes the query: shown, not counted.
     """
     anchors: list[Anchor] = []
     query_mentions = query.mentions if query is not None and not count_query_anchors else ()
@@ -160,12 +191,16 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if about_sources(c.start):
             continue
         s = context.index.support(c, min_share=min_share, rare_above=rare_above,
-                                 head_rare_above=head_rare_above, window=claim_window)
+                                 head_rare_above=head_rare_above, window=claim_window,
+                                 paraphrase=paraphrase)
         evidence = context.text[s.evidence_start:s.evidence_end] \
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
+        echo = not s.supported and query is not None and echoes_query(c, query)
+        suffix = "; restated from the query, not counted" if echo else ""
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
-                              s.evidence_start, s.evidence_end, note=f"{triple}: {s.note}"))
+                              s.evidence_start, s.evidence_end,
+                              note=f"{triple}: {s.note}{suffix}", counted=not echo))
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
 
@@ -175,12 +210,14 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         rare_above: float = 0.55, head_rare_above: float = 0.45,
                         count_query_anchors: bool = False, number_context: bool = False,
                         ngram: int = 2, overlap_below: float = 0.2,
-                        penalty: float = 0.2, claim_window: int = 0) -> HallucinationScore:
+                        penalty: float = 0.2, claim_window: int = 0,
+                        paraphrase: bool = False) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, min_share=min_share,
                             rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
-                            number_context=number_context, claim_window=claim_window)
+                            number_context=number_context, claim_window=claim_window,
+                            paraphrase=paraphrase)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

@@ -86,10 +86,15 @@ def token_key(tok) -> str:
     >>> doc = load_pipeline()("The café e-mailed 15% on Tues.")
     >>> [token_key(t) for t in doc]
     ['the', 'cafe', 'e', '', 'mail', '15', 'percent', 'on', 'tuesday', '']
+    >>> [token_key(t) for t in load_pipeline()("5 km on 3 Sept, 2 kilometres")]
+    ['5', 'kilometer', 'on', '3', 'september', '', '2', 'kilometer']
     """
     text = tok.text
     if text in WEEKDAY_KEYS:
         return WEEKDAY_KEYS[text]
+    tables = abbreviations()
+    if text.rstrip(".") in tables["months"]:  # Jan, Sept. (capitalised only: "mar", "jun")
+        return tables["months"][text.rstrip(".")]
     low = text.lower()
     if low in UNIT_KEYS:
         return UNIT_KEYS[low]
@@ -99,7 +104,10 @@ def token_key(tok) -> str:
         return ""
     if _ABBREVIATION.match(text):  # U.S. = US, R. = R
         return fold(text.replace(".", ""))
-    return fold(tok.lemma_ or text)
+    key = fold(tok.lemma_ or text)
+    if text.isupper() and len(text) > 1:
+        return key  # SEC, MI, FT: names, not units
+    return tables["units"].get(key, tables["units"].get(low, key))  # km = kilometre = kilometer
 
 
 #: Words an acronym may spell or skip inside a name (``Bank of America``: BoA or BA).
@@ -347,6 +355,70 @@ def derived(a: str, b: str) -> bool:
     return n >= DERIVED_PREFIX and n >= min(len(a), len(b)) - 2
 
 
+_DATA = "data"
+
+
+@functools.lru_cache(maxsize=1)
+def abbreviations() -> dict[str, dict[str, str]]:
+    """Codes and short forms shipped in ``evaltools/scoring/data/abbreviations.json``.
+
+    ``us_states`` (``ca`` -> ``california``), ``countries`` (ISO 3166-1: ``de`` ->
+    ``germany``), ``country_names`` (``uk`` -> ``united kingdom``), ``units``
+    (``km`` -> ``kilometer``) and ``months`` (``Sept`` -> ``september``); sources in
+    the file and in ``scripts/build_abbreviations.py``.
+
+    Examples
+    --------
+    >>> t = abbreviations()
+    >>> t["us_states"]["ca"], t["countries"]["de"], t["units"]["lbs"], t["months"]["Sept"]
+    ('california', 'germany', 'pound', 'september')
+    """
+    import json
+    from importlib.resources import files
+
+    data = json.loads(files(__package__).joinpath(_DATA, "abbreviations.json")
+                      .read_text(encoding="utf-8"))
+    return {k: v for k, v in data.items() if isinstance(v, dict)}
+
+
+@functools.lru_cache(maxsize=1)
+def _codes() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """(code -> the names it stands for, as word keys; one-word name -> its codes)."""
+    tables = abbreviations()
+    names: dict[str, list[tuple[str, ...]]] = {}
+    codes: dict[str, list[str]] = {}
+    for section in ("us_states", "countries", "country_names"):
+        for code, name in tables[section].items():
+            words = tuple(fold(w) for w in re.split(r"[\s&]+", name) if w and w != "and")
+            names.setdefault(code, []).append(words)
+            if len(words) == 1:
+                codes.setdefault(words[0], []).append(code)
+    return ({k: tuple(v) for k, v in names.items()},
+            {k: tuple(dict.fromkeys(v)) for k, v in codes.items()})
+
+
+@functools.lru_cache(maxsize=1)
+def paraphrases() -> dict[str, tuple[str, ...]]:
+    """For a word key, the keys of context words that support it: synonyms, more specific
+    words and derivations, from WordNet 3.0 (``evaltools/scoring/data/paraphrases.json``,
+    built by ``scripts/build_paraphrases.py``; licence in ``data/WORDNET_LICENSE.txt``).
+
+    Examples
+    --------
+    >>> p = paraphrases()
+    >>> "death" in p["fatality"], "purchase" in p["buy"], "sedan" in p["car"]
+    (True, True, True)
+    >>> "car" in p.get("sedan", ())   # a sedan is a car; a car need not be a sedan
+    False
+    """
+    import json
+    from importlib.resources import files
+
+    data = json.loads(files(__package__).joinpath(_DATA, "paraphrases.json")
+                      .read_text(encoding="utf-8"))
+    return {k: tuple(v) for k, v in data["supports"].items()}
+
+
 class SentenceIndex:
     """Where a text holds each key: word positions and sentences (whole words and compound parts).
 
@@ -423,6 +495,8 @@ class SentenceIndex:
         is found as ``e-mail`` too (the compound's key is indexed).
         """
         found = {j for f in word.forms for j in self.positions(f)}
+        if not found:
+            found = set(self.code_positions(word))
         if not found and is_acronym(word.text):
             return self.expansions(word.key)
         if len(word.parts) > 1:
@@ -434,6 +508,51 @@ class SentenceIndex:
                 found.update(j for j in self.positions(word.parts[0])
                              if self._word_sent[j] in together)
         return tuple(sorted(found))
+
+    def code_positions(self, word: Word) -> tuple[int, ...]:
+        """Positions of what a code stands for, or of the code for a name
+        (:func:`abbreviations`): ``CA`` is found as ``California`` (the first word of a
+        name of several, the rest following it), ``California`` as ``CA`` written in
+        capitals (``ca``, ``in`` and ``me`` in lower case are words, not codes).
+        """
+        memo = ("codes", word.forms)
+        if memo in self._memo:
+            return self._memo[memo]
+        names, codes = _codes()
+        found: set[int] = set()
+        if is_acronym(word.text):
+            for name in names.get(word.key, ()):
+                for j in self.positions(name[0]):
+                    if all(j + i < len(self._keys) and self._keys[j + i] == w
+                           for i, w in enumerate(name[1:], start=1)):
+                        found.add(j)
+        for key in word.forms:
+            for code in codes.get(key, ()):
+                for j in self.positions(code):
+                    start = self._starts[j]
+                    if self.text[start:start + len(code)].isupper():
+                        found.add(j)
+        self._memo[memo] = out = tuple(sorted(found))
+        return out
+
+    def paraphrase_positions(self, word: Word) -> tuple[int, ...]:
+        """Positions of context words that paraphrase ``word`` (:func:`paraphrases`):
+        a synonym (*deaths* for *fatalities*), a more specific word (*sedan* for *car*)
+        or a derivation the table knows (*election* for *elected*)."""
+        memo = ("paraphrase", word.forms)
+        if memo in self._memo:
+            return self._memo[memo]
+        table = paraphrases()
+        found: set[int] = set()
+        for key in word.forms:
+            for other in table.get(key, ()):
+                found.update(self.positions(other))
+        self._memo[memo] = out = tuple(sorted(found))
+        return out
+
+    def find_paraphrase(self, word: Word) -> frozenset[int]:
+        """Sentences holding a paraphrase of ``word`` (:meth:`paraphrase_positions`)."""
+        return frozenset(self._word_sent[j] for j in self.paraphrase_positions(word))
 
     def expansions(self, acronym: str) -> tuple[int, ...]:
         """Positions of the names ``acronym`` (a key) abbreviates: runs of 2 to

