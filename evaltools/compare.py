@@ -272,23 +272,34 @@ def difference_ci(reference: Sequence[float], current: Sequence[float], *,
     (1.0, 1.0, 1.0)
     """
     import numpy as np
-
-    from evaltools.calibration.bootstrap import bootstrap_ci
+    from scipy.stats import bootstrap
 
     if not reference or not current:
         return None
-    values = np.asarray([*reference, *current], dtype=float)
-    group = np.asarray([0] * len(reference) + [1] * len(current))
+    ref = np.asarray(reference, dtype=float)
+    cur = np.asarray(current, dtype=float)
 
-    def stat(v, g):
-        return float(v[g == 1].mean() - v[g == 0].mean())
+    def stat(r, c, axis=-1):
+        return c.mean(axis=axis) - r.mean(axis=axis)
 
     with np.errstate(over="ignore", invalid="ignore"):
-        if not math.isfinite(stat(values, group)):  # values near the float limit: sums overflow
+        diff = float(stat(ref, cur))
+        if not math.isfinite(diff):  # values near the float limit: sums overflow
             return None
-    ci = bootstrap_ci(stat, values, group, strata=group, n_resamples=n_resamples, seed=seed,
-                      confidence_level=confidence_level)
-    return stat(values, group), float(ci.low), float(ci.high)
+        # the two samples resampled apart (scipy, vectorised); a sample of one value is
+        # the same in every resample (scipy needs two)
+        if len(ref) >= 2 and len(cur) >= 2:
+            samples, fn = (ref, cur), stat
+        elif len(cur) >= 2:
+            samples, fn = (cur,), lambda c, axis=-1: stat(ref, c, axis)
+        elif len(ref) >= 2:
+            samples, fn = (ref,), lambda r, axis=-1: stat(r, cur, axis)
+        else:
+            return diff, diff, diff
+        res = bootstrap(samples, fn, n_resamples=n_resamples, vectorized=True,
+                        method="percentile", confidence_level=confidence_level,
+                        rng=np.random.default_rng(seed))
+    return diff, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
 def _mean_difference(x, y, axis=-1):

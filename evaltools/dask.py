@@ -49,8 +49,8 @@ from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
 from evaltools.judging.stream import judge_records, judge_stream
 from evaltools.judging.summary import JudgeSummary
-from evaltools.scoring.result import SCORE_SCHEMA
-from evaltools.scoring.summary import SummaryBuilder
+from evaltools.scoring.result import SCORE_SCHEMA, SCORED_OUTPUT_SCHEMA
+from evaltools.scoring.summary import ScoreStats
 from evaltools.text import load_pipeline
 from evaltools.values import plain_value
 
@@ -62,10 +62,9 @@ SCORE_DTYPES: dict[str, str] = SCORE_SCHEMA.dtypes()
 #: dtypes of the columns :func:`judge_frame` adds (``JudgeResult.to_row``).
 JUDGE_DTYPES: dict[str, str] = JUDGE_ROW_SCHEMA.dtypes()
 
-# Parquet kinds (evaltools.io.parts.arrow_type) of the fields the commands add, so every
+# Parquet kinds (evaltools.io.convert.arrow_type) of the fields the commands add, so every
 # part of a partitioned output has the same schema. Lists and objects are JSON text.
-SCORE_KINDS: dict[str, set[str]] = {**SCORE_SCHEMA.parquet_kinds(),
-                                    "hallucination_probability": {"float"}}
+SCORE_KINDS: dict[str, set[str]] = SCORED_OUTPUT_SCHEMA.parquet_kinds()
 JUDGE_KINDS: dict[str, set[str]] = JUDGE_SCHEMA.parquet_kinds()
 
 
@@ -180,7 +179,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
 
     Returns ``{"rows": [...]}`` (the output records, in order), or with
     ``output_dir`` writes them as :func:`part_file` there and returns
-    ``{"count": n, "summary": SummaryBuilder}``. A record that breaks the
+    ``{"count": n, "summary": ScoreStats}``. A record that breaks the
     contract returns ``{"error": ...}`` (raised on the client by :func:`run_parts`).
     """
     cfg = config or DEFAULT_CONFIG
@@ -190,7 +189,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
                            config=cfg,
                            source=part.source, unit=part.unit, skip_invalid=skip_invalid,
                            start=part.first_record, calibration=calibration)
-        return _finish(rows, part, SummaryBuilder(), output_dir, kinds, width)
+        return _finish(rows, part, ScoreStats(), output_dir, kinds, width)
     except EvaltoolsError as exc:
         return _error_payload(exc)
     except OSError as exc:

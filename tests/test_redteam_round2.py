@@ -419,7 +419,7 @@ def test_module_names_reach_the_figure_literally(tmp_path, capsys):
     (mathtext), ``$x^2$`` was typeset and a NUL warned "Glyph 0 missing"."""
     import warnings
 
-    from evaltools.report.figures import verdict_bars_svg
+    from evaltools.plots import verdict_bars_svg
 
     bad = [{"id": f"j{i}", "module": m, "total_score": 1, "verdict": "FAIL"}
            for i, m in enumerate(["$\\frac{1}{$", "$x^2$", "a\x00b", "M" * 500])]
@@ -493,7 +493,7 @@ def test_any_group_name_draws_literally(names):
     """Issue 29 item 3 (figures): any user text as a bar label draws, with no warning."""
     import warnings
 
-    from evaltools.report.figures import verdict_bars_svg
+    from evaltools.plots import verdict_bars_svg
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -27,8 +27,8 @@ from typing import Any
 from evaltools.cli.progress import progress_bar
 from evaltools.errors import ClusterError, InputError, OutputError
 from evaltools.io import refuse_overwriting_input, write_or_drain
+from evaltools.io.atomic import current_umask, remove_stale_temps
 from evaltools.io.parts import expand_inputs, plan_parts, write_parquet_part
-from evaltools.io.records import _umask, remove_stale_temps
 
 SUCCESS = "_SUCCESS"
 
@@ -176,7 +176,7 @@ def check_replaceable(target: Path) -> None:
 def _publish(stage: Path, target: Path) -> None:
     """Put the finished folder at ``target`` (replacing an earlier evaltools output there)."""
     old = None
-    os.chmod(stage, 0o777 & ~_umask())  # a folder as mkdir makes it, not mkdtemp's 0700
+    os.chmod(stage, 0o777 & ~current_umask())  # a folder as mkdir makes it, not mkdtemp's 0700
     if target.exists():
         check_replaceable(target)
         old = target.with_name(f".{target.name}.old-{os.getpid()}")

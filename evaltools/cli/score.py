@@ -24,7 +24,7 @@ from evaltools.io import (
 )
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.stream import output_record
-from evaltools.scoring.summary import RunSummary, SummaryBuilder, kind_label
+from evaltools.scoring.summary import RunSummary, ScoreStats, kind_label
 from evaltools.text import load_pipeline
 
 EXAMPLES = """\
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
     columns = columns_of(args)
-    summary = SummaryBuilder()
+    summary = ScoreStats()
     if scale.scaled(args):
         scale.refuse_map(columns)
         from evaltools.dask import SCORE_KINDS, PreloadPipeline, score_part
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     return _print(args, summary)
 
 
-def _print(args: argparse.Namespace, summary: SummaryBuilder) -> int:
+def _print(args: argparse.Namespace, summary: ScoreStats) -> int:
     if not args.quiet:
         out = summary_stream(args.output)
         print(f"evaltools score: {' '.join(args.input)}" +

@@ -50,7 +50,8 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.arguments import check_one_of
-from evaltools.io.records import bounded_lines, loads_bounded, lone_surrogate_path
+from evaltools.io.records import bounded_lines
+from evaltools.io.validation import loads_bounded, lone_surrogate_path
 
 #: Longest line read from a labels file; a longer one is skipped as unreadable.
 MAX_LINE_BYTES = 1024 * 1024

@@ -14,7 +14,7 @@ from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG as _CONFIG
 from evaltools.errors import InputError, shorten
-from evaltools.io.records import depth_exceeds, loads_bounded
+from evaltools.io.validation import depth_exceeds, loads_bounded
 from evaltools.judging.correctness import value_problem
 from evaltools.judging.reasoning import reasoning_problems
 from evaltools.judging.registry import Registry

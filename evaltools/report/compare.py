@@ -31,6 +31,7 @@ from evaltools.report.model import (
     generation_time,
 )
 from evaltools.report.model import Table as _Table
+from evaltools.scoring.result import VERDICT_ORDER
 
 
 def _stream(paths: Sequence[str | Path], inputs: list[InputFile], *, config,
@@ -156,7 +157,7 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
          Column("reference", reference_name, "int"),
          Column("current", current_name, "int")],
         [(v, c.verdicts_reference.get(v, 0), c.verdicts_current.get(v, 0))
-         for v in ("PASS", "WARN", "FAIL", "ERROR")
+         for v in VERDICT_ORDER
          if c.verdicts_reference.get(v) or c.verdicts_current.get(v)])]
     paired = any(s.paired for s in c.shifts)
     shifts = [_Table.from_rows(

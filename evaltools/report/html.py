@@ -41,12 +41,13 @@ from markupsafe import Markup
 
 from evaltools.errors import shorten
 from evaltools.highlight import (
-    VERDICT_COLOURS,
     highlight_evidence_html,
     highlight_html,
     legend_html,
 )
 from evaltools.io import atomic_path
+from evaltools.palette import VERDICT_COLOURS, css_variables
+from evaltools.scoring.result import VERDICT_ORDER
 from evaltools.text import displayable
 from evaltools.values import is_finite_number
 
@@ -114,7 +115,7 @@ def _legend() -> Markup:
 
 
 #: Verdict values that become a class name (``ev-PASS``); anything else is ``ev-other``.
-VERDICT_CLASSES = frozenset({"PASS", "WARN", "FAIL", "ERROR"})
+VERDICT_CLASSES = frozenset(VERDICT_ORDER)
 
 
 def _verdict_class(value: Any) -> str:
@@ -181,8 +182,9 @@ def _asset(name: str) -> Markup:
     source, _, _ = environment().loader.get_source(environment(), name)
     if name.endswith(".css"):
         c = VERDICT_COLOURS
-        source = (f".ev-report {{ --ev-pass: {c['PASS']}; --ev-warn: {c['WARN']}; "
-                  f"--ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n" + source)
+        source = (f".ev-report {{ {css_variables()} --ev-pass: {c['PASS']}; "
+                  f"--ev-warn: {c['WARN']}; --ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n"
+                  + source)
     return Markup(source)
 
 

@@ -53,7 +53,7 @@ from typing import Any
 
 from evaltools.errors import InputError, one_line, shorten
 from evaltools.io import atomic_path
-from evaltools.io.records import depth_exceeds, loads_bounded
+from evaltools.io.validation import depth_exceeds, loads_bounded
 from evaltools.values import is_finite_number
 
 FORMAT = "evaltools-calibration"

@@ -40,6 +40,7 @@ import ipywidgets as W
 from evaltools.arguments import check_one_of, check_value, parameter_message
 from evaltools.highlight import NO_MATHS, escape
 from evaltools.io.label_store import LabelStore, iter_label_events, read_labels
+from evaltools.palette import RULE
 
 __all__ = ["DEFAULT_LABELS", "Annotator", "read_labels"]
 
@@ -318,7 +319,7 @@ class Annotator:
             value = row[col] if col in row.index else None
             parts.append(
                 f"<div><b>{escape(str(col))}</b>"
-                f"<div style='white-space:pre-wrap;border-left:3px solid #ccc;"
+                f"<div style='white-space:pre-wrap;border-left:3px solid {RULE};"
                 f"padding-left:6px;margin-bottom:6px'>{escape(_text(value))}</div></div>")
         self.case_html.value = "".join(parts)
 
