@@ -191,3 +191,25 @@ def test_triples_read_with_their_predicates_as_words():
                           "Chinabank has 295 locations.",
                           config=load_config().replace(context={"read_json": False}))
     assert raw.support < 1.0  # "numberOfLocations" read as one word
+
+
+def test_tables_ship_in_the_package_and_load_without_a_network(monkeypatch):
+    import socket
+    from importlib.resources import files
+
+    from evaltools.scoring import matcher
+
+    data = files("evaltools.scoring").joinpath("data")
+    for name in ("paraphrases.json", "abbreviations.json", "WORDNET_LICENSE.txt"):
+        assert data.joinpath(name).is_file(), name
+    assert "Princeton University" in data.joinpath("WORDNET_LICENSE.txt").read_text()
+
+    def no_network(*args, **kwargs):
+        raise OSError("no network")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    for loader in (matcher.paraphrases, matcher.abbreviations, matcher._codes):
+        loader.cache_clear()
+    assert len(matcher.paraphrases()) > 10_000
+    assert matcher.abbreviations()["us_states"]["tx"] == "texas"
