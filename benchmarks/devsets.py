@@ -39,6 +39,12 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from evaltools.io.benchmarks import begin_records, load_halueval_qa  # noqa: E402
+
 SEED = 20261123
 
 #: upstream repository -> pinned commit
@@ -178,17 +184,21 @@ def build_lfqa(src: Sources) -> list[dict]:
 
 
 def build_halueval(path: Path) -> list[dict]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-    out = []
-    if rows and "knowledge" in rows[0]:  # HaluEval's qa_data.json: draw the sample
+    first = next((line for line in path.read_text(encoding="utf-8").splitlines()
+                  if line.strip()), "")
+    if "knowledge" in (json.loads(first) if first else {}):
+        # HaluEval's qa_data.json, read by evaltools.io (two records a question, in
+        # order): draw the sample
+        pairs = load_halueval_qa(path)
+        out = []
         for i in sorted(random.Random(20240601).sample(range(1000), 200)):
-            r = rows[i]
-            for kind, field, label in (("right", "right_answer", 0),
-                                       ("halluc", "hallucinated_answer", 1)):
-                out.append({"id": f"halueval_qa_{i:04d}_{kind}", "query": r["question"],
-                            "context": r["knowledge"], "response": r[field], "label": label})
+            for kind, r in zip(("right", "halluc"), pairs[2 * i:2 * i + 2], strict=True):
+                out.append({"id": f"halueval_qa_{i:04d}_{kind}", "query": r["query"],
+                            "context": r["context"], "response": r["response"],
+                            "label": r["label_hallucinated"]})
     else:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip()]
         out = [{k: r[k] for k in ("id", "query", "context", "response", "label")} for r in rows]
     for r in out:
         r.update(task="qa", group="halueval:" + r["id"].rsplit("_", 1)[0].rsplit("_", 1)[1],
@@ -320,23 +330,20 @@ def build_webnlg(src: Sources) -> tuple[list[dict], list[dict]]:
 
 BEGIN_FILES = ("wow/begin_dev_wow.tsv", "cmu-dog/begin_dev_cmu.tsv",
                "topicalchat/begin_dev_tc.tsv")
-BEGIN_LABELS = {"not fully attributable": 1, "fully attributable": 0}
 
 
 def build_begin_dev(src: Sources) -> list[dict]:
     out = []
     for path in BEGIN_FILES:  # dev files only: the test split is never read
-        lines = src.text("google/BEGIN-dataset", path).splitlines()
-        header = lines[0].split("\t")
-        for n, line in enumerate(lines[1:], 1):
-            row = dict(zip(header, line.split("\t"), strict=False))
-            label = BEGIN_LABELS.get(row.get("begin_label", "").strip().lower())
-            if label is None:
-                continue
+        text = src.text("google/BEGIN-dataset", path)
+        # read by evaltools.io's BEGIN reader; "Generic" turns carry no label
+        for row in begin_records(io.StringIO(text, newline=""), source=path, generic="drop"):
+            n = int(row["id"].removeprefix("begin_"))
             out.append({
-                "id": f"begin_dev/{path.split('/')[0]}/{n}", "query": row["message"],
-                "context": row["knowledge"], "response": row["response"], "label": label,
-                "task": "dialogue", "group": knowledge_group(row["knowledge"]),
+                "id": f"begin_dev/{path.split('/')[0]}/{n}", "query": row["query"],
+                "context": row["context"], "response": row["response"],
+                "label": row["label_hallucinated"], "task": "dialogue",
+                "group": knowledge_group(row["context"]),
                 "source": f"begin_dev/{row['data_source']}",
             })
     return out

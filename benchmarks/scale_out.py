@@ -17,6 +17,11 @@ Run: ``python benchmarks/scale_out.py [--score N] [--memory N ...]
 [--judge N]`` (defaults: 20k, 200k, 1M; about 30-40 minutes on 2 quiet
 cores, 2 GB of temporary files). Figures depend on the machine and on what
 else runs on it; nothing here is asserted.
+
+``--sizes 1000 4000 20000`` instead times ``score`` at each size in one
+process and on 1 and 2 workers (forced past ``[scale]
+score_min_records_per_worker``), and where the time goes: starting the
+cluster, loading the pipeline in the workers, the planning pass.
 """
 
 from __future__ import annotations
@@ -84,6 +89,48 @@ def evaltools(*args: str) -> list[str]:
     return [sys.executable, "-m", "evaltools", *args, "--no-progress", "-q"]
 
 
+def breakdown(src: Path, workers: int) -> dict:
+    """Seconds to start a LocalCluster of ``workers``, to load the pipeline in all of
+    them (in parallel), and to plan ``src`` into parts (this process)."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    from evaltools.io.parts import plan_parts
+    from evaltools.text import load_pipeline
+
+    t0 = time.perf_counter()
+    plan_parts([src], records_per_part=2048)
+    plan = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None,
+                      silence_logs=logging.ERROR) as c, Client(c) as client:
+        start = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        client.run(lambda: bool(load_pipeline()))
+        load = time.perf_counter() - t0
+    return {"plan": plan, "start": start, "load": load}
+
+
+def sizes(ns: list[int], tmp: Path) -> None:
+    cfg = tmp / "force.toml"
+    cfg.write_text("[scale]\nscore_min_records_per_worker = 0\n")
+    for n in ns:
+        src = tmp / f"s{n}.jsonl"
+        generate(n, src)
+        one = run(evaltools("score", str(src), "-o", str(tmp / "one.jsonl")))["wall"]
+        walls = {w: run(evaltools("score", str(src), "-o", str(tmp / f"w{w}.jsonl"),
+                                  "--workers", str(w), "--config", str(cfg)))["wall"]
+                 for w in (1, 2)}
+        b = breakdown(src, 2)
+        print(f"score {n:>6,}: one process {one:6.1f} s | 1 worker {walls[1]:6.1f} s | "
+              f"2 workers {walls[2]:6.1f} s ({one / walls[2]:.2f}x one process) | "
+              f"start 2 workers {b['start']:.1f} s, pipeline load {b['load']:.1f} s, "
+              f"plan {b['plan']:.2f} s | load avg {os.getloadavg()[0]:.1f}", flush=True)
+        src.unlink()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--score", type=int, default=20_000,
@@ -92,10 +139,15 @@ def main() -> None:
                     help="more record counts for the memory runs (2 workers; the speed run "
                          "gives the first)")
     ap.add_argument("--judge", type=int, default=1_000_000, help="judge records (0: skip)")
+    ap.add_argument("--sizes", type=int, nargs="*", help="time score at these sizes in one "
+                    "process and on 1 and 2 workers, with where the time goes; nothing else")
     args = ap.parse_args()
     print(f"cpus: {os.cpu_count()}  load average at start: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="evaltools-scale-"))
+    if args.sizes:
+        sizes(args.sizes, tmp)
+        return
     rows = []
 
     rate_at: dict[int, float] = {}

@@ -44,9 +44,12 @@ from __future__ import annotations
 import heapq
 import math
 import warnings
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from evaltools.values import finite_float
 
 SCORES = ("relevance", "completeness", "hallucination", "claims_score", "ngram_overlap")
 #: Scores where a rise is a regression (the others: a fall is).
@@ -247,23 +250,9 @@ class RunComparison:
         return out
 
 
-def _finite(values: Iterable[Any]) -> list[float]:
-    out = []
-    for v in values:
-        f = _number(v)
-        if f is not None:
-            out.append(f)
-    return out
-
-
 def _number(v: Any) -> float | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    try:
-        f = float(v)
-    except (TypeError, ValueError, OverflowError):  # not a number, or an int beyond floats
-        return None
-    return f if math.isfinite(f) else None
+    """A finite number, else None (bools, text, NaN, an int beyond floats): the one reader."""
+    return finite_float(v)
 
 
 def difference_ci(reference: Sequence[float], current: Sequence[float], *,
@@ -283,23 +272,34 @@ def difference_ci(reference: Sequence[float], current: Sequence[float], *,
     (1.0, 1.0, 1.0)
     """
     import numpy as np
-
-    from evaltools.calibration.bootstrap import bootstrap_ci
+    from scipy.stats import bootstrap
 
     if not reference or not current:
         return None
-    values = np.asarray([*reference, *current], dtype=float)
-    group = np.asarray([0] * len(reference) + [1] * len(current))
+    ref = np.asarray(reference, dtype=float)
+    cur = np.asarray(current, dtype=float)
 
-    def stat(v, g):
-        return float(v[g == 1].mean() - v[g == 0].mean())
+    def stat(r, c, axis=-1):
+        return c.mean(axis=axis) - r.mean(axis=axis)
 
     with np.errstate(over="ignore", invalid="ignore"):
-        if not math.isfinite(stat(values, group)):  # values near the float limit: sums overflow
+        diff = float(stat(ref, cur))
+        if not math.isfinite(diff):  # values near the float limit: sums overflow
             return None
-    ci = bootstrap_ci(stat, values, group, strata=group, n_resamples=n_resamples, seed=seed,
-                      confidence_level=confidence_level)
-    return stat(values, group), float(ci.low), float(ci.high)
+        # the two samples resampled apart (scipy, vectorised); a sample of one value is
+        # the same in every resample (scipy needs two)
+        if len(ref) >= 2 and len(cur) >= 2:
+            samples, fn = (ref, cur), stat
+        elif len(cur) >= 2:
+            samples, fn = (cur,), lambda c, axis=-1: stat(ref, c, axis)
+        elif len(ref) >= 2:
+            samples, fn = (ref,), lambda r, axis=-1: stat(r, cur, axis)
+        else:
+            return diff, diff, diff
+        res = bootstrap(samples, fn, n_resamples=n_resamples, vectorized=True,
+                        method="percentile", confidence_level=confidence_level,
+                        rng=np.random.default_rng(seed))
+    return diff, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
 def _mean_difference(x, y, axis=-1):
@@ -424,23 +424,93 @@ def _mean(xs: list[float]) -> float | None:
     return m if math.isfinite(m) else None
 
 
-def _pass_rate(records: list[Mapping[str, Any]]) -> float | None:
-    return sum(r.get("verdict") == "PASS" for r in records) / len(records) if records else None
-
-
 def _unsupported(rec: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(f"{a.get('kind')} “{a.get('text')}”" for a in rec.get("anchors") or ()
                  if isinstance(a, Mapping) and not a.get("supported")
                  and a.get("counted", True))
 
 
-def _counts(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for r in records:
-        v = "ERROR" if r.get("error") else r.get("verdict")
-        if v:
-            out[v] = out.get(v, 0) + 1
-    return out
+class _Tally:
+    """What a comparison keeps of one run, in one pass: counts, the score and total
+    values it resamples (8 bytes each), never the records themselves."""
+
+    def __init__(self, scores: Sequence[str]):
+        self.scores = scores
+        self.n = 0
+        self.verdicts: dict[str, int] = {}
+        self.values = {s: array("d") for s in scores}
+        self.present: set[str] = set()
+        self.modules: dict[str, list] = {}  # module -> [records, PASS count, totals]
+
+    def add(self, r: Mapping[str, Any]) -> None:
+        self.n += 1
+        module = r.get("module")
+        if "module" not in r:
+            v = r.get("verdict")
+            if v:
+                self.verdicts[v] = self.verdicts.get(v, 0) + 1
+            for s in self.scores:
+                if s in r:
+                    self.present.add(s)
+                    f = finite_float(r.get(s))
+                    if f is not None:
+                        self.values[s].append(f)
+        if module:
+            m = self.modules.setdefault(module, [0, 0, array("d")])
+            m[0] += 1
+            m[1] += r.get("verdict") == "PASS"
+            total = finite_float(r.get("total_score"))
+            if total is not None:
+                m[2].append(total)
+
+
+class _Index:
+    """The reference run's records by id, on disk (sqlite3 in a temporary file): each
+    record as JSON, read back when the current run reaches its id."""
+
+    #: records are written in batches of at most this much JSON text
+    BATCH_BYTES = 2 * 1024 * 1024
+
+    def __init__(self):
+        import sqlite3
+        import tempfile
+
+        self._dir = tempfile.TemporaryDirectory(prefix="evaltools-compare-")
+        self.db = sqlite3.connect(f"{self._dir.name}/ids.sqlite")
+        self.db.execute("PRAGMA journal_mode=OFF")
+        self.db.execute("PRAGMA synchronous=OFF")
+        self.db.execute("CREATE TABLE r (id TEXT PRIMARY KEY, record TEXT)")
+        self._batch: list[tuple] = []
+        self._bytes = 0
+
+    def put(self, r: Mapping[str, Any]) -> None:
+        import json
+
+        text = json.dumps(dict(r), default=str)
+        self._batch.append((str(r["id"]), text))
+        self._bytes += len(text)
+        if len(self._batch) >= 4096 or self._bytes >= self.BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        self.db.executemany("INSERT OR REPLACE INTO r VALUES (?, ?)", self._batch)
+        self._batch = []
+        self._bytes = 0
+
+    def get(self, rid: str) -> dict[str, Any] | None:
+        import json
+
+        row = self.db.execute("SELECT record FROM r WHERE id = ?", (rid,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def close(self) -> None:
+        self.db.close()
+        self._dir.cleanup()
+
+
+def _reasons(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    reasons = r.get("reasons")
+    return tuple(reasons) if isinstance(reasons, (list, tuple)) else ()
 
 
 def _text(v: Any) -> str:
@@ -495,6 +565,11 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
                  max_changes: int | None = None, config=None) -> RunComparison:
     """Compare two runs' output records (scored responses and/or judged module outputs).
 
+    Each run is read once, record by record (``reference`` first, then
+    ``current``; generators are fine): memory holds the values resampled (8
+    bytes per score), the flips, and no record; the reference's records are
+    matched by id through an on-disk index (sqlite3 in a temporary folder).
+
     Parameters
     ----------
     reference, current : iterable of dict
@@ -524,60 +599,69 @@ def compare_runs(reference: Iterable[Mapping[str, Any]], current: Iterable[Mappi
     cfg = (config if config is not None else DEFAULT_CONFIG).compare
     tolerance = cfg.tolerance if tolerance is None else tolerance
     max_changes = cfg.max_changes if max_changes is None else max_changes
-    ref = [r for r in reference if not r.get("error")]
-    cur = [r for r in current if not r.get("error")]
-    ref_scored = [r for r in ref if "module" not in r]
-    cur_scored = [r for r in cur if "module" not in r]
-    before = {str(r["id"]): r for r in ref if r.get("id") is not None}
+    # One pass over each run: counts and score values in _Tally (8 bytes a value), the
+    # reference records by id on disk (_Index), so memory does not grow with the records.
+    ref, cur = _Tally(scores), _Tally(scores)
+    index = _Index()
     flips, matched, n_changed = [], 0, 0
     kept: list[tuple[tuple[int, float], int, RecordChange]] = []
     pairs: dict[str, list[tuple[float, float]]] = {s: [] for s in scores}
-    for r in cur:
-        old = before.get(str(r.get("id")))
-        if old is None or old.get("module") != r.get("module"):
-            continue
-        matched += 1
-        if "module" not in r:
-            for s in scores:
-                a, b = _number(old.get(s)), _number(r.get(s))
-                if a is not None and b is not None:
-                    pairs[s].append((a, b))
-        change = _change(old, r, scores, tolerance)
-        if change is not None:
-            n_changed += 1
-            item = (_rank(change, 100.0 if change.module else 1.0), -n_changed, change)
-            if len(kept) < max_changes:
-                heapq.heappush(kept, item)
-            elif kept and item[:2] > kept[0][:2]:
-                heapq.heapreplace(kept, item)
-        if old.get("verdict") != r.get("verdict"):
-            flips.append(VerdictFlip(
-                id=str(r["id"]), before=str(old.get("verdict")), after=str(r.get("verdict")),
-                reasons_before=tuple(map(str, old.get("reasons") or ())),
-                reasons_after=tuple(map(str, r.get("reasons") or ())),
-                unsupported_before=_unsupported(old), unsupported_after=_unsupported(r)))
+    try:
+        for r in reference:
+            if r.get("error"):
+                continue
+            ref.add(r)
+            if r.get("id") is not None:
+                index.put(r)
+        index.flush()
+        for r in current:
+            if r.get("error"):
+                continue
+            cur.add(r)
+            old = index.get(str(r.get("id"))) if r.get("id") is not None else None
+            if old is None or old.get("module") != r.get("module"):
+                continue
+            matched += 1
+            if "module" not in r:
+                for s in scores:
+                    a, b = _number(old.get(s)), _number(r.get(s))
+                    if a is not None and b is not None:
+                        pairs[s].append((a, b))
+            change = _change(old, r, scores, tolerance)
+            if change is not None:
+                n_changed += 1
+                item = (_rank(change, 100.0 if change.module else 1.0), -n_changed, change)
+                if len(kept) < max_changes:
+                    heapq.heappush(kept, item)
+                elif kept and item[:2] > kept[0][:2]:
+                    heapq.heapreplace(kept, item)
+            if old.get("verdict") != r.get("verdict"):
+                flips.append(VerdictFlip(
+                    id=str(r["id"]), before=str(old.get("verdict")),
+                    after=str(r.get("verdict")),
+                    reasons_before=tuple(map(str, _reasons(old))),
+                    reasons_after=tuple(map(str, _reasons(r))),
+                    unsupported_before=_unsupported(old), unsupported_after=_unsupported(r)))
+    finally:
+        index.close()
     flips.sort(key=lambda f: (not f.worse, f.id))
     changes = tuple(c for *_, c in sorted(kept, key=lambda t: t[:2], reverse=True))
-    shifts = tuple(_shift(s, _finite(r.get(s) for r in ref_scored),
-                          _finite(r.get(s) for r in cur_scored), pairs[s], n_resamples, seed)
-                   for s in scores
-                   if any(s in r for r in ref_scored) or any(s in r for r in cur_scored))
+    shifts = tuple(_shift(s, list(ref.values[s]), list(cur.values[s]), pairs[s], n_resamples,
+                          seed)
+                   for s in scores if s in ref.present or s in cur.present)
     modules = []
-    names = sorted({r["module"] for r in (*ref, *cur) if r.get("module")})
-    for m in names:
-        a = [r for r in ref if r.get("module") == m]
-        b = [r for r in cur if r.get("module") == m]
-        ta = _finite(r.get("total_score") for r in a)
-        tb = _finite(r.get("total_score") for r in b)
+    for m in sorted({*ref.modules, *cur.modules}):
+        na, pa, ta = ref.modules.get(m, (0, 0, array("d")))
+        nb, pb, tb = cur.modules.get(m, (0, 0, array("d")))
         ci = difference_ci(ta, tb, n_resamples=n_resamples, seed=seed)
         modules.append(ModuleDelta(
-            module=m, n_reference=len(a), n_current=len(b),
+            module=m, n_reference=na, n_current=nb,
             mean_total_reference=_mean(ta), mean_total_current=_mean(tb),
             difference=None if ci is None else ci[0], low=None if ci is None else ci[1],
-            high=None if ci is None else ci[2], pass_rate_reference=_pass_rate(a),
-            pass_rate_current=_pass_rate(b)))
+            high=None if ci is None else ci[2], pass_rate_reference=pa / na if na else None,
+            pass_rate_current=pb / nb if nb else None))
     return RunComparison(
-        n_reference=len(ref), n_current=len(cur), n_matched=matched,
-        verdicts_reference=_counts(ref_scored), verdicts_current=_counts(cur_scored),
+        n_reference=ref.n, n_current=cur.n, n_matched=matched,
+        verdicts_reference=ref.verdicts, verdicts_current=cur.verdicts,
         shifts=shifts, flips=tuple(flips), modules=tuple(modules),
         changes=changes, n_changed=n_changed, tolerance=tolerance)

@@ -1,7 +1,9 @@
 """One configuration object for every threshold and weight.
 
-The defaults live in ``default_config.toml`` beside this file; a user's TOML
-file overlays them key by key. Scorers never read thresholds: only the verdict
+The defaults live in ``default_config.toml`` beside this file, and only there:
+the dataclasses below name each setting, its type and (numbers) its accepted
+range, and every value is read from the file. A user's TOML file overlays
+them key by key. Scorers never read thresholds: only the verdict
 does (scores and pass/fail stay apart).
 
 Examples
@@ -27,121 +29,133 @@ from typing import Any
 from evaltools.errors import ConfigError, one_line, shorten
 
 
+def setting(low: float, high: float) -> Any:
+    """A numeric setting accepting ``[low, high]`` (inclusive); its value, like every
+    setting's, comes from ``default_config.toml`` (no default is written here)."""
+    return field(metadata={"range": (low, high)})
+
+
 @dataclass(frozen=True)
 class PipelineConfig:
-    name: str = ""
-    exclude: tuple[str, ...] = ("ner",)
+    name: str
+    exclude: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class ContextConfig:
-    read_json: bool = True
+    read_json: bool
 
 
 @dataclass(frozen=True)
 class RelevanceConfig:
-    weight_cosine: float = 0.5
-    weight_jaccard: float = 0.5
-    fail_below: float = 0.1
-    reference: str = "query"
-    instruction_verbs: tuple[str, ...] = ()
-    answer_type: bool = False
-    answer_type_max_words: int = 12
-    instruction: str = "topical"
-    task_words: tuple[str, ...] = ()
-    restated_context: bool = True
-    chat_turn: str = "with_context"
+    weight_cosine: float = setting(0.0, 1.0)
+    weight_jaccard: float = setting(0.0, 1.0)
+    fail_below: float = setting(0.0, 1.0)
+    reference: str
+    instruction_verbs: tuple[str, ...]
+    answer_type: bool
+    answer_type_max_words: int = setting(1, 1000)
+    instruction: str
+    task_words: tuple[str, ...]
+    restated_context: bool
+    chat_turn: str
 
 
 @dataclass(frozen=True)
 class CompletenessConfig:
-    warn_below: float = 0.6
-    keyword_pos: tuple[str, ...] = ("NOUN", "PROPN", "ADJ", "NUM")
+    warn_below: float = setting(0.0, 1.0)
+    keyword_pos: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class HallucinationConfig:
-    fail_above: float = 0.5
-    high_risk_above: float = 0.6
-    claim_min_share: float = 0.5
-    claim_rare_above: float = 0.55
-    claim_head_rare_above: float = 0.45
-    count_query_anchors: bool = False
-    number_context: bool = False
-    number_context_window: int = 6
-    verdict_from: str = "spec"
-    claim_window: int = 1
+    fail_above: float = setting(0.0, 1.0)
+    high_risk_above: float = setting(0.0, 1.0)
+    claim_min_share: float = setting(0.0, 1.0)
+    claim_rare_above: float = setting(0.0, 1.0)
+    claim_head_rare_above: float = setting(0.0, 1.0)
+    count_query_anchors: bool
+    number_context: bool
+    number_context_window: int = setting(1, 200)
+    verdict_from: str
+    claim_window: int = setting(0, 5)
 
 
 @dataclass(frozen=True)
 class GroundingConfig:
-    rarity_power: float = 1.0
-    number_weight: float = 1.0
-    scattered_credit: float = 1.0
-    adjacency_window: int = 0
-    adjacency_credit: float = 0.7
-    query_words: bool = False
-    skip_hedged: bool = False
-    personal_weight: float = 0.1
-    derived_credit: float = 1.0
-    paraphrase: bool = True
-    paraphrase_credit: float = 0.8
-    reasons_max: int = 3
-    span_threshold: float = 0.5
-    span_merge_words: int = 4
+    rarity_power: float = setting(0.0, 100.0)
+    number_weight: float = setting(0.0, 1.0)
+    scattered_credit: float = setting(0.0, 1.0)
+    adjacency_window: int = setting(0, 200)
+    adjacency_credit: float = setting(0.0, 1.0)
+    query_words: bool
+    skip_hedged: bool
+    personal_weight: float = setting(0.0, 1.0)
+    derived_credit: float = setting(0.0, 1.0)
+    paraphrase: bool
+    paraphrase_credit: float = setting(0.0, 1.0)
+    reasons_max: int = setting(1, 100)
+    span_threshold: float = setting(0.0, 1.0)
+    span_merge_words: int = setting(0, 100)
 
 
 @dataclass(frozen=True)
 class DriftConfig:
-    ngram: int = 2
-    overlap_below: float = 0.2
-    penalty: float = 0.2
+    ngram: int = setting(1, 10)
+    overlap_below: float = setting(0.0, 1.0)
+    penalty: float = setting(0.0, 1.0)
 
 
 @dataclass(frozen=True)
 class BatchConfig:
-    chunk_size: int = 512
-    cache_texts: int = 2048
+    chunk_size: int = setting(1, 100000)
+    cache_texts: int = setting(1, 1000000)
 
 
 @dataclass(frozen=True)
 class AlertsConfig:
-    kappa_below: float = 0.4
-    module_fail_rate_above: float = 0.5
+    kappa_below: float = setting(-1.0, 1.0)
+    module_fail_rate_above: float = setting(0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class ScaleConfig:
+    score_min_records_per_worker: int = setting(0, 10_000_000)
+    stall_seconds: float = setting(1.0, 86_400.0)
 
 
 @dataclass(frozen=True)
 class CompareConfig:
-    tolerance: float = 0.05
-    max_changes: int = 200
+    tolerance: float = setting(0.0, 1.0)
+    max_changes: int = setting(1, 100000)
 
 
 @dataclass(frozen=True)
 class InputConfig:
-    max_line_bytes: int = 64 * 1024 * 1024
-    max_depth: int = 64
-    max_text_chars: int = 1_000_000
+    max_line_bytes: int = setting(1024, 1073741824)
+    max_depth: int = setting(2, 500)
+    max_text_chars: int = setting(1, 1000000)
 
 
 @dataclass(frozen=True)
 class LLMConfig:
     """``[llm]``: how ``evaltools judge --llm`` asks an LLM judge (see ``docs/judge.md``)."""
 
-    temperature: float = 0.0
-    seed: int = 0
-    max_tokens: int = 2048
-    response_format: str = "json_schema"
-    concurrency: int = 4
-    requests_per_minute: int = 60
-    timeout: float = 60.0
-    total_timeout: float = 300.0
-    max_retries: int = 4
-    backoff_base: float = 1.0
-    backoff_max: float = 30.0
-    parse_retries: int = 1
+    temperature: float = setting(0.0, 2.0)
+    seed: int = setting(0, 2147483647)
+    max_tokens: int = setting(16, 1000000)
+    response_format: str
+    concurrency: int = setting(1, 256)
+    requests_per_minute: int = setting(1, 1000000)
+    timeout: float = setting(0.01, 86400.0)
+    total_timeout: float = setting(0.01, 86400.0)
+    max_retries: int = setting(0, 20)
+    backoff_base: float = setting(0.0, 600.0)
+    backoff_max: float = setting(0.0, 3600.0)
+    parse_retries: int = setting(0, 5)
     #: ``(model, USD per million input tokens, USD per million output tokens)``, from
     #: ``[llm.prices]``; a tuple so that a configuration stays hashable.
-    prices: tuple[tuple[str, float, float], ...] = ()
+    prices: tuple[tuple[str, float, float], ...]
 
     def price(self, model: str) -> tuple[float, float] | None:
         """USD per million input and output tokens for ``model``, or None without an entry.
@@ -168,58 +182,17 @@ _SECTIONS: dict[str, type] = {
     "input": InputConfig,
     "compare": CompareConfig,
     "llm": LLMConfig,
+    "scale": ScaleConfig,
 }
 
 #: The accepted range of every numeric setting, inclusive (documented in
-#: ``default_config.toml``). Weights and thresholds are shares in [0, 1]; sizes
-#: and windows are bounded so that a typo cannot ask for gigabytes.
+#: ``default_config.toml``), read from the fields' :func:`setting` metadata. Weights and
+#: thresholds are shares in [0, 1]; sizes and windows are bounded so that a typo cannot
+#: ask for gigabytes.
 RANGES: dict[tuple[str, str], tuple[float, float]] = {
-    ("relevance", "weight_cosine"): (0.0, 1.0),
-    ("relevance", "weight_jaccard"): (0.0, 1.0),
-    ("relevance", "fail_below"): (0.0, 1.0),
-    ("completeness", "warn_below"): (0.0, 1.0),
-    ("hallucination", "fail_above"): (0.0, 1.0),
-    ("hallucination", "high_risk_above"): (0.0, 1.0),
-    ("hallucination", "number_context_window"): (1, 200),
-    ("hallucination", "claim_min_share"): (0.0, 1.0),
-    ("hallucination", "claim_rare_above"): (0.0, 1.0),
-    ("hallucination", "claim_head_rare_above"): (0.0, 1.0),
-    ("drift", "ngram"): (1, 10),
-    ("drift", "overlap_below"): (0.0, 1.0),
-    ("drift", "penalty"): (0.0, 1.0),
-    ("batch", "chunk_size"): (1, 100_000),
-    ("batch", "cache_texts"): (1, 1_000_000),
-    ("relevance", "answer_type_max_words"): (1, 1000),
-    ("hallucination", "claim_window"): (0, 5),
-    ("alerts", "kappa_below"): (-1.0, 1.0),
-    ("alerts", "module_fail_rate_above"): (0.0, 1.0),
-    ("input", "max_line_bytes"): (1024, 1024 ** 3),
-    ("input", "max_depth"): (2, 500),
-    ("input", "max_text_chars"): (1, 1_000_000),
-    ("grounding", "rarity_power"): (0.0, 100.0),
-    ("grounding", "number_weight"): (0.0, 1.0),
-    ("grounding", "scattered_credit"): (0.0, 1.0),
-    ("grounding", "adjacency_window"): (0, 200),
-    ("grounding", "adjacency_credit"): (0.0, 1.0),
-    ("grounding", "personal_weight"): (0.0, 1.0),
-    ("grounding", "derived_credit"): (0.0, 1.0),
-    ("grounding", "paraphrase_credit"): (0.0, 1.0),
-    ("grounding", "reasons_max"): (1, 100),
-    ("compare", "tolerance"): (0.0, 1.0),
-    ("compare", "max_changes"): (1, 100_000),
-    ("grounding", "span_threshold"): (0.0, 1.0),
-    ("grounding", "span_merge_words"): (0, 100),
-    ("llm", "temperature"): (0.0, 2.0),
-    ("llm", "seed"): (0, 2**31 - 1),
-    ("llm", "max_tokens"): (16, 1_000_000),
-    ("llm", "concurrency"): (1, 256),
-    ("llm", "requests_per_minute"): (1, 1_000_000),
-    ("llm", "timeout"): (0.01, 86_400.0),
-    ("llm", "total_timeout"): (0.01, 86_400.0),
-    ("llm", "max_retries"): (0, 20),
-    ("llm", "backoff_base"): (0.0, 600.0),
-    ("llm", "backoff_max"): (0.0, 3600.0),
-    ("llm", "parse_retries"): (0, 5),
+    (section, f.name): f.metadata["range"]
+    for section, cls in _SECTIONS.items() for f in dataclasses.fields(cls)
+    if "range" in f.metadata
 }
 
 #: The values ``[llm] response_format`` accepts.
@@ -230,18 +203,19 @@ RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 class Config:
     """All thresholds and weights, grouped by the spec section they belong to."""
 
-    pipeline: PipelineConfig = field(default_factory=PipelineConfig)
-    context: ContextConfig = field(default_factory=ContextConfig)
-    relevance: RelevanceConfig = field(default_factory=RelevanceConfig)
-    completeness: CompletenessConfig = field(default_factory=CompletenessConfig)
-    hallucination: HallucinationConfig = field(default_factory=HallucinationConfig)
-    grounding: GroundingConfig = field(default_factory=GroundingConfig)
-    drift: DriftConfig = field(default_factory=DriftConfig)
-    batch: BatchConfig = field(default_factory=BatchConfig)
-    alerts: AlertsConfig = field(default_factory=AlertsConfig)
-    input: InputConfig = field(default_factory=InputConfig)
-    compare: CompareConfig = field(default_factory=CompareConfig)
-    llm: LLMConfig = field(default_factory=LLMConfig)
+    pipeline: PipelineConfig
+    context: ContextConfig
+    relevance: RelevanceConfig
+    completeness: CompletenessConfig
+    hallucination: HallucinationConfig
+    grounding: GroundingConfig
+    drift: DriftConfig
+    batch: BatchConfig
+    alerts: AlertsConfig
+    input: InputConfig
+    compare: CompareConfig
+    llm: LLMConfig
+    scale: ScaleConfig
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """Every section that decides a score, as plain values (what reports show and compare).
@@ -338,7 +312,11 @@ def _overlay(base: Config, data: dict[str, Any], *, source: str) -> Config:
                 continue
             updates[key] = _coerce(section, key, known[key], value, source)
         changes[section] = dataclasses.replace(current, **updates)
-    cfg = dataclasses.replace(base, **changes)
+    return _checked(dataclasses.replace(base, **changes), source)
+
+
+def _checked(cfg: Config, source: str) -> Config:
+    """``cfg``, once the settings that depend on each other or on a word list agree."""
     rel = cfg.relevance
     if rel.reference not in ("query", "auto"):
         raise ConfigError(f"{source}: [relevance] reference must be \"query\" or \"auto\". "
@@ -370,9 +348,43 @@ def default_config_text() -> str:
     return resources.files("evaltools").joinpath("default_config.toml").read_text("utf-8")
 
 
+#: A value of each setting type, for :func:`_coerce` (which checks a value against the
+#: type of the one it replaces).
+_KIND_OF_TYPE: dict[str, Any] = {"bool": False, "int": 0, "float": 0.0, "str": "",
+                                 "tuple[str, ...]": ()}
+
+
+def _from_toml(data: dict[str, Any], *, source: str) -> Config:
+    """A whole configuration from a TOML table holding every section and key."""
+    unknown = [name for name in data if name not in _SECTIONS]
+    if unknown:
+        raise ConfigError(f"{source}: unknown section [{shorten(unknown[0], quote=False)}] "
+                          f"(known: {', '.join(_SECTIONS)})")
+    sections = {}
+    for name, cls in _SECTIONS.items():
+        values = data.get(name)
+        if not isinstance(values, dict):
+            raise ConfigError(f"{source}: section [{name}] is missing")
+        kwargs = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in values:
+                raise ConfigError(f"{source}: [{name}] {f.name} is missing")
+            if (name, f.name) == ("llm", "prices"):
+                kwargs[f.name] = _prices(values[f.name], f"{source}: [llm.prices]")
+            else:
+                kwargs[f.name] = _coerce(name, f.name, _KIND_OF_TYPE[f.type], values[f.name],
+                                         source)
+        extra = [k for k in values if k not in kwargs]
+        if extra:
+            raise ConfigError(f"{source}: unknown key {shorten(extra[0])} in [{name}] "
+                              f"(known: {', '.join(kwargs)})")
+        sections[name] = cls(**kwargs)
+    return _checked(Config(**sections), source)
+
+
 @functools.lru_cache(maxsize=1)
 def _default_config() -> Config:
-    return _overlay(Config(), tomllib.loads(default_config_text()), source="default_config.toml")
+    return _from_toml(tomllib.loads(default_config_text()), source="default_config.toml")
 
 
 def load_config(path: str | Path | None = None) -> Config:

@@ -43,14 +43,14 @@ from typing import Any
 from distributed import WorkerPlugin
 
 from evaltools.config import DEFAULT_CONFIG, Config, InputConfig
-from evaltools.errors import EvaltoolsError, InputError, OutputError
+from evaltools.errors import ClusterError, EvaltoolsError, InputError, OutputError
 from evaltools.io.parts import Part, Plan, read_part, write_parquet_part
 from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.result import JUDGE_ROW_SCHEMA, JUDGE_SCHEMA
 from evaltools.judging.stream import judge_records, judge_stream
 from evaltools.judging.summary import JudgeSummary
-from evaltools.scoring.result import SCORE_SCHEMA
-from evaltools.scoring.summary import SummaryBuilder
+from evaltools.scoring.result import SCORE_SCHEMA, SCORED_OUTPUT_SCHEMA
+from evaltools.scoring.summary import ScoreStats
 from evaltools.text import load_pipeline
 from evaltools.values import plain_value
 
@@ -62,10 +62,9 @@ SCORE_DTYPES: dict[str, str] = SCORE_SCHEMA.dtypes()
 #: dtypes of the columns :func:`judge_frame` adds (``JudgeResult.to_row``).
 JUDGE_DTYPES: dict[str, str] = JUDGE_ROW_SCHEMA.dtypes()
 
-# Parquet kinds (evaltools.io.parts.arrow_type) of the fields the commands add, so every
+# Parquet kinds (evaltools.io.convert.arrow_type) of the fields the commands add, so every
 # part of a partitioned output has the same schema. Lists and objects are JSON text.
-SCORE_KINDS: dict[str, set[str]] = {**SCORE_SCHEMA.parquet_kinds(),
-                                    "hallucination_probability": {"float"}}
+SCORE_KINDS: dict[str, set[str]] = SCORED_OUTPUT_SCHEMA.parquet_kinds()
 JUDGE_KINDS: dict[str, set[str]] = JUDGE_SCHEMA.parquet_kinds()
 
 
@@ -180,7 +179,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
 
     Returns ``{"rows": [...]}`` (the output records, in order), or with
     ``output_dir`` writes them as :func:`part_file` there and returns
-    ``{"count": n, "summary": SummaryBuilder}``. A record that breaks the
+    ``{"count": n, "summary": ScoreStats}``. A record that breaks the
     contract returns ``{"error": ...}`` (raised on the client by :func:`run_parts`).
     """
     cfg = config or DEFAULT_CONFIG
@@ -190,7 +189,7 @@ def score_part(part: Part, *, config: Config | None = None, calibration=None,
                            config=cfg,
                            source=part.source, unit=part.unit, skip_invalid=skip_invalid,
                            start=part.first_record, calibration=calibration)
-        return _finish(rows, part, SummaryBuilder(), output_dir, kinds, width)
+        return _finish(rows, part, ScoreStats(), output_dir, kinds, width)
     except EvaltoolsError as exc:
         return _error_payload(exc)
     except OSError as exc:
@@ -255,15 +254,25 @@ def runs_of_parts(n_parts: int, n_workers: int) -> int:
     return max(1, min(-(-n_parts // workers), RUN_PARTS // workers))
 
 
+def _name(info: Mapping[str, Any], name: str) -> Any:
+    """The worker name a restriction uses (as the scheduler knows it: int or text)."""
+    return next(w["name"] for w in info.values() if str(w.get("name")) == name)
+
+
 def _submit(client, task: Callable[..., dict[str, Any]], parts: tuple[Part, ...],
             options: dict[str, Any], runs: bool) -> list[Any]:
     """One future a part, in input order; with ``runs``, runs of consecutive parts
     prefer one worker.
 
     The preference is loose (``allow_other_workers``): a part whose worker
-    died, or that an idle worker steals, runs elsewhere.
+    died, or that an idle worker steals, runs elsewhere. It names workers by
+    name, which a restarted worker keeps.
     """
-    workers = sorted(client.scheduler_info().get("workers", {})) if runs else []
+    # by worker *name*: a worker its nanny restarts keeps its name but not its address, so
+    # restrictions by address left every part in 'no-worker' once all workers had died
+    info = client.scheduler_info().get("workers", {}) if runs else {}
+    workers = sorted({str(w.get("name", a)): a for a, w in info.items()})
+    workers = [_name(info, n) for n in workers]
     if len(workers) < 2:
         return client.map(task, parts, pure=False, **options)
     run = runs_of_parts(len(parts), len(workers))
@@ -276,8 +285,8 @@ def _submit(client, task: Callable[..., dict[str, Any]], parts: tuple[Part, ...]
 
 
 def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
-              on_done: Callable[[Part], None] | None = None, runs: bool = False, **options
-              ) -> Iterator[dict[str, Any]]:
+              on_done: Callable[[Part], None] | None = None, runs: bool = False,
+              stall_seconds: float | None = None, **options) -> Iterator[dict[str, Any]]:
     """Run ``task(part, **options)`` for every part on ``client``'s cluster.
 
     With ``client=None`` the parts run one after the other in this process.
@@ -291,7 +300,14 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
     stops the run: the parts after it are cancelled and the error is raised
     here, as the :class:`~evaltools.errors.InputError` a single-process run
     would raise.
+
+    The wait is bounded: a part Dask gives up on (its worker died three times)
+    and parts that no worker runs for ``stall_seconds`` (default: the
+    ``[scale] stall_seconds`` setting; every worker died and none came back)
+    are a one-line :class:`~evaltools.errors.ClusterError` naming them.
     """
+    if stall_seconds is None:
+        stall_seconds = DEFAULT_CONFIG.scale.stall_seconds
     parts = plan.parts
     if client is None:  # in this process, one part after the other
         for part in parts:
@@ -304,7 +320,7 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
         return
     if not parts:
         return
-    from distributed import as_completed
+    from distributed import wait
 
     futures = _submit(client, task, parts, options, runs)
     index = {f.key: i for i, f in enumerate(futures)}
@@ -312,24 +328,48 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
     done: set[int] = set()
     failed: tuple[int, tuple] | None = None
     nxt = 0
+    pending = set(futures)
+    watch = _Watchdog(client, parts, stall_seconds)
     try:
-        for fut in as_completed(futures):
-            i = index[fut.key]
-            if fut.cancelled():
+        while pending:
+            try:
+                finished, _ = wait(pending, timeout=watch.poll, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                # raises once no worker runs them for too long; True when workers are up but
+                # idle: parts that preferred a dead worker's address wait in 'no-worker'
+                # (a restarted worker has a new address), so they are submitted again
+                if watch.check(pending, index):
+                    again = sorted(pending, key=lambda f: index[f.key])
+                    for f in again:
+                        f.cancel()
+                    fresh = client.map(task, [parts[index[f.key]] for f in again], pure=False,
+                                       **options)
+                    for old, new in zip(again, fresh, strict=True):
+                        i = index.pop(old.key)
+                        index[new.key] = i
+                        futures[i] = new
+                    pending = set(fresh)
                 continue
-            result = fut.result()
-            futures[i] = None  # released: its data leaves the cluster
-            done.add(i)
-            if on_done is not None:
-                on_done(parts[i])
-            if "error" in result:
-                if failed is None or i < failed[0]:
-                    failed = (i, result["error"])
-                    for f in futures[i + 1:]:
-                        if f is not None:
-                            f.cancel()
-            else:
-                ready[i] = result
+            watch.progress()
+            pending -= finished
+            for fut in sorted(finished, key=lambda f: index[f.key]):
+                i = index[fut.key]
+                if fut.cancelled():
+                    continue
+                result = _result(fut, parts[i])
+                futures[i] = None  # released: its data leaves the cluster
+                done.add(i)
+                if on_done is not None:
+                    on_done(parts[i])
+                if "error" in result:
+                    if failed is None or i < failed[0]:
+                        failed = (i, result["error"])
+                        for f in futures[i + 1:]:
+                            if f is not None:
+                                f.cancel()
+                                pending.discard(f)
+                else:
+                    ready[i] = result
             while nxt in ready and (failed is None or nxt < failed[0]):
                 yield ready.pop(nxt)
                 nxt += 1
@@ -341,6 +381,77 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
                 f.cancel()
     if failed is not None:
         _raise_payload(failed[1])
+
+
+def _describe(parts: list[Part]) -> str:
+    """``parts 3-5 and 9 of 20 (records 4,097-10,240 ...)``: which parts, briefly."""
+    idx = sorted(p.index + 1 for p in parts)
+    spans, start = [], idx[0]
+    for a, b in zip(idx, [*idx[1:], None], strict=True):
+        if b != a + 1:
+            spans.append(f"{start}" if start == a else f"{start}-{a}")
+            start = b
+    first = min(parts, key=lambda p: p.index)
+    last = max(parts, key=lambda p: p.index)
+    shown = ", ".join(spans[:5]) + (", ..." if len(spans) > 5 else "")
+    return (f"part{'s' if len(idx) > 1 else ''} {shown} (records {first.first_record:,}-"
+            f"{last.first_record + last.records - 1:,})")
+
+
+def _result(fut, part: Part) -> dict[str, Any]:
+    """A finished future's result; a part Dask gave up on is a one-line ClusterError."""
+    try:
+        return fut.result()
+    except Exception as exc:  # KilledWorker, a lost worker's CancelledError, comm errors
+        name = type(exc).__name__
+        why = ("its worker died each time it ran it (out of memory: the worker's memory "
+               "limit, or killed)" if name == "KilledWorker" else f"{name}: {exc}")
+        raise ClusterError(f"{_describe([part])} lost: {why}; nothing was written") from None
+
+
+class _Watchdog:
+    """Bounds a run whose parts no worker runs. Workers up but idle beside waiting
+    parts (every worker died at once: the parts preferred the dead workers'
+    addresses) for ``grace`` seconds: :meth:`check` says to submit them again,
+    once. No worker (none came back), or still nothing running after
+    ``stall_seconds`` without a finished part: a one-line ClusterError naming the
+    parts left."""
+
+    def __init__(self, client, parts, stall_seconds: float):
+        import time
+
+        self.client, self.parts, self.limit = client, parts, stall_seconds
+        self.poll = min(5.0, max(0.5, stall_seconds / 4))
+        self.grace = 10.0  # idle workers beside waiting parts this long: submit them again
+        self.resubmitted = False
+        self._clock = time.monotonic
+        self.since = self._clock()
+
+    def progress(self) -> None:
+        self.since = self._clock()
+        self.resubmitted = False
+
+    def check(self, pending, index) -> bool:
+        try:
+            processing = sum(len(v) for v in self.client.processing().values())
+            workers = len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # the scheduler itself is gone
+            processing, workers = 0, 0
+        if processing:
+            self.since = self._clock()  # a part is running: a long part is no stall
+            return False
+        idle = self._clock() - self.since
+        if workers and not self.resubmitted and idle >= min(self.grace, self.limit / 2):
+            self.resubmitted = True
+            self.since = self._clock()
+            return True
+        if idle < self.limit:
+            return False
+        left = [self.parts[index[f.key]] for f in pending]
+        why = ("no worker is running (they died and were not restarted)" if not workers
+               else f"{workers} worker(s) are up but none runs them")
+        raise ClusterError(f"{_describe(left)} were not run for {self.limit:g} s: {why}; "
+                           f"nothing was written (the [scale] stall_seconds setting)")
 
 
 # ---------------------------------------------------------------------------- DataFrames

@@ -47,6 +47,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from evaltools.errors import shorten
+from evaltools.palette import (
+    BAD,
+    EVIDENCE_BG,
+    EVIDENCE_LINE,
+    GOOD,
+    MUTED,
+    RULE,
+    SUPPORTED_BG,
+    UNSUPPORTED_BG,
+    VERDICT_COLOURS,
+)
 from evaltools.scoring.context import read_context
 
 #: The classes MathJax 2 and 3 skip: no ``$...$`` inside them is typeset.
@@ -66,9 +77,9 @@ def escape(text: Any, *, quote: bool = True) -> str:
 
 #: Inline styles, so the colours show with no stylesheet loaded.
 COLOURS = {
-    "supported": "background-color:#d4edda;border-bottom:2px solid #28a745;",
-    "unsupported": "background-color:#f8d7da;border-bottom:2px solid #dc3545;",
-    "evidence": "background-color:#fff3cd;border-bottom:2px solid #e0a800;",
+    "supported": f"background-color:{SUPPORTED_BG};border-bottom:2px solid {GOOD};",
+    "unsupported": f"background-color:{UNSUPPORTED_BG};border-bottom:2px solid {BAD};",
+    "evidence": f"background-color:{EVIDENCE_BG};border-bottom:2px solid {EVIDENCE_LINE};",
 }
 
 #: Anchor kinds (and ``span``, an unsupported span) that become a CSS class
@@ -195,9 +206,9 @@ def highlight_html(text: str, anchors: Iterable[Any], spans: Iterable[Any] = ())
     >>> a = {"kind": "claim", "text": "Acme makes jars", "start": 0, "end": 15,
     ...      "supported": False, "evidence": None}
     >>> html = highlight_html("Acme makes jars.", [a])
-    >>> html[html.index("<mark"):]  # doctest: +NORMALIZE_WHITESPACE
+    >>> html[html.index("<mark"):]  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
     '<mark class="evaltools-anchor evaltools-unsupported evaltools-kind-claim"
-    style="background-color:#f8d7da;border-bottom:2px solid #dc3545;padding:0 1px;color:inherit;"
+    style="background-color:...;border-bottom:2px solid ...;padding:0 1px;color:inherit;"
     title="claim: unsupported — no evidence found in the context">Acme makes jars</mark>.</div>'
     >>> "<mark" in highlight_html("", [])
     False
@@ -271,12 +282,8 @@ def highlight_evidence_html(context: str, anchors: Iterable[Any], *,
     )
 
 
-_CASE_CSS = ("border:1px solid #ccc;border-radius:6px;padding:8px 12px;margin:8px 0;"
+_CASE_CSS = (f"border:1px solid {RULE};border-radius:6px;padding:8px 12px;margin:8px 0;"
              "font-family:inherit;")
-#: The one verdict colour palette (HTML, widgets and plots).
-#: The one verdict palette (HTML, widgets, plots, the report's CSS and figures); ERROR is
-#: an invalid record. Dark enough for white text on a badge.
-VERDICT_COLOURS = {"PASS": "#2e7d32", "WARN": "#ed6c02", "FAIL": "#c62828", "ERROR": "#757575"}
 
 
 def _fmt(v: Any) -> str:
@@ -332,7 +339,7 @@ def case_html(record: Mapping[str, Any], *,
     if not isinstance(spans, (list, tuple)):
         spans = []
     verdict = record.get("verdict")
-    colour = VERDICT_COLOURS.get(verdict, "#555")
+    colour = VERDICT_COLOURS.get(verdict, MUTED)
     shown = [f"{esc(k)} <b>{esc(_fmt(record[k]))}</b>" for k in scores if k in record]
     human = [f"{esc(k)} <b>{esc(_fmt(record[k]))}</b>" for k in labels
              if k in record and record[k] is not None]
@@ -348,7 +355,7 @@ def case_html(record: Mapping[str, Any], *,
             f'<div style="font-size:90%;">{" · ".join(shown)}</div>',
         ]
     else:
-        parts.append(f'<div style="font-size:90%;color:#555;">record '
+        parts.append(f'<div style="font-size:90%;color:{MUTED};">record '
                      f'<b>{esc(_fmt(record.get("id")))}</b></div>')
     if human:
         parts.append(f'<div style="font-size:90%;">human: {" · ".join(human)}</div>')

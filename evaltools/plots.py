@@ -14,6 +14,14 @@ Presentation only: every function takes records or the result objects of
 - :func:`learning_curve` — cross-validated AUROC and F1 against the number of labels.
 - :func:`confusion_matrix` — human against predicted verdicts.
 - :func:`verdict_mix` — how many PASS / WARN / FAIL.
+- :func:`histograms`, :func:`verdict_bars` — the report's histograms with
+  threshold lines and its stacked verdict shares; :func:`figure_to_svg`,
+  :func:`histograms_svg`, :func:`verdict_bars_svg` give them as SVG text (same
+  data, same bytes).
+
+The one figure module: one threshold line (:func:`_threshold_line`), one
+histogram (:func:`_histogram`) and one set of verdict bar colours
+(:func:`_verdict_colours`), all colours from :mod:`evaltools.palette`.
 
 Examples
 --------
@@ -27,21 +35,30 @@ Examples
 
 from __future__ import annotations
 
+import base64
+import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from evaltools.config import DEFAULT_CONFIG
-from evaltools.highlight import VERDICT_COLOURS
+from evaltools.palette import (
+    CONTRAST,
+    GREY,
+    LABEL_COLOURS,
+    MUTED,
+    SERIES,
+    TEXT,
+    VERDICT_COLOURS,
+    WHITE,
+)
+from evaltools.scoring.result import VERDICT_ORDER, VERDICTS
+from evaltools.scoring.verdict import SPEC_THRESHOLDS
+from evaltools.text import figure_labels
 
-#: Which side of each score's threshold flags a record, and the spec rules drawn.
-_SPEC_LINES = {
-    "relevance": (("relevance", "fail_below"),),
-    "completeness": (("completeness", "warn_below"),),
-    "hallucination": (("hallucination", "fail_above"), ("hallucination", "high_risk_above")),
-}
-_LABEL_COLOURS = {0: "#2c7fb8", 1: "#d95f0e", None: "#7f7f7f"}
+_HEAD = re.compile(r"\A.*?(?=<svg)", re.S)
 
 
 def _plt():
@@ -62,17 +79,37 @@ def _legend_outside(ax, **kwargs):
                      borderaxespad=0.0, **kwargs)
 
 
-def _threshold_line(ax, value: float, text: str, *, row: int = 0, colour: str = "black",
+def _threshold_line(ax, value: float, text: str, *, row: int = 0, colour: str = TEXT,
                     style: str = "--"):
-    """A vertical threshold line with a label that states its value (``text value``)."""
-    ax.axvline(value, color=colour, linestyle=style, linewidth=1)
+    """The one threshold line: vertical, labelled with its value (``text value``).
+
+    Labels of several lines on one panel stack by ``row``, so close lines keep
+    both labels readable; the ids (``ev-threshold-line-<row>`` and
+    ``ev-threshold-label-<row>``) let a test pair each line with its label.
+    """
+    ax.axvline(value, color=colour, linestyle=style, linewidth=1,
+               gid=f"ev-threshold-line-{row}")
     lo, hi = ax.get_xlim()
     right = value >= lo + 0.7 * (hi - lo)
-    # One label per line, stacked so two close lines keep both labels readable.
-    ax.annotate(f"{text} {value:g}", (value, 1), xycoords=("data", "axes fraction"),
+    ax.annotate(f"{text} {value:g}" if text else f"{value:g}", (value, 1),
+                xycoords=("data", "axes fraction"),
                 xytext=(-3 if right else 3, -4 - 14 * row), textcoords="offset points",
-                fontsize=9, va="top", ha="right" if right else "left",
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
+                fontsize=9, va="top", ha="right" if right else "left", color=colour,
+                gid=f"ev-threshold-label-{row}",
+                bbox={"facecolor": WHITE, "edgecolor": "none", "alpha": 0.8, "pad": 1})
+
+
+def _histogram(ax, values, edges, *, colour: str = SERIES, label: str | None = None,
+               alpha: float = 1.0) -> None:
+    """The one histogram: ``values`` counted into ``edges``, drawn as bars."""
+    counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges)
+    ax.bar(edges[:-1], counts, width=np.diff(edges), align="edge", color=colour,
+           edgecolor=WHITE, linewidth=0.5, alpha=alpha, label=label)
+
+
+def _verdict_colours(labels: Sequence[str]) -> list[str]:
+    """The palette's colour of each verdict (grey for anything else)."""
+    return [VERDICT_COLOURS.get(v, GREY) for v in labels]
 
 
 def score_distributions(records, scores: Sequence[str] = ("relevance", "completeness",
@@ -124,14 +161,14 @@ def score_distributions(records, scores: Sequence[str] = ("relevance", "complete
         for key, vals in groups:
             vals = vals.dropna().astype(float)
             what = {0: f"{label} = 0", 1: f"{label} = 1", None: "all"}[key]
-            ax.hist(vals, bins=edges, alpha=0.6, color=_LABEL_COLOURS[key],
-                    label=f"{what} (n={len(vals)})")
+            _histogram(ax, vals, edges, colour=LABEL_COLOURS[key], alpha=0.6,
+                       label=f"{what} (n={len(vals)})")
         ax.set_xlim(0, 1)
-        lines = _SPEC_LINES.get(name, ())
+        lines = SPEC_THRESHOLDS.get(name, ())
         if lines:  # head room: the threshold labels sit above the tallest bar
             ax.set_ylim(0, ax.get_ylim()[1] * (1.15 + 0.12 * len(lines)))
-        for i, (section, key) in enumerate(lines):
-            _threshold_line(ax, getattr(getattr(config, section), key), key, row=i)
+        for i, rule in enumerate(lines):
+            _threshold_line(ax, rule.threshold(config), rule.key, row=i)
         ax.set_title(name)
         ax.set_xlabel("score")
         # Below the panel (under the axis label): a legend in the corner would cover bars
@@ -385,7 +422,7 @@ def confusion_matrix(agreement, *, title: str | None = None, reference: str = "h
     cm = np.asarray(agreement.confusion)
     fig, ax = plt.subplots(figsize=(4.6, 4))
     ax.imshow(cm, cmap="Blues")
-    labels = list(agreement.labels)
+    labels = figure_labels(agreement.labels)  # user text: literal, cut, distinct
     ax.set_xticks(range(len(labels)), labels)
     ax.set_yticks(range(len(labels)), labels)
     top = cm.max() if cm.size else 0
@@ -401,7 +438,7 @@ def confusion_matrix(agreement, *, title: str | None = None, reference: str = "h
 
 
 def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_verdict",
-                labels: Sequence[str] = ("PASS", "WARN", "FAIL")):
+                labels: Sequence[str] = VERDICTS):
     """Bar chart of verdict counts, beside the human verdicts when present.
 
     Parameters
@@ -433,7 +470,7 @@ def verdict_mix(records, *, column: str = "verdict", human: str | None = "label_
     for i, (name, s) in enumerate(series):
         counts = [int((s == v).sum()) for v in labels]
         bars = ax.bar(x + i * width - 0.4 + width / 2, counts, width,
-                      color=[VERDICT_COLOURS.get(v, "#7f7f7f") for v in labels],
+                      color=_verdict_colours(labels),
                       alpha=1.0 if i == 0 else 0.45, edgecolor="black", linewidth=0.5,
                       label=name, hatch=None if i == 0 else "//")
         ax.bar_label(bars, fontsize=9)
@@ -454,24 +491,24 @@ def plot_module_audit(audit):
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.4))
     if audit.module.type == "extraction" and len(audit.f1_values()):
         axes[0].hist(audit.f1_values(), bins=[i / 10 for i in range(11)],
-                     color="#2c7fb8", edgecolor="white")
+                     color=SERIES, edgecolor=WHITE)
         axes[0].set(title="F1 and credit bands", xlabel="F1", ylabel="records", xlim=(0, 1))
         bands = audit.registry.settings.correctness
         # The credit bands, each line labelled with its value; head room keeps labels off bars.
         axes[0].set_ylim(0, axes[0].get_ylim()[1] * 1.45)
         for i, (value, text) in enumerate(((bands.partial_credit_f1, "partial ≥"),
                                            (bands.full_credit_f1, "full ≥"))):
-            _threshold_line(axes[0], value, text, row=i, colour="#555555")
+            _threshold_line(axes[0], value, text, row=i, colour=MUTED)
     else:
         mix = audit.correctness_mix()["count"]
-        axes[0].bar(mix.index.astype(str), mix.values, color="#2c7fb8")
+        axes[0].bar(mix.index.astype(str), mix.values, color=SERIES)
         axes[0].set(title="correctness mix", ylabel="records")
     rv = audit.rule_violations()
     x = range(len(rv))
     axes[1].bar([i - 0.2 for i in x], rv["violated"], width=0.4, label="evaltools",
-                color="#d95f0e")
+                color=CONTRAST)
     axes[1].bar([i + 0.2 for i in x], rv["judge_violated"], width=0.4, label="LLM judge",
-                color="#7f7f7f")
+                color=GREY)
     axes[1].set_xticks(list(x), [f"rule {i + 1}" for i in x])
     axes[1].set_ylabel("records")
     axes[1].set_title("rule violations", pad=26)
@@ -494,3 +531,176 @@ def plot_module_audit(audit):
     fig.suptitle(f"{audit.module.id} {audit.module.name}")
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------- the report's SVG figures
+
+
+def _svg_plt():
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+#: An SVG larger than this (a curve over very many points) is drawn as a PNG instead.
+MAX_SVG_BYTES = 250_000
+
+
+def figure_to_svg(fig, *, max_bytes: int = MAX_SVG_BYTES, dpi: int = 96) -> str:
+    """A matplotlib figure as inline SVG text (no XML prolog), then closed.
+
+    Text stays text, there is no timestamp and ids are salted, so the same
+    figure gives the same bytes. A figure whose vector form exceeds
+    ``max_bytes`` (a curve over 100k points) is rasterised: the SVG then
+    wraps one PNG as a ``data:`` image, so every figure's size is bounded.
+
+    Examples
+    --------
+    >>> plt = _plt()
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 1])
+    >>> figure_to_svg(fig)[:4]
+    '<svg'
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot(range(5000), range(5000), marker=".")
+    >>> svg = figure_to_svg(fig, max_bytes=10_000)
+    >>> "data:image/png;base64," in svg and len(svg) < 100_000
+    True
+    """
+    import matplotlib
+
+    plt = _svg_plt()
+    try:
+        buf = io.StringIO()
+        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "evaltools"}):
+            fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None},
+                        bbox_inches="tight")
+        svg = _HEAD.sub("", buf.getvalue()).strip()
+        if len(svg) <= max_bytes:
+            return svg
+        png = io.BytesIO()
+        fig.savefig(png, format="png", dpi=dpi, bbox_inches="tight",
+                    metadata={"Software": None})
+    finally:
+        plt.close(fig)
+    from PIL import Image
+
+    png.seek(0)
+    with Image.open(png) as im:
+        width, height = im.size
+    data = base64.b64encode(png.getvalue()).decode("ascii")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}"><image width="{width}" height="{height}" '
+            f'href="data:image/png;base64,{data}"/></svg>')
+
+
+def histograms(series: Mapping[str, Sequence[float]], *, title: str = "",
+                   thresholds: Mapping[str, Sequence[tuple[float, str]]] | None = None,
+                   bins: int = 20, value_range: tuple[float, float] = (0.0, 1.0)) -> str:
+    """Side-by-side histograms, one per named series, with threshold lines.
+
+    Parameters
+    ----------
+    series : mapping of name to numbers
+        Values to bin; an empty series draws an empty panel saying so.
+    title : str
+        Figure title.
+    thresholds : mapping of name to list of (value, label)
+        Vertical dashed lines drawn on that series' panel, each labelled with
+        its label and value (``PASS at 70``).
+    bins : int
+        Number of equal bins over ``value_range``.
+    value_range : (float, float)
+        The x range of every panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    plt = _svg_plt()
+    names = list(series)
+    fig, axes = plt.subplots(1, max(len(names), 1), figsize=(3.2 * max(len(names), 1), 2.6),
+                             squeeze=False)
+    for ax, name in zip(axes[0], names, strict=False):
+        values = np.asarray(series[name], dtype=float)
+        if values.size:
+            _histogram(ax, values, np.linspace(*value_range, bins + 1))
+        else:
+            ax.text(0.5, 0.5, "no values", ha="center", va="center", transform=ax.transAxes)
+        ax.set_xlim(*value_range)
+        marks = (thresholds or {}).get(name, ())
+        if marks and values.size:  # head room: the threshold labels sit above the bars
+            ax.set_ylim(0, ax.get_ylim()[1] * (1.15 + 0.12 * len(marks)))
+        for i, (value, label) in enumerate(marks):
+            _threshold_line(ax, value, label, row=i)
+        ax.set_title(f"{name} (n={values.size:,})", fontsize=10)
+        ax.tick_params(labelsize=9)
+        ax.spines[["top", "right"]].set_visible(False)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def histograms_svg(series: Mapping[str, Sequence[float]], **options: Any) -> str:
+    """:func:`histograms` as SVG text (the report's figure).
+
+    >>> svg = histograms_svg({"relevance": [0.1, 0.5, 0.9]}, title="Scores")
+    >>> svg.startswith("<svg") and "<script" not in svg
+    True
+    """
+    return figure_to_svg(histograms(series, **options))
+
+
+def verdict_bars(groups: Mapping[str, Mapping[str, int]], *, title: str = "",
+                     order: Sequence[str] = VERDICT_ORDER) -> str:
+    """Horizontal stacked bars of verdict shares, one bar per group.
+
+    Parameters
+    ----------
+    groups : mapping of group name to {verdict: count}
+    title : str
+    order : verdicts in stacking order; verdicts absent from every group are skipped.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    plt = _svg_plt()
+    names = list(groups)
+    labels = figure_labels(names)  # user text: shown literally (no mathtext), cut, distinct
+    used = [v for v in order if any(groups[g].get(v) for g in names)]
+    fig, ax = plt.subplots(figsize=(6.4, 0.45 * max(len(names), 1) + 1.0))
+    left = [0.0] * len(names)
+    for v, colour in zip(used, _verdict_colours(used), strict=True):
+        shares = []
+        for g in names:
+            total = sum(groups[g].values()) or 1
+            shares.append(groups[g].get(v, 0) / total)
+        ax.barh(labels, shares, left=left, color=colour, label=v,
+                edgecolor="white", linewidth=0.5)
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of records", fontsize=9)
+    ax.tick_params(labelsize=9)
+    ax.spines[["top", "right"]].set_visible(False)
+    if used:
+        ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def verdict_bars_svg(groups: Mapping[str, Mapping[str, int]], **options: Any) -> str:
+    """:func:`verdict_bars` as SVG text (the report's figure).
+
+    >>> svg = verdict_bars_svg({"M01": {"PASS": 3, "FAIL": 1}})
+    >>> "PASS" in svg
+    True
+    """
+    return figure_to_svg(verdict_bars(groups, **options))

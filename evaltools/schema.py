@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-#: kind -> (pandas dtype, Parquet kinds of :func:`evaltools.io.parts.arrow_type`).
+#: kind -> (pandas dtype, Parquet kinds of :func:`evaltools.io.convert.arrow_type`).
 KINDS: dict[str, tuple[str, frozenset[str]]] = {
     "id": ("object", frozenset({"str"})),
     "score": ("float64", frozenset({"float"})),
@@ -49,6 +49,9 @@ KINDS: dict[str, tuple[str, frozenset[str]]] = {
     "json": ("object", frozenset({"str"})),
     "text": ("object", frozenset({"str"})),
 }
+
+#: The kinds that hold numbers (a CSV cell of one is read back with ``float``).
+NUMBER_KINDS = ("score", "count", "number")
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,10 @@ class Schema:
     def of_kind(self, *kinds: str) -> tuple[str, ...]:
         """The fields of these kinds, in output order."""
         return tuple(n for n, k in self.fields if k in kinds)
+
+    def plus(self, *fields: tuple[str, str]) -> Schema:
+        """This schema with ``fields`` added after its own."""
+        return Schema((*self.fields, *fields))
 
     def kind(self, name: str) -> str | None:
         return dict(self.fields).get(name)

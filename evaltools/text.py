@@ -16,6 +16,7 @@ a "keyword" or a "word" is has one definition:
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 
 from evaltools.config import DEFAULT_CONFIG, Config
@@ -55,6 +56,91 @@ def load_pipeline(config: Config | None = None):
     """
     cfg = config or DEFAULT_CONFIG
     return _load(cfg.pipeline.name, tuple(cfg.pipeline.exclude))
+
+
+#: The longest run of symbols (characters that are neither letters, digits nor space:
+#: punctuation, ``_``, emoji) the tokenizer sees unbroken. spaCy's tokenizer peels
+#: such a run one character per pass, so its time grows with the square of the run
+#: (30,000 ``(`` took minutes), and every symbol becomes a token the parser reads.
+SYMBOL_RUN = 32
+_SYMBOL_RUN = re.compile(rf"(?:[^\w\s]|_){{{SYMBOL_RUN + 1},}}")
+
+
+def _cut_run(match: re.Match) -> str:
+    run = match.group()
+    return run[:SYMBOL_RUN] + " " * (len(run) - SYMBOL_RUN)
+
+
+def bounded_runs(text: str) -> str:
+    """``text`` as the pipeline parses it: a run of more than :data:`SYMBOL_RUN`
+    symbols keeps its first ``SYMBOL_RUN`` and the rest become spaces.
+
+    The one bounded-text rule, applied to every text parsed. The length (so
+    every offset into the text) is unchanged; text without such runs is
+    returned as it is.
+
+    >>> bounded_runs("Hi!!! " + "(" * 40 + "x") == "Hi!!! " + "(" * 32 + " " * 8 + "x"
+    True
+    >>> bounded_runs("a normal sentence.")
+    'a normal sentence.'
+    """
+    return _SYMBOL_RUN.sub(_cut_run, text)
+
+
+def displayable(text: str) -> str:
+    """``text`` as valid UTF-8: lone surrogates (bytes that were not UTF-8 in a file
+    name or a command-line argument, which Python keeps surrogate-escaped) become
+    U+FFFD, so a page or a figure can always be written.
+
+    >>> displayable("caf\\udce9 ok") == "caf\\ufffd ok", displayable("plain")
+    (True, 'plain')
+    """
+    if text.isascii():
+        return text
+    try:  # the original bytes of surrogate-escaped ones: U+FFFD per byte that was not UTF-8
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # other lone surrogates (built in Python)
+        raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
+
+
+#: The longest user text (a module name, a label) a figure shows.
+FIGURE_TEXT_CHARS = 40
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def figure_text(text: object, limit: int = FIGURE_TEXT_CHARS) -> str:
+    """User text as a figure shows it: literally (``$`` escaped, so matplotlib never
+    reads it as mathtext), control characters as spaces, at most ``limit``
+    characters (cut with ``…``).
+
+    >>> print(figure_text("$x^2$"), figure_text("a\\x00b"), figure_text("m" * 50, 10))
+    \\$x^2\\$ a b mmmmmmmmm…
+    """
+    s = _CONTROL.sub(" ", displayable(str(text)))
+    if len(s) > limit:
+        s = s[:limit - 1] + "…"
+    return s.replace("$", r"\$")
+
+
+def figure_labels(texts: Iterable[object], limit: int = FIGURE_TEXT_CHARS) -> list[str]:
+    """:func:`figure_text` of each, made distinct (`` #2``...) so that names cut alike
+    never merge into one bar.
+
+    >>> figure_labels(["a" * 50 + "1", "a" * 50 + "2"], 5)
+    ['aaaa…', 'aaaa… #2']
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    for t in texts:
+        label = base = figure_text(t, limit)
+        n = 1
+        while label in seen:
+            n += 1
+            label = f"{base} #{n}"
+        seen.add(label)
+        out.append(label)
+    return out
 
 
 def _is_word(tok) -> bool:

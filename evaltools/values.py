@@ -65,12 +65,35 @@ def is_finite_number(v: Any, within: float = math.inf) -> bool:
 
 
 def finite_float(v: Any) -> float | None:
-    """``v`` as a float when :func:`is_finite_number`, else None (never raises).
+    """``v`` as a finite float when it is a number (not a bool, not text), else None.
 
-    >>> finite_float(3), finite_float(10**400), finite_float(float("nan")), finite_float("2")
-    (3.0, None, None, None)
+    The one numeric reader: ints of any size, floats, numpy and Decimal numbers
+    alike; an int beyond the float range, NaN and infinities are None, never an
+    OverflowError.
+
+    >>> [finite_float(v) for v in (3, 2.5, True, "1", float("nan"), 10**400, None)]
+    [3.0, 2.5, None, None, None, None, None]
     """
-    return float(v) if is_finite_number(v) else None
+    if isinstance(v, (str, bytes, bytearray)) or type(v).__name__ in ("bool", "bool_"):
+        return None
+    try:
+        number = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def is_record_id(v: Any) -> bool:
+    """An ``id`` a JSON line can hold: None (not given), text, an int, a finite float
+    (numpy scalars read as their Python value). NaN, infinities and bytes are not.
+
+    >>> [is_record_id(v) for v in (None, "a", 7, 2.5, float("nan"), float("inf"), b"x")]
+    [True, True, True, True, False, False, False]
+    """
+    v = plain_value(v)
+    if v is None or isinstance(v, (str, int)):
+        return True
+    return isinstance(v, float) and math.isfinite(v)
 
 
 def binary_label(v: Any) -> int | None:
@@ -89,10 +112,7 @@ def binary_label(v: Any) -> int | None:
     elif type(v).__name__ in ("bool", "bool_"):
         return int(bool(v))
     else:
-        try:
-            number = float(v)
-        except (TypeError, ValueError):
-            number = None
+        number = finite_float(v)
         if number in (0.0, 1.0):
             return int(number)
     raise ValueError(f"must be 0 or 1 (or true/false). Got {shorten(v)} instead.")

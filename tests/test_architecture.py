@@ -236,7 +236,7 @@ def test_notebooks_compute_no_aggregates(nb_path):
 #: imports only from its own layer or a lower one, and no two packages import each
 #: other, directly or round a loop. docs/CONTRACTS.md ("Layer order") says why.
 LAYERS = (
-    ("foundation", ("errors", "values", "arguments", "config", "text", "schema")),
+    ("foundation", ("errors", "values", "arguments", "config", "text", "schema", "palette")),
     ("io", ("io",)),
     ("core", ("scoring", "judging")),
     ("calibration", ("calibration",)),

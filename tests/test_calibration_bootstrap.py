@@ -85,3 +85,27 @@ def test_arguments_checked(kwargs, match):
         auc_ci(Y, S, **kwargs)
     with pytest.raises(ValueError, match=match):
         bootstrap_ci(np.mean, [1.0, 2.0], **kwargs)
+
+
+def test_generic_bootstrap_is_scipys_percentile_interval():
+    """bootstrap_ci resamples through scipy.stats.bootstrap: same seed, same interval."""
+    from scipy.stats import bootstrap
+
+    x = np.round(np.random.default_rng(2).random(40), 2)
+    ours = bootstrap_ci(np.mean, x, n_resamples=300, seed=5)
+    theirs = bootstrap((x,), np.mean, n_resamples=300, method="percentile", vectorized=False,
+                       rng=np.random.default_rng(5)).confidence_interval
+    assert (ours.low, ours.high) == pytest.approx((theirs.low, theirs.high))
+    # a stratum of one row is the same in every resample: with two strata of one, no spread
+    fixed = bootstrap_ci(np.mean, [2.0, 4.0], strata=[0, 1], n_resamples=50)
+    assert (fixed.estimate, fixed.low, fixed.high, fixed.n_valid) == (3.0, 3.0, 3.0, 50)
+
+
+def test_difference_ci_by_hand_with_a_sample_of_one():
+    from evaltools.compare import difference_ci
+
+    # reference [1.0] never changes; current [0, 1] resampled: means 0, 0.5 or 1 -> d in
+    # {-1, -0.5, 0}; the estimate is 0.5 - 1 = -0.5
+    d, lo, hi = difference_ci([1.0], [0.0, 1.0], n_resamples=400, seed=1)
+    assert d == -0.5 and lo == -1.0 and hi == 0.0
+    assert difference_ci([1.0], [3.0]) == (2.0, 2.0, 2.0)

@@ -233,7 +233,8 @@ def test_folder_of_parts_in_parquet_parts_out(tmp_path, capsys, cluster):
     assert code == 0, err
     assert out.split("\n", 1)[1] == single_out.split("\n", 1)[1]
     marker = json.loads((tmp_path / "out" / "_SUCCESS").read_text())
-    assert marker == {"records": 300, "parts": 2 + 4}  # 100 = 64+36; 200 in 60,60,60+20
+    assert marker == {"written_by": "evaltools", "records": 300,
+                      "parts": 2 + 4}  # 100 = 64+36; 200 in 60,60,60+20
     back = pd.read_parquet(tmp_path / "out")
     # ids: the input's; a JSON Lines record without one gets its number across the inputs,
     # a Parquet row without one has a null id (as in a single-process run of that file)
@@ -417,8 +418,10 @@ def test_workers_option_starts_a_local_cluster(tmp_path, capsys):
     src = write_jsonl(tmp_path / "in.jsonl", generated(30))
     code, _, err = cli(capsys, "score", src, "-o", tmp_path / "one.jsonl")
     assert code == 0, err
+    cfg = tmp_path / "c.toml"  # 30 records: below the threshold, one process would run them
+    cfg.write_text("[scale]\nscore_min_records_per_worker = 0\n")
     code, _, err = cli(capsys, "score", src, "-o", tmp_path / "many.jsonl", "--workers", "2",
-                       "--partition-size", "8")
+                       "--partition-size", "8", "--config", cfg)
     assert code == 0, err
     assert "dask: started 2 local worker processes (scheduler tcp://127.0.0.1:" in err
     assert "dask: dashboard at http://127.0.0.1:" in err

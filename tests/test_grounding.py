@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from evaltools import score
 from evaltools.config import DEFAULT_CONFIG as DEFAULT
-from evaltools.config import Config, GroundingConfig
 from evaltools.highlight import case_html, highlight_html
 from evaltools.scoring.anchors.mentions import find_mentions
 from evaltools.scoring.grounding import grounding_score
@@ -139,7 +138,7 @@ def test_unsupported_runs_a_few_words_apart_are_one_span():
     spans = [s.text for s in score(q, c, r).unsupported_spans]
     # "Hugo" and "best novel in 2019": 2 words apart ("award for") within one sentence
     assert spans == ["Hugo award for best novel in 2019"]
-    cfg = Config(grounding=GroundingConfig(span_merge_words=0))
+    cfg = DEFAULT.replace(grounding={"span_merge_words": 0})
     # unmerged: "award" (in the context) splits the runs; "in" is no unit, so "best novel
     # in 2019" was one run already
     assert [s.text for s in score(q, c, r, config=cfg).unsupported_spans] == [

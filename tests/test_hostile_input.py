@@ -578,14 +578,17 @@ def test_huge_values_are_echoed_truncated(tmp_path, capsys):
 def test_every_numeric_setting_has_a_range():
     import dataclasses
 
-    from evaltools.config import _SECTIONS, RANGES
+    from evaltools.config import _SECTIONS, DEFAULT_CONFIG, RANGES
 
+    numeric = 0
     for section, cls in _SECTIONS.items():
         for f in dataclasses.fields(cls):
-            if isinstance(f.default, (int, float)) and not isinstance(f.default, bool):
+            if f.type in ("int", "float"):
+                numeric += 1
                 assert (section, f.name) in RANGES, (section, f.name)
                 lo, hi = RANGES[(section, f.name)]
-                assert lo <= f.default <= hi
+                assert lo <= getattr(getattr(DEFAULT_CONFIG, section), f.name) <= hi
+    assert numeric == len(RANGES) > 40
 
 
 @pytest.mark.parametrize("toml, what", [

@@ -273,3 +273,46 @@ def test_the_judge_input_is_not_modified():
     before = copy.deepcopy(j)
     audit(j)
     assert j == before
+
+
+# ---- one reader of the template's JSON (issue 25 item 1) ----------------------------
+
+def test_template_json_reads_each_path_and_never_fails():
+    from evaltools.judging.template_json import TemplateJSON
+    j = {"evaluation": {"correctness": {"score": 26.67, "match": "PARTIAL", "f1": 0.6667,
+                                        "output_value": ["gym"]},
+                        "rule_compliance": {"score": 30, "rules": [
+                            {"name": "A", "compliant": True, "score": 10}, "junk", None]},
+                        "reasoning_quality": {"score": 12, "chain_of_thought": 5}},
+         "total_score": 68.67, "verdict": "FAIL", "summary": "s"}
+    t = TemplateJSON.of(j)
+    assert (t.correctness_score, t.match, t.f1, t.output_value) == (26.67, "PARTIAL",
+                                                                     0.6667, ["gym"])
+    assert (t.rules_score, t.reasoning_score, t.reasoning_value("chain_of_thought"),
+            t.total_score, t.verdict, t.summary) == (30, 12, 5, 68.67, "FAIL", "s")
+    assert [(r.is_object, r.name, r.compliant, r.score) for r in t.rules] == [
+        (True, "A", True, 10), (False, None, None, None), (False, None, None, None)]
+    # frozen: the view cannot be changed, nor its objects
+    with pytest.raises(AttributeError):
+        t.verdict = "PASS"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        t.correctness["score"] = 0  # type: ignore[index]
+    # anything at all: a path through a non-object is None
+    for junk in (None, 3, "text", [1], {"evaluation": [1]},
+                 {"evaluation": {"correctness": "x", "rule_compliance": {"rules": {}}}}):
+        t = TemplateJSON.of(junk)
+        assert t.correctness_score is None and t.rules is None and not t.has_match
+
+
+def test_judge_result_from_dict_restores_what_to_dict_wrote():
+    from evaltools.io import read_records
+    from evaltools.judging.result import JudgeResult
+    from evaltools.judging.stream import judge_stream
+    results = judge_stream(enumerate(read_records("data/judgments.jsonl", skip_invalid=True),
+                                     start=1), source="data/judgments.jsonl", unit="line",
+                           skip_invalid=True)
+    for _, _, result in results:
+        d = result.to_dict()
+        r = JudgeResult.from_dict(json.loads(json.dumps(d)))
+        assert r.to_dict() == json.loads(json.dumps(d))
+        assert r.total_score == d["total_score"] and r.verdict == d["verdict"]

@@ -249,3 +249,140 @@ def test_each_record_shape_has_one_schema_its_results_follow():
         Schema((("a", "text"), ("a", "score")))
     with pytest.raises(ValueError, match="unknown field kinds"):
         Schema((("a", "fraction"),))
+
+
+def test_two_questions_about_a_scored_record_have_two_names():
+    """'Is it score output?' (the report) and 'does it hold what calibration reads?'."""
+    from evaltools.report.inputs import record_kind
+    from evaltools.scoring.result import has_calibration_inputs, is_score_output
+
+    out = evaltools.score("What does the mug cost?", "The mug costs $5.", "It costs $7.")
+    full = {"query": "q", **out.to_dict()}
+    assert is_score_output(full) and has_calibration_inputs(full)
+    assert record_kind(full) == "scored"
+    # a hand-made summary row: score output for the report, too little for calibration
+    short = {"id": 1, "verdict": "PASS", "relevance": 0.9}
+    assert is_score_output(short) and not has_calibration_inputs(short)
+    # calibration's fields without a verdict: nothing the report counts as scored
+    bare = {k: full[k] for k in ("claims_score", "ngram_overlap", "anchors_total", "anchors",
+                                 "hallucination")}
+    assert has_calibration_inputs(bare) and not is_score_output(bare)
+
+
+def test_one_csv_cell_restorer(tmp_path):
+    """The report and calibration read a scored CSV back through io.cells.restore_cells."""
+    import pandas as pd
+
+    from evaltools.report.inputs import restore_cells as report_restore
+    from evaltools.scoring.restore import score_labelled
+
+    package = Path(evaltools.__file__).parent
+    homes = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+             if "is not valid JSON text" in p.read_text(encoding="utf-8")]
+    assert homes == ["io/cells.py"]
+    row = {"id": "a", "claims_score": "0.5", "ngram_overlap": "", "anchors_total": "2",
+           "hallucination": "0.25", "anchors": "", "error": "", "verdict": "WARN",
+           "relevance": "0.75"}
+    got = report_restore(row, source="s.csv", line=2)
+    assert (got["claims_score"], got["ngram_overlap"], got["anchors_total"], got["anchors"],
+            got["error"]) == (0.5, None, 2.0, None, None)
+    frame = score_labelled(pd.DataFrame([row]))
+    assert frame.loc[0, "claims_score"] == 0.5 and frame.loc[0, "anchors"] == []
+    with pytest.raises(evaltools.errors.InputError, match=r"row 1: field 'hallucination' must "
+                                                           r"be a finite number"):
+        score_labelled(pd.DataFrame([{**row, "hallucination": "high"}]))
+
+
+def test_worst_cases_rank_as_the_report_does():
+    """Notebook 01 and the report show the same worst cases (scoring.summary.worst_key)."""
+    from evaltools.report.stats import ReportStats
+    from evaltools.scoring.summary import partly_supported, worst_cases
+
+    recs = [{"id": "a", "verdict": "PASS", "hallucination": 0.9, "relevance": 0.1},
+            {"id": "b", "verdict": "FAIL", "hallucination": 0.1, "relevance": 0.9},
+            {"id": "c", "verdict": "FAIL", "hallucination": 0.1, "relevance": 0.2},
+            {"id": "d", "verdict": "WARN", "hallucination": None, "relevance": "x"},
+            {"id": "e", "error": "field 'query' is missing"},
+            {"id": "f", "verdict": "FAIL", "hallucination": 0.1, "relevance": 0.2}]
+    # by hand: FAIL first (c and f tie on hallucination and relevance: input order; b has
+    # the higher relevance), then WARN, then PASS; the error is no case
+    assert [r["id"] for r in worst_cases(recs, 10)] == ["c", "f", "b", "d", "a"]
+    stats = ReportStats()
+    for line, rec in enumerate(recs, start=1):
+        stats.add_scored(rec, line=line)
+    assert [card["id"] for card in stats.worst.items()] == ["c", "f", "b", "d", "a"]
+    import pandas as pd
+
+    frame = evaltools.score_frame(pd.DataFrame([{"query": "What does it cost?",
+                                                 "context": "It costs $5.",
+                                                 "response": r}
+                                                for r in ("It costs $7.", "It costs $5.")]))
+    assert list(worst_cases(frame, 1).index) == [0]
+    assert partly_supported(frame).empty
+
+
+def test_one_table_of_verdict_rules():
+    """VERDICT_RULES is read by the verdict, the spec checks, the plots and the sliders."""
+    from evaltools.calibration.thresholds import SPEC_RULES
+    from evaltools.scoring.verdict import HIGH_RISK, VERDICT_RULES, decide
+    from evaltools.widgets.score_explorer import SLIDERS
+
+    assert [(r.score, r.key, r.direction, r.verdict) for r in VERDICT_RULES] == [
+        ("hallucination", "fail_above", "above", "FAIL"),
+        ("relevance", "fail_below", "below", "FAIL"),
+        ("completeness", "warn_below", "below", "WARN")]
+    assert {(r.section, r.key) for r in SPEC_RULES} == {
+        (r.section, r.key) for r in (*VERDICT_RULES, HIGH_RISK)}
+    assert SLIDERS["completeness"] == ("completeness", "warn_below", "WARN if completeness <")
+    # the table decides: a config that moves a rule's threshold moves the verdict
+    cfg = DEFAULT_CONFIG.replace(completeness={"warn_below": 0.2})
+    assert VERDICT_RULES[2].threshold(cfg) == 0.2
+    assert decide(0.5, 0.3, 0.0).verdict == "WARN" and decide(0.5, 0.3, 0.0, config=cfg
+                                                               ).verdict == "PASS"
+    package = Path(evaltools.__file__).parent
+    orders = [p.relative_to(package).as_posix() for p in package.rglob("*.py")
+              if any('"PASS", "WARN", "FAIL"' in line and ">>>" not in line
+                     for line in p.read_text(encoding="utf-8").splitlines())]
+    assert orders == ["scoring/result.py"]
+
+
+def test_defaults_live_only_in_the_toml(monkeypatch):
+    """config.py's dataclasses hold no default; every value comes from default_config.toml."""
+    import dataclasses
+    import tomllib
+
+    from evaltools import config as config_module
+
+    for section, cls in config_module._SECTIONS.items():
+        for f in dataclasses.fields(cls):
+            assert f.default is dataclasses.MISSING and \
+                f.default_factory is dataclasses.MISSING, (section, f.name)
+    text = config_module.default_config_text()
+    assert DEFAULT_CONFIG.hallucination.fail_above == \
+        tomllib.loads(text)["hallucination"]["fail_above"]
+    # a shipped file without a key is refused, naming the key (nothing falls back)
+    broken = text.replace("warn_below", "# warn_below", 1)
+    with pytest.raises(evaltools.errors.ConfigError,
+                       match=r"default_config.toml: \[completeness\] warn_below is missing"):
+        config_module._from_toml(tomllib.loads(broken), source="default_config.toml")
+
+
+def test_one_palette_and_one_figure_module():
+    """Colours are written only in evaltools/palette.py; figures live in evaltools/plots.py."""
+    import re
+
+    from evaltools import palette, plots
+
+    package = Path(evaltools.__file__).parent
+    hex_colour = re.compile(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b")
+    found = sorted({p.relative_to(package).as_posix()
+                    for p in package.rglob("*") if p.suffix in (".py", ".j2", ".css")
+                    and hex_colour.search(p.read_text(encoding="utf-8"))})
+    assert found == ["palette.py"]
+    assert not (package / "report" / "figures.py").exists()
+    assert palette.VERDICT_COLOURS["FAIL"] == palette.BAD  # one red for "bad"
+    # the one threshold line: a dark dashed line whose label states its value
+    svg = plots.histograms_svg({"total_score": [10, 80, 90]}, value_range=(0, 100),
+                               thresholds={"total_score": [(70, "PASS at")]})
+    assert 'id="ev-threshold-line-0"' in svg and 'id="ev-threshold-label-0"' in svg
+    assert "PASS at 70" in svg

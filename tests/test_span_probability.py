@@ -7,7 +7,7 @@ import math
 import pytest
 
 import evaltools
-from evaltools.config import Config, GroundingConfig
+from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError
 from evaltools.scoring.span_probability import (
     SPAN_FEATURES,
@@ -70,7 +70,7 @@ def test_shipped_model_loads_and_spans_carry_probability_and_threshold():
     assert [s.text for s in spans] == ["$7"] and 0.0 < spans[0].probability < 1.0
     assert spans[0].hallucinated == (spans[0].probability >= 0.5)
     for threshold, flagged in ((0.0, True), (1.0, False)):
-        cfg = Config(grounding=GroundingConfig(span_threshold=threshold))
+        cfg = DEFAULT_CONFIG.replace(grounding={"span_threshold": threshold})
         (s,) = evaltools.score(q, c, r, config=cfg).unsupported_spans
         assert s.hallucinated is flagged
     d = spans[0].to_dict()

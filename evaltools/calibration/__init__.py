@@ -13,6 +13,8 @@ returns small frozen results with ``to_dict()``.
 - :mod:`~evaltools.calibration.brier_reliability` — Brier score and reliability bins.
 - :mod:`~evaltools.calibration.bootstrap` — percentile bootstrap intervals for
   AUC and kappa (optionally resampling whole groups).
+- :mod:`~evaltools.calibration.score_tables` — detectors side by side: AUROC
+  with intervals, AUROC and Brier of probabilities.
 - :mod:`~evaltools.calibration.baselines` — word-overlap baselines (length,
   shares of words, content words and bigrams absent from the context).
 - :mod:`~evaltools.calibration.learned` — the learned hallucination
@@ -49,6 +51,7 @@ _EXPORTS = {
     "brier": "brier_reliability", "reliability": "brier_reliability",
     "ConfidenceInterval": "bootstrap", "bootstrap_ci": "bootstrap", "auc_ci": "bootstrap",
     "kappa_ci": "bootstrap",
+    "auc_table": "score_tables", "probability_table": "score_tables",
     "LearnedCalibration": "learned", "FitResult": "learned", "FEATURES": "learned",
     "fit_calibration": "learned", "load_calibration": "learned", "features_frame": "learned",
     "cross_validated_probabilities": "learned",

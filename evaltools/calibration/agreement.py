@@ -135,7 +135,7 @@ def verdict_agreement(human, predicted, *,
     ----------
     human, predicted : sequence of str
         Verdicts, position by position.
-    labels : sequence of str, default ("PASS", "WARN", "FAIL")
+    labels : sequence of str, default VERDICTS (best first)
         The verdicts in order; the order gives the weights of the weighted kappa.
 
     Returns

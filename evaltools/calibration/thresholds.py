@@ -49,6 +49,7 @@ from evaltools.calibration._checks import (
     scores,
 )
 from evaltools.config import DEFAULT_CONFIG
+from evaltools.scoring.verdict import HIGH_RISK, VERDICT_RULES
 from evaltools.values import is_missing
 
 DIRECTIONS = ("above", "below")
@@ -349,19 +350,21 @@ class _SpecRule:
     meaning: str
 
 
-#: The spec's thresholds and the human label each is held against. The
-#: contract has no completeness label: the nearest is the human verdict, so
-#: "completeness < 0.6" is held against "a person did not PASS it".
-SPEC_RULES: tuple[_SpecRule, ...] = (
-    _SpecRule("relevance FAIL", "relevance", "relevance", "fail_below", "below",
-              "label_relevant", (0,), "label_relevant == 0"),
-    _SpecRule("completeness WARN", "completeness", "completeness", "warn_below", "below",
-              "label_verdict", ("WARN", "FAIL"), "label_verdict in (WARN, FAIL)"),
-    _SpecRule("hallucination FAIL", "hallucination", "hallucination", "fail_above", "above",
-              "label_hallucinated", (1,), "label_hallucinated == 1"),
-    _SpecRule("hallucination high risk", "hallucination", "hallucination", "high_risk_above",
-              "above", "label_hallucinated", (1,), "label_hallucinated == 1"),
-)
+#: The human label each spec threshold (:data:`evaltools.scoring.verdict.VERDICT_RULES`
+#: and the high-risk line) is held against, in the order checked. The contract has no
+#: completeness label: the nearest is the human verdict, so "completeness < 0.6" is held
+#: against "a person did not PASS it".
+_SPEC_LABELS: dict[str, tuple[str, tuple[Any, ...], str]] = {
+    "relevance FAIL": ("label_relevant", (0,), "label_relevant == 0"),
+    "completeness WARN": ("label_verdict", ("WARN", "FAIL"), "label_verdict in (WARN, FAIL)"),
+    "hallucination FAIL": ("label_hallucinated", (1,), "label_hallucinated == 1"),
+    "hallucination high risk": ("label_hallucinated", (1,), "label_hallucinated == 1"),
+}
+_BY_NAME = {r.name: r for r in (*VERDICT_RULES, HIGH_RISK)}
+SPEC_RULES: tuple[_SpecRule, ...] = tuple(
+    _SpecRule(name, _BY_NAME[name].score, _BY_NAME[name].section, _BY_NAME[name].key,
+              _BY_NAME[name].direction, *label)
+    for name, label in _SPEC_LABELS.items())
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,11 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 from evaltools import __version__
 from evaltools.errors import EvaltoolsError, one_line
+from evaltools.io import refuse_overwriting_input
 
 #: The longest error message printed (the one line stays readable).
 MESSAGE_CHARS = 500
@@ -78,6 +80,20 @@ class Parser(argparse.ArgumentParser):
         self.error(f"unexpected argument(s): {' '.join(extras)}")
 
 
+def command_inputs(args: argparse.Namespace) -> list[Path]:
+    """Every file a command reads: its inputs and every path option (``--reference``,
+    ``--config``, ``--registry``, ``--calibration``, ``--source``...), so the one
+    output check (:func:`evaltools.io.refuse_overwriting_input`) sees them all."""
+    found: list[Path] = []
+    for name, value in vars(args).items():
+        if name == "output" or name.startswith("_"):
+            continue
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(v, Path) or (name in ("input", "inputs") and isinstance(v, str)):
+                found.append(Path(v))
+    return found
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="evaltools", description=__doc__.splitlines()[0], epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"evaltools {__version__}")
@@ -112,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
+        refuse_overwriting_input(getattr(args, "output", None), command_inputs(args))
         return int(args._run(args) or 0)
     except EvaltoolsError as exc:
         print(f"evaltools {args.command}: error: {one_line(exc, MESSAGE_CHARS)}",

@@ -27,9 +27,9 @@ from evaltools.calibration.learned import DEFAULT_FEATURES, is_feature
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
-from evaltools.io import refuse_overwriting_input
 from evaltools.io.labelled import group_keys, join_labels, read_labelled
-from evaltools.scoring.restore import is_scored, score_labelled
+from evaltools.scoring.restore import score_labelled
+from evaltools.scoring.result import has_calibration_inputs
 
 EXAMPLES = """\
 examples:
@@ -92,7 +92,7 @@ def _scored(records: list[dict], config, args) -> list[dict]:
     """``records`` with their score fields, scored under a progress bar unless scored already."""
     from evaltools.scoring.scorer import ResponseScorer
 
-    if is_scored(records[0]) and ("signals" in records[0] or not all(
+    if has_calibration_inputs(records[0]) and ("signals" in records[0] or not all(
             isinstance(records[0].get(f), str) for f in ("query", "context", "response"))):
         return records  # scored already (by an older evaltools when it has no signals)
     stream = ResponseScorer(config).stream(enumerate(records, start=1), source=args.input.name)
@@ -131,7 +131,6 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"
                              if unknown else "--features names no feature",
                              source="command line")
-    refuse_overwriting_input(args.output, [args.input, *([args.labels] if args.labels else [])])
     config = load_config(args.config)
     joined = None
     if args.labels is None:

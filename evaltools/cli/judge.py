@@ -25,7 +25,6 @@ from evaltools.errors import ConfigError
 from evaltools.io import (
     count_records,
     read_records,
-    refuse_overwriting_input,
     row_unit,
     write_or_drain,
 )
@@ -178,7 +177,6 @@ def _asker(args: argparse.Namespace, config, registry):
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     registry = load_registry(args.registry)
     summary = JudgeSummary()
@@ -200,7 +198,7 @@ def _run(args, config, registry, summary: JudgeSummary, asker) -> int:
 
         scale.run(args, task=judge_part, contract=JUDGE_KINDS, summary=summary,
                   desc="judging", registry=registry, skip_invalid=args.skip_invalid,
-                  limits=config.input)
+                  limits=config.input, stall_seconds=config.scale.stall_seconds)
         return _print(args, summary, registry)
     path = Path(args.input[0])
     source, unit = path.name, row_unit(path)

@@ -18,7 +18,7 @@ from evaltools.cli.output import add_map_argument, columns_of
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
-from evaltools.io import count_records, refuse_overwriting_input
+from evaltools.io import count_records
 from evaltools.judging.registry import load_registry
 from evaltools.report.build import build_report
 from evaltools.report.compare import compare_files
@@ -85,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the report is HTML: give an output path ending in .html",
                          source=str(args.output))
 
-    refuse_overwriting_input(args.output, [*args.inputs, *(args.reference or ())])
     limits = {}
     if args.max_rows is not None:
         limits["table_rows"] = args.max_rows

@@ -19,13 +19,12 @@ from evaltools.config import load_config
 from evaltools.io import (
     count_records,
     read_records,
-    refuse_overwriting_input,
     row_unit,
     write_or_drain,
 )
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.stream import output_record
-from evaltools.scoring.summary import RunSummary, SummaryBuilder, kind_label
+from evaltools.scoring.summary import RunSummary, ScoreStats, kind_label
 from evaltools.text import load_pipeline
 
 EXAMPLES = """\
@@ -91,11 +90,10 @@ def format_summary(s: RunSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_overwriting_input(args.output, args.input)
     config = load_config(args.config)
     calibration = load_calibration(args.calibration)
     columns = columns_of(args)
-    summary = SummaryBuilder()
+    summary = ScoreStats()
     if scale.scaled(args):
         scale.refuse_map(columns)
         from evaltools.dask import SCORE_KINDS, PreloadPipeline, score_part
@@ -105,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         scale.run(args, task=score_part, contract=SCORE_KINDS, summary=summary,
                   desc="scoring", plugin=PreloadPipeline(config), runs=True, config=config,
                   calibration=calibration, skip_invalid=args.skip_invalid,
-                  limits=config.input)
+                  limits=config.input, stall_seconds=config.scale.stall_seconds,
+                  min_records_per_worker=config.scale.score_min_records_per_worker)
         return _print(args, summary)
     path = Path(args.input[0])
     records = read_records(path, skip_invalid=args.skip_invalid, limits=config.input,
@@ -124,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     return _print(args, summary)
 
 
-def _print(args: argparse.Namespace, summary: SummaryBuilder) -> int:
+def _print(args: argparse.Namespace, summary: ScoreStats) -> int:
     if not args.quiet:
         out = summary_stream(args.output)
         print(f"evaltools score: {' '.join(args.input)}" +

@@ -35,7 +35,8 @@ from typing import Any
 
 from evaltools.arguments import check_one_of
 from evaltools.errors import InputError, shorten
-from evaltools.io.records import read_json_lines, require_text
+from evaltools.io.records import read_json_lines
+from evaltools.io.validation import require_text
 
 # ------------------------------------------------------------------ HaluEval QA
 
@@ -130,41 +131,56 @@ def load_begin(path: str | Path, *, generic: str = "keep") -> list[dict[str, Any
     p = Path(path)
     if not p.is_file():
         raise InputError("file not found or not a regular file", source=str(p))
-    out: list[dict[str, Any]] = []
     try:
         with p.open("r", encoding="utf-8-sig", newline="") as fh:
-            reader = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-            header = next(reader, None)
-            if header is None:
-                return out
-            missing = [c for c in _BEGIN if c not in header]
-            if missing:
-                raise InputError(f"column '{missing[0]}' is missing from the header "
-                                 f"(required: {', '.join(_BEGIN)})", source=p.name, line=1,
-                                 field=missing[0])
-            for row_no, cells in enumerate(reader, start=1):
-                if not cells or cells == [""]:
-                    continue
-                if len(cells) != len(header):
-                    raise InputError(f"has {len(cells)} cells but the header has {len(header)}",
-                                     source=p.name, line=row_no, unit="row")
-                row = dict(zip(header, cells, strict=True))
-                key = row["begin_label"].strip().lower()
-                if key not in BEGIN_LABELS:
-                    raise InputError(
-                        f"field 'begin_label' must be one of Fully attributable, Not fully "
-                        f"attributable, Generic. Got {shorten(row['begin_label'])} instead.",
-                        source=p.name, line=row_no, field="begin_label", unit="row")
-                label = BEGIN_LABELS[key]
-                if label is None and generic == "drop":
-                    continue
-                extra = {k: v for k, v in row.items() if k not in _BEGIN}
-                out.append({"id": f"begin_{row_no:05d}", "query": row["message"],
-                            "context": row["knowledge"], "response": row["response"],
-                            "label_hallucinated": label, "begin_label": row["begin_label"],
-                            **extra})
+            return begin_records(fh, source=p.name, generic=generic)
     except UnicodeDecodeError as exc:
         raise InputError(f"not valid UTF-8 ({exc.reason})", source=p.name) from None
+
+
+def begin_records(lines: Iterable[str], *, source: str = "<begin>",
+                  generic: str = "keep") -> list[dict[str, Any]]:
+    """BEGIN records from the lines of one BEGIN file (what :func:`load_begin` reads).
+
+    ``source`` names the file in errors. Rows are numbered from 1 after the
+    header, blank rows included (``id`` is ``begin_{row:05d}``).
+
+    >>> [r["id"] for r in begin_records(["knowledge\\tmessage\\tresponse\\tbegin_label\\n",
+    ...     "\\n", "K\\tM\\tR\\tGeneric\\n", "K\\tM\\tR\\tNot fully attributable\\n"],
+    ...     generic="drop")]
+    ['begin_00003']
+    """
+    out: list[dict[str, Any]] = []
+    reader = csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
+    header = next(reader, None)
+    if header is None:
+        return out
+    missing = [c for c in _BEGIN if c not in header]
+    if missing:
+        raise InputError(f"column '{missing[0]}' is missing from the header "
+                         f"(required: {', '.join(_BEGIN)})", source=source, line=1,
+                         field=missing[0])
+    for row_no, cells in enumerate(reader, start=1):
+        if not cells or cells == [""]:
+            continue
+        if len(cells) != len(header):
+            raise InputError(f"has {len(cells)} cells but the header has {len(header)}",
+                             source=source, line=row_no, unit="row")
+        row = dict(zip(header, cells, strict=True))
+        key = row["begin_label"].strip().lower()
+        if key not in BEGIN_LABELS:
+            raise InputError(
+                f"field 'begin_label' must be one of Fully attributable, Not fully "
+                f"attributable, Generic. Got {shorten(row['begin_label'])} instead.",
+                source=source, line=row_no, field="begin_label", unit="row")
+        label = BEGIN_LABELS[key]
+        if label is None and generic == "drop":
+            continue
+        extra = {k: v for k, v in row.items() if k not in _BEGIN}
+        out.append({"id": f"begin_{row_no:05d}", "query": row["message"],
+                    "context": row["knowledge"], "response": row["response"],
+                    "label_hallucinated": label, "begin_label": row["begin_label"],
+                    **extra})
     return out
 
 

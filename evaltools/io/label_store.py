@@ -50,7 +50,8 @@ from pathlib import Path
 from typing import Any
 
 from evaltools.arguments import check_one_of
-from evaltools.io.records import bounded_lines, loads_bounded, lone_surrogate_path
+from evaltools.io.records import bounded_lines
+from evaltools.io.validation import loads_bounded, lone_surrogate_path
 
 #: Longest line read from a labels file; a longer one is skipped as unreadable.
 MAX_LINE_BYTES = 1024 * 1024
@@ -112,7 +113,9 @@ class LabelStore:
                action: str = "label", position: int | None = None) -> dict[str, Any]:
         """Write one label event durably and return it.
 
-        The line is on disk (written and fsync'ed) when this returns.
+        The line is on disk (written and fsync'ed) when this returns. An event
+        that could not be read back (a NaN value, a note over
+        :data:`MAX_LINE_BYTES` of UTF-8) is a ValueError and nothing is written.
 
         Parameters
         ----------
@@ -144,8 +147,7 @@ class LabelStore:
             "labeler": self.labeler,
             "time": self._clock(),
         }
-        data = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
-        self._write(data)
+        self._write(_readable_line(event))
         return event
 
     def _write(self, data: bytes) -> None:
@@ -169,6 +171,28 @@ class LabelStore:
     def events(self) -> list[dict[str, Any]]:
         """Every valid event in the file, oldest first (torn lines skipped)."""
         return list(iter_label_events(self.path))
+
+
+def _readable_line(event: dict[str, Any]) -> bytes:
+    """The event as one JSON line, or a ValueError when :func:`iter_label_events` could
+    not read it back (a NaN or infinite value, a lone surrogate, a line over
+    :data:`MAX_LINE_BYTES`): a label is refused before it is acknowledged, never
+    acknowledged and then lost."""
+    try:
+        data = (json.dumps(event, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+    except (ValueError, TypeError, UnicodeEncodeError) as exc:
+        why = ("NaN or infinite numbers are not JSON" if isinstance(exc, ValueError)
+               else "a lone surrogate is not text" if isinstance(exc, UnicodeEncodeError)
+               else str(exc))
+        raise ValueError(f"label for case {event['id'][:80]!r} not saved: {why}") from None
+    if len(data) - 1 > MAX_LINE_BYTES:  # the reader's limit, newline not counted
+        raise ValueError(f"label for case {event['id'][:80]!r} not saved: the line would be "
+                         f"{len(data) - 1:,} bytes; a labels file line holds at most "
+                         f"{MAX_LINE_BYTES:,} (shorten the note)")
+    if _event(data.rstrip(b"\n")) is None:
+        raise ValueError(f"label for case {event['id'][:80]!r} not saved: the line could not "
+                         f"be read back (nested too deep?)")
+    return data
 
 
 def _ends_torn(fd: int) -> bool:

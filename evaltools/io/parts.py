@@ -34,7 +34,7 @@ Examples
 from __future__ import annotations
 
 import glob
-import math
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -44,17 +44,20 @@ from typing import Any
 from evaltools.arguments import check_positive_int
 from evaltools.config import DEFAULT_CONFIG, InputConfig
 from evaltools.errors import InputError
+from evaltools.io.atomic import atomic_path
+from evaltools.io.convert import arrow_type, arrow_value, note_kinds
 from evaltools.io.records import (
+    BOM,
     FORMATS,
     Unreadable,
-    _parse_line,
-    _unnan,
     bounded_lines,
     file_format,
+    json_line_records,
+    parquet_rows,
     read_records,
 )
-
-BOM = b"\xef\xbb\xbf"
+from evaltools.io.validation import parse_line
+from evaltools.io.writing import dump_record
 
 
 @dataclass(frozen=True)
@@ -126,26 +129,6 @@ def expand_inputs(inputs: Sequence[str | Path]) -> list[Path]:
     return out
 
 
-def _kind(v: Any) -> str | None:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return None
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int" if -(2**63) <= v < 2**63 else "str"  # beyond int64: a text column
-    if isinstance(v, float):
-        return "float"
-    return "str"
-
-
-def _note_kinds(kinds: dict[str, set[str]], rec: dict[str, Any]) -> None:
-    for k, v in rec.items():
-        ks = kinds.setdefault(k, set())
-        kind = _kind(v)
-        if kind:
-            ks.add(kind)
-
-
 def plan_parts(paths: Iterable[str | Path], *, records_per_part: int = 2048,
                skip_invalid: bool = False, limits: InputConfig | None = None) -> Plan:
     """Cut the input files into parts of at most ``records_per_part`` records.
@@ -191,7 +174,7 @@ def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]], lim: InputConfig
                 rec = "too long"
             else:
                 line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
-                rec = _parse_line(line, lim.max_depth)
+                rec = parse_line(line, lim.max_depth)
             offset = fh.tell()
             if rec is None:  # blank: keeps its number, is no record
                 if n == 0:
@@ -201,7 +184,7 @@ def _plan_jsonl(p: Path, size: int, kinds: dict[str, set[str]], lim: InputConfig
                 first_line = lineno
             n += 1
             if isinstance(rec, dict):
-                _note_kinds(kinds, rec)
+                note_kinds(kinds, rec)
             if n == size:
                 yield start, offset, first_line, n
                 start, n = offset, 0
@@ -274,70 +257,20 @@ def read_part(part: Part, *, skip_invalid: bool = False, limits: InputConfig | N
     p = Path(part.path)
     lim = limits or DEFAULT_CONFIG.input
     if part.fmt == "jsonl":
-        too_long = (f"the line is longer than {lim.max_line_bytes:,} bytes "
-                    f"(the [input] max_line_bytes limit)")
         with p.open("rb") as fh:
             # the part starts at its first record: blank lines before it belong to the previous
-            lines = bounded_lines(_Slice(fh, part.start, part.stop), lim.max_line_bytes,
-                                  part.source, True)
-            for n, raw in lines:
-                lineno = part.first_line + n - 1
-                if raw is None:
-                    if not skip_invalid:
-                        raise InputError(too_long, source=part.source, line=lineno)
-                    yield lineno, Unreadable(too_long)
-                    continue
-                line = raw[3:] if lineno == 1 and raw.startswith(BOM) else raw
-                rec = _parse_line(line, lim.max_depth)
-                if isinstance(rec, str):
-                    if not skip_invalid:
-                        raise InputError(rec, source=part.source, line=lineno)
-                    yield lineno, Unreadable(rec)
-                elif rec is not None:
-                    yield lineno, rec
+            yield from json_line_records(_Slice(fh, part.start, part.stop), name=part.source,
+                                         limits=lim, skip_invalid=skip_invalid,
+                                         first_line=part.first_line)
     elif part.fmt == "csv":
         yield from islice(read_records(p, skip_invalid=skip_invalid, limits=lim),
                           part.start, part.stop)
     else:
-        yield from _read_row_groups(p, part)
-
-
-def _read_row_groups(p: Path, part: Part) -> Iterator[tuple[int, dict[str, Any]]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    row = part.first_line - 1
-    try:
-        batches = pq.ParquetFile(p).iter_batches(batch_size=4096,
-                                                 row_groups=range(part.start, part.stop))
-        for batch in batches:
-            for rec in batch.to_pylist():
-                row += 1
-                yield row, {k: _unnan(v) for k, v in rec.items()}
-    except (pa.ArrowException, OSError, UnicodeDecodeError, ValueError, OverflowError) as exc:
-        raise InputError(f"rows {part.first_line}-{part.first_line + part.records - 1} "
-                         f"cannot be read ({' '.join(str(exc).split())})",
-                         source=part.source) from None
+        yield from parquet_rows(p, source=part.source, row_groups=range(part.start, part.stop),
+                                first_row=part.first_line)
 
 
 # ---------------------------------------------------------------------------- writing
-
-
-def arrow_type(kinds: set[str]):
-    """The Parquet column type for values of these kinds (as a single-file output infers).
-
-    >>> str(arrow_type({"int"})), str(arrow_type({"int", "float"})), str(arrow_type(set()))
-    ('int64', 'double', 'string')
-    """
-    import pyarrow as pa
-
-    if kinds == {"bool"}:
-        return pa.bool_()
-    if kinds == {"int"}:
-        return pa.int64()
-    if kinds and kinds <= {"int", "float"}:
-        return pa.float64()
-    return pa.string()
 
 
 def write_parquet_part(rows: list[dict[str, Any]], path: str | Path,
@@ -348,30 +281,15 @@ def write_parquet_part(rows: list[dict[str, Any]], path: str | Path,
     complete and a task run twice (after a worker died) writes it once.
     Lists and objects become JSON text, as in a single-file Parquet output.
     """
-    import json
-    import os
-
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = pa.schema([(c, arrow_type(ks)) for c, ks in kinds.items()])
     types = {c: arrow_type(ks) for c, ks in kinds.items()}
-
-    def convert(t, v: Any) -> Any:
-        if v is None or (isinstance(v, float) and math.isnan(v) and t != pa.float64()):
-            return None
-        if t == pa.string():
-            return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-        if t == pa.float64():
-            return float(v)
-        return v
-
+    schema = pa.schema(list(types.items()))
+    # the single-file writer's own conversion (dates, decimals, bytes as text; NaN as
+    # null; lone surrogates replaced), so a folder output holds what a file would
+    plain = (json.loads(dump_record(r)) for r in rows)
     table = pa.Table.from_pylist(
-        [{c: convert(t, r.get(c)) for c, t in types.items()} for r in rows], schema=schema)
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
-    try:
+        [{c: arrow_value(t, r.get(c)) for c, t in types.items()} for r in plain], schema=schema)
+    with atomic_path(path) as tmp:
         pq.write_table(table, tmp)
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -49,7 +49,7 @@ from evaltools.judging.result import JudgeResult
 from evaltools.judging.rules import assess_rules
 from evaltools.judging.validation import REQUIRED, Where, validate_record
 from evaltools.judging.verdict import calculate_verdict
-from evaltools.values import is_missing, plain_value
+from evaltools.values import is_missing, is_record_id, plain_value
 
 __all__ = ["REQUIRED", "JudgeResult", "error_result", "judge"]
 
@@ -194,6 +194,7 @@ def error_result(record: Any, message: str, *, line: int = 1,
     rid = mid = mtype = None
     if isinstance(record, Mapping):
         rid = None if is_missing(record.get("id")) else plain_value(record.get("id"))
+        rid = rid if is_record_id(rid) else None  # NaN, infinite, bytes: no writable id
         m = record.get("module")
         if isinstance(m, str) and m.strip() in reg.modules:
             mid, mtype = m.strip(), reg.modules[m.strip()].type

@@ -1,6 +1,11 @@
 """The one reader of an LLM judge's JSON in the template's format.
 
 :func:`parse_judgment` turns the judge's text (or object) into a JSON object;
+:class:`TemplateJSON` is that object read at the template's fixed paths — a
+frozen, typed view that never fails (what is absent, or sits under something
+that is not an object, is None; :mod:`evaltools.judging.template_json`) and
+that the audit, the report and
+:class:`~evaltools.widgets.JudgeForm` read attributes from;
 :func:`read_judgment` takes out what evaltools may reuse — the four rules'
 ``compliant`` answers and the reasoning sub-scores — reporting everything
 that is missing, of the wrong type or out of range as a
@@ -29,10 +34,11 @@ from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG as _CONFIG
 from evaltools.errors import shorten
-from evaltools.io.records import depth_exceeds
+from evaltools.io.validation import depth_exceeds
 from evaltools.judging.reasoning import known_keys, whole
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import Finding
+from evaltools.judging.template_json import TemplateJSON
 from evaltools.values import is_finite_number
 
 _FENCE = re.compile(r"^\s*```[A-Za-z]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
@@ -52,6 +58,11 @@ class JudgeAnswers:
     rules: tuple[dict[str, Any], ...] | None
     reasoning: dict[str, int] | None
     findings: tuple[Finding, ...]
+
+    @property
+    def view(self) -> TemplateJSON:
+        """The judgment read at the template's paths (every value None without one)."""
+        return TemplateJSON.of(self.judgment)
 
 
 #: The largest magnitude a judge's number may have to be used at all. Scores

@@ -52,7 +52,6 @@ Examples
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,7 +63,7 @@ from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
 from evaltools.judging.result import JudgeResult
 from evaltools.judging.stream import judge_records
 from evaltools.judging.summary import ModuleStats
-from evaltools.values import as_records
+from evaltools.values import as_records, finite_float
 
 __all__ = ["FINDING_KINDS", "ModuleAudit", "module_audit", "modules_overview"]
 
@@ -352,12 +351,9 @@ class ModuleAudit:
         judged = [r for r in self.results if r.audit is not None]
         gaps = []
         for r in judged:
-            try:
-                jt = float(r.judge_total_score)
-            except (TypeError, ValueError):
-                continue
-            if r.total_score is not None and not math.isnan(jt):
-                gaps.append(abs(jt - float(r.total_score)))
+            jt, total = finite_float(r.judge_total_score), finite_float(r.total_score)
+            if jt is not None and total is not None:  # a 401-digit total is no number
+                gaps.append(abs(jt - total))
         return {
             "judged": st.judged,
             "with_findings": st.with_findings,

@@ -12,12 +12,15 @@ DataFrame.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from evaltools.judging.correctness import Correctness
 from evaltools.judging.reasoning import Reasoning
-from evaltools.judging.rules import RuleCompliance
+from evaltools.judging.rules import RuleCompliance, RuleResult
+from evaltools.judging.template_json import TemplateJSON
 from evaltools.schema import Schema
 
 #: The judged record: every field of ``JudgeResult.to_dict()``, in order, with its kind
@@ -42,6 +45,16 @@ JUDGE_ROW_SCHEMA = Schema((
     ("judge_verdict", "text"), ("error", "text"),
 ))
 
+
+
+def is_judge_output(fields) -> bool:
+    """Whether a record's fields are ``evaltools judge`` output (a total and a module or
+    an evaluation), not a record to judge.
+
+    >>> is_judge_output({"module": "M04", "total_score": 80}), is_judge_output({"module": "M04"})
+    (True, False)
+    """
+    return "total_score" in fields and ("module" in fields or "evaluation" in fields)
 
 @dataclass(frozen=True)
 class Finding:
@@ -115,6 +128,59 @@ class JudgeResult:
             "judge_verdict": self.judge_verdict,
             "error": self.error,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> JudgeResult:
+        """The result a :meth:`to_dict` object (a line of ``evaltools judge`` output) holds.
+
+        The template's sections are read through
+        :class:`~evaltools.judging.template_json.TemplateJSON`. What ``to_dict``
+        leaves out is not restored: the rules' descriptions and automatic-check
+        answers, the sections' issues and ``judge_rules``; so
+        ``from_dict(r.to_dict()).to_dict() == r.to_dict()``.
+
+        >>> from evaltools.judging import judge
+        >>> d = judge({"id": 7, "module": "M09", "output": ["gym"],
+        ...            "expected": ["gym", "hiking"]}).to_dict()
+        >>> r = JudgeResult.from_dict(d)
+        >>> r.correctness.f1, r.rule_compliance.score, r.verdict, r.to_dict() == d
+        (0.6667, 10, 'FAIL', True)
+        """
+        t = TemplateJSON.of(d)
+        correctness = rules = reasoning = None
+        if t.correctness is not None:
+            c = t.correctness
+            correctness = Correctness(
+                score=c.get("score"), output_value=c.get("output_value"),
+                expected_value=c.get("expected_value"), match=c.get("match"),
+                match_level=c.get("match_level"), details=c.get("details"),
+                precision=c.get("precision"), recall=c.get("recall"), f1=c.get("f1"),
+                credit_band=c.get("credit_band"), missing=tuple(c.get("missing") or ()),
+                extra=tuple(c.get("extra") or ()))
+        if t.rule_compliance is not None:
+            rules = RuleCompliance(t.rules_score, tuple(
+                RuleResult(name=r.name, description="", compliant=r.compliant,
+                           score=r.score, evidence=r.evidence, source=r.raw.get("source"))
+                for r in t.rules or () if r.is_object))
+        if t.reasoning_quality is not None:
+            q = t.reasoning_quality
+            reasoning = Reasoning(
+                score=q.get("score"), chain_of_thought=q.get("chain_of_thought"),
+                evidence_usage=q.get("evidence_usage"),
+                confidence_calibration=q.get("confidence_calibration"), band=q.get("band"),
+                items=MappingProxyType(dict(q.get("items") or {})), source=q.get("source"))
+        audit = d.get("audit")
+        return cls(
+            id=d.get("id"), module=d.get("module"), module_type=d.get("module_type"),
+            correctness=correctness, rule_compliance=rules, reasoning_quality=reasoning,
+            total_score=t.total_score, verdict=t.verdict,
+            verdict_reason=d.get("verdict_reason"), summary=t.summary,
+            improvement_suggestions=tuple(d.get("improvement_suggestions") or ()),
+            issues=tuple(d.get("issues") or ()),
+            audit=None if audit is None else tuple(
+                Finding(f["code"], f["path"], f["message"]) for f in audit),
+            judge_total_score=d.get("judge_total_score"),
+            judge_verdict=d.get("judge_verdict"), error=d.get("error"))
 
     def to_row(self) -> dict[str, Any]:
         """One flat row: section scores, per-rule compliance, counts; for DataFrames.

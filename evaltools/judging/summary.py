@@ -42,6 +42,10 @@ def _finding_kind(finding: Any) -> str:
     return FINDING_KINDS.get(code, "other") if isinstance(code, str) else "other"
 
 
+def _number(v: Any) -> float | None:
+    return finite_float(v) if isinstance(v, (int, float)) else None
+
+
 @dataclass
 class ModuleStats:
     """Counts of one module's (or all modules') judge outputs; ``a + b`` adds two.

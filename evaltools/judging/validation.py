@@ -14,11 +14,11 @@ from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG as _CONFIG
 from evaltools.errors import InputError, shorten
-from evaltools.io.records import depth_exceeds, loads_bounded
+from evaltools.io.validation import depth_exceeds, loads_bounded
 from evaltools.judging.correctness import value_problem
 from evaltools.judging.reasoning import reasoning_problems
 from evaltools.judging.registry import Registry
-from evaltools.values import is_missing, plain_value
+from evaltools.values import is_missing, is_record_id, plain_value
 
 REQUIRED = ("module", "output", "expected")
 
@@ -66,6 +66,9 @@ def validate_record(record: Any, where: Where, registry: Registry) -> dict[str, 
         raise where.error(f"field 'module': unknown module {shorten(mid)} "
                           f"(known: {', '.join(registry.modules)})", "module")
     module = registry.modules[mid]
+    if not is_record_id(rec.get("id")):  # the CLI's readers never give one; the API may
+        raise where.error(f"field 'id' must be text or a finite number, got "
+                          f"{shorten(rec.get('id'))}", "id")
     out = {"module": module, "id": rec.get("id")}
     for f in ("output", "expected"):
         v = rec[f]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from evaltools import __version__
-from evaltools.report import alerts, figures, sections
+from evaltools.report import alerts, sections
 from evaltools.report.cells import clip
 from evaltools.report.inputs import file_sha256, iter_items
 from evaltools.report.model import (
@@ -166,4 +166,4 @@ def report_from_records(scored: Iterable[Mapping[str, Any]] = (),
 
 
 __all__ = ["Case", "Column", "Figure", "ReportBuilder", "Section", "Stat", "Stats", "Table",
-           "Text", "build_report", "clip", "describe", "figures", "report_from_records"]
+           "Text", "build_report", "clip", "describe", "report_from_records"]

@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from evaltools import calibration as cal
-from evaltools.report import figures
+from evaltools import plots
 from evaltools.report.model import Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import ReportStats
 from evaltools.scoring.result import VERDICTS
@@ -112,8 +112,6 @@ def section(b: ReportStats) -> Section:
 def _scoring_blocks(b: ReportStats) -> list:
     import pandas as pd
 
-    from evaltools import plots
-
     lab = b.labelled
     lim = b.limits
     blocks: list = []
@@ -149,7 +147,7 @@ def _scoring_blocks(b: ReportStats) -> list:
                 score = name.split()[0]
                 blocks.append(Figure(
                     f"curves-{score}", f"ROC and precision-recall: {name}",
-                    figures.figure_to_svg(plots.roc_pr(ys, {score: ss},
+                    plots.figure_to_svg(plots.roc_pr(ys, {score: ss},
                                                        higher_is_positive={score: higher})),
                     alt=f"ROC and precision-recall curves of {name}."))
         blocks.append(Table.from_rows(
@@ -228,7 +226,7 @@ def _scoring_blocks(b: ReportStats) -> list:
             blocks.append(Text(f"Reliability: {exc}", tone="warn"))
         else:
             blocks.append(Figure("reliability", "Reliability of the hallucination probability",
-                                 figures.figure_to_svg(plots.reliability_diagram(rel)),
+                                 plots.figure_to_svg(plots.reliability_diagram(rel)),
                                  alt="Reliability diagram of hallucination_probability."))
             blocks.append(Table.from_rows(
                 "reliability-bins", "Reliability bins",

@@ -7,7 +7,7 @@ deltas, and lays them out as report sections. Nothing is computed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,26 +31,27 @@ from evaltools.report.model import (
     generation_time,
 )
 from evaltools.report.model import Table as _Table
+from evaltools.scoring.result import VERDICT_ORDER
 
 
-def _read(paths: Sequence[str | Path], *, config, skip_invalid: bool,
-          progress: Callable[[Iterable[Any], str], Iterable[Any]] | None,
-          columns: Mapping[str, str] | None = None,
-          ) -> tuple[list[dict[str, Any]], list[InputFile]]:
+def _stream(paths: Sequence[str | Path], inputs: list[InputFile], *, config,
+            skip_invalid: bool,
+            progress: Callable[[Iterable[Any], str], Iterable[Any]] | None,
+            columns: Mapping[str, str] | None = None) -> Iterator[dict[str, Any]]:
+    """The records of ``paths`` one at a time (none is kept); each file's
+    :class:`InputFile` is appended to ``inputs`` once it has been read."""
     from evaltools.scoring.scorer import ResponseScorer
 
     scorer = ResponseScorer(config)
-    records, inputs = [], []
     for path in paths:
         p = Path(path)
         items = iter_items(p, scorer=scorer, skip_invalid=skip_invalid, columns=columns)
         n = 0
         for item in items if progress is None else progress(items, p.name):
-            records.append(item.record)
+            yield item.record
             n += 1
         digest, size = file_sha256(p)
         inputs.append(InputFile(path=str(path), sha256=digest, size_bytes=size, records=n))
-    return records, inputs
 
 
 def _ci(low, high) -> str:
@@ -156,7 +157,7 @@ def comparison_report(comparison, *, title: str = "evaltools comparison",
          Column("reference", reference_name, "int"),
          Column("current", current_name, "int")],
         [(v, c.verdicts_reference.get(v, 0), c.verdicts_current.get(v, 0))
-         for v in ("PASS", "WARN", "FAIL", "ERROR")
+         for v in VERDICT_ORDER
          if c.verdicts_reference.get(v) or c.verdicts_current.get(v)])]
     paired = any(s.paired for s in c.shifts)
     shifts = [_Table.from_rows(
@@ -221,11 +222,15 @@ def compare_files(reference: Sequence[str | Path], current: Sequence[str | Path]
                   columns: Mapping[str, str] | None = None) -> Report:
     """Read two runs' files and return their comparison report."""
     config = config if config is not None else DEFAULT_CONFIG
-    ref, ref_inputs = _read(reference, config=config, skip_invalid=skip_invalid,
-                            progress=progress, columns=columns)
-    cur, cur_inputs = _read(current, config=config, skip_invalid=skip_invalid,
-                            progress=progress, columns=columns)
-    comparison = compare_runs(ref, cur, n_resamples=n_resamples, seed=seed, config=config)
+    ref_inputs: list[InputFile] = []
+    cur_inputs: list[InputFile] = []
+    # streamed: compare_runs reads the reference, then the current run, keeping no record
+    comparison = compare_runs(
+        _stream(reference, ref_inputs, config=config, skip_invalid=skip_invalid,
+                progress=progress, columns=columns),
+        _stream(current, cur_inputs, config=config, skip_invalid=skip_invalid,
+                progress=progress, columns=columns), n_resamples=n_resamples, seed=seed,
+        config=config)
     return comparison_report(comparison, title=title, inputs=(*ref_inputs, *cur_inputs),
                              config=config, limits=limits,
                              reference_name=" + ".join(Path(p).name for p in reference),

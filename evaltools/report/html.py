@@ -41,12 +41,14 @@ from markupsafe import Markup
 
 from evaltools.errors import shorten
 from evaltools.highlight import (
-    VERDICT_COLOURS,
     highlight_evidence_html,
     highlight_html,
     legend_html,
 )
 from evaltools.io import atomic_path
+from evaltools.palette import VERDICT_COLOURS, css_variables
+from evaltools.scoring.result import VERDICT_ORDER
+from evaltools.text import displayable
 from evaltools.values import is_finite_number
 
 
@@ -113,7 +115,7 @@ def _legend() -> Markup:
 
 
 #: Verdict values that become a class name (``ev-PASS``); anything else is ``ev-other``.
-VERDICT_CLASSES = frozenset({"PASS", "WARN", "FAIL", "ERROR"})
+VERDICT_CLASSES = frozenset(VERDICT_ORDER)
 
 
 def _verdict_class(value: Any) -> str:
@@ -180,8 +182,9 @@ def _asset(name: str) -> Markup:
     source, _, _ = environment().loader.get_source(environment(), name)
     if name.endswith(".css"):
         c = VERDICT_COLOURS
-        source = (f".ev-report {{ --ev-pass: {c['PASS']}; --ev-warn: {c['WARN']}; "
-                  f"--ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n" + source)
+        source = (f".ev-report {{ {css_variables()} --ev-pass: {c['PASS']}; "
+                  f"--ev-warn: {c['WARN']}; --ev-fail: {c['FAIL']}; --ev-err: {c['ERROR']}; }}\n"
+                  + source)
     return Markup(source)
 
 
@@ -219,7 +222,8 @@ def render_block(block) -> str:
 def write_text_atomic(text: str, path: str | Path) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same folder.
 
-    The file appears complete or not at all: the text goes to a temporary file
+    Lone surrogates (bytes that were not UTF-8, in ``--title`` or a file name) are
+    written as U+FFFD. The file appears complete or not at all: the text goes to a temporary file
     beside the target, is flushed to disk, then renamed over the target. On
     any error the temporary file is removed and the target is untouched.
 
@@ -232,7 +236,7 @@ def write_text_atomic(text: str, path: str | Path) -> Path:
     """
     target = Path(path)
     with atomic_path(target) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+        fh.write(displayable(text))  # a title of bytes that are not UTF-8 cannot stop it
         fh.flush()
         os.fsync(fh.fileno())
     return target

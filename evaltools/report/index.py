@@ -24,15 +24,18 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import hashlib
-import html
+import os
 import sys
 import urllib.parse
 from pathlib import Path
 
-from evaltools import __version__
+from markupsafe import Markup
+
+from evaltools import __version__, palette
 from evaltools.errors import EvaltoolsError, one_line
 from evaltools.io import refuse_overwriting_input
-from evaltools.report.html import write_text_atomic
+from evaltools.report.html import environment, write_text_atomic
+from evaltools.text import displayable
 
 #: No script, no request, no form, no <base>: the page only links.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -61,55 +64,29 @@ def page_href(relative: str) -> str:
     >>> page_href("javascript:alert(1)diff.html")
     './javascript%3Aalert%281%29diff.html'
     """
-    return "./" + urllib.parse.quote(relative, safe="/")
+    # the name's own bytes (a name that is not UTF-8 is surrogate-escaped): the link opens it
+    return "./" + urllib.parse.quote(os.fsencode(relative), safe="/")
 
 
 def render_index(folder: str | Path, *, inputs=(), now: _dt.datetime | None = None) -> str:
-    """The index page's HTML for the pages under ``folder`` and the ``inputs`` files."""
+    """The index page's HTML for the pages under ``folder`` and the ``inputs`` files.
+
+    Rendered from ``templates/index.html.j2`` with the report's Jinja2
+    environment: every name, path and link is escaped there.
+    """
     folder = Path(folder)
     now = now or _dt.datetime.now(_dt.UTC)
-    esc = html.escape
-    parts = []
+    groups = []
     for title, pattern in GROUPS:
         pages = sorted(p for p in folder.glob(pattern) if p.name != "index.html")
-        if not pages:
-            continue
-        items = "".join(
-            f'<li><a href="{esc(page_href(p.relative_to(folder).as_posix()))}">'
-            f"{esc(p.stem.replace('_', ' '))}</a></li>" for p in pages)
-        parts.append(f"<section><h2>{esc(title)}</h2><ul>{items}</ul></section>")
-    rows = "".join(
-        f"<tr><td><code>{esc(str(p))}</code></td><td>{Path(p).stat().st_size:,}</td>"
-        f"<td><code>{sha256(p)}</code></td></tr>" for p in inputs)
-    table = ("<section><h2>Inputs</h2><table><thead><tr><th>file</th><th>bytes</th>"
-             f"<th>sha256</th></tr></thead><tbody>{rows}</tbody></table></section>"
-             if rows else "")
-    when = now.strftime("%Y-%m-%d %H:%M:%S UTC")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>evaltools reports</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222;
-  line-height: 1.5; padding: 0 1em; }}
-h1 {{ margin-bottom: 0.2em; }} .meta {{ color: #555; margin-top: 0; }}
-ul {{ columns: 2; }} table {{ border-collapse: collapse; }}
-td, th {{ border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; }}
-code {{ font-size: 0.9em; word-break: break-all; }}
-</style>
-</head>
-<body>
-<h1>evaltools reports</h1>
-<p class="meta">Generated <time datetime="{now.isoformat()}">{esc(when)}</time> by evaltools
-<span class="version">{esc(__version__)}</span>. Every page opens offline.</p>
-{"".join(parts) or "<p>No pages yet.</p>"}
-{table}
-</body>
-</html>
-"""
+        if pages:
+            groups.append((title, [(page_href(p.relative_to(folder).as_posix()),
+                                    displayable(p.stem.replace("_", " "))) for p in pages]))
+    rows = [(displayable(str(p)), Path(p).stat().st_size, sha256(p)) for p in inputs]
+    return environment().get_template("index.html.j2").render(
+        csp=Markup(CSP), palette=palette, now_iso=now.isoformat(),
+        when=now.strftime("%Y-%m-%d %H:%M:%S UTC"), version=__version__, groups=groups,
+        inputs=rows)
 
 
 def write_index(folder: str | Path, *, inputs=()) -> Path:

@@ -40,17 +40,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError, shorten
-from evaltools.io import Unreadable, file_format, loads_bounded, read_records, row_unit
+from evaltools.io import Unreadable, file_format, read_records, row_unit
+from evaltools.io.cells import restore_cells as _restore
 from evaltools.io.records import ReadFailed, errors_in_order
 from evaltools.judging.registry import DEFAULT_REGISTRY
+from evaltools.judging.result import JUDGE_SCHEMA, is_judge_output
 from evaltools.judging.stream import judge_stream
-from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, VERDICTS
+from evaltools.schema import NUMBER_KINDS
+from evaltools.scoring.result import (
+    COUNT_FIELDS,
+    SCORED_OUTPUT_SCHEMA,
+    VERDICTS,
+    is_score_output,
+)
 from evaltools.scoring.result import SCORE_FIELDS as _SCORE_FIELDS
 from evaltools.values import is_finite_number
 
 SCORING_FIELDS = ("query", "context", "response")
+
+
+def _unique(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f for g in groups for f in g))
 
 
 @dataclass(frozen=True)
@@ -66,9 +77,9 @@ class Item:
 
 def record_kind(record: dict[str, Any]) -> str | None:
     """``scored``, ``judged``, ``judging``, ``scoring`` or None (see module doc)."""
-    if "total_score" in record and ("module" in record or "evaluation" in record):
+    if is_judge_output(record):
         return "judged"
-    if "verdict" in record and "relevance" in record:
+    if is_score_output(record):
         return "scored"
     if "module" in record:
         return "judging"
@@ -90,22 +101,27 @@ def file_sha256(path: str | Path, *, chunk: int = 1 << 20) -> tuple[str, int]:
 
 #: Result fields that CSV and Parquet files hold as text (numbers) or JSON text (lists,
 #: objects): ``evaltools score`` / ``judge`` write them so, the report reads them back.
-NUMBER_FIELDS = (*_SCORE_FIELDS, *COUNT_FIELDS,
-                 "hallucination_probability", "total_score", "judge_total_score")
-JSON_FIELDS = (*LIST_FIELDS, "evaluation", "issues",
-               "audit", "improvement_suggestions", "judge")
+#: Derived from the two result schemas; ``judge_total_score`` (what the judge claimed: any
+#: JSON value in the schema) is read back as a number, the judging record's ``judge`` as
+#: JSON, the human labels as text; an empty ``module`` stays as written (check_judged
+#: names it).
+NUMBER_FIELDS = _unique(SCORED_OUTPUT_SCHEMA.of_kind(*NUMBER_KINDS),
+                        JUDGE_SCHEMA.of_kind(*NUMBER_KINDS), ("judge_total_score",))
+JSON_FIELDS = _unique(SCORED_OUTPUT_SCHEMA.of_kind("json"),
+                      tuple(f for f in JUDGE_SCHEMA.of_kind("json") if f not in NUMBER_FIELDS),
+                      ("judge",))
 #: Result fields whose empty cell means null.
-TEXT_FIELDS = ("error", "verdict", "judge_verdict", "verdict_reason", "module_type", "summary",
-               "label_verdict", "label_hallucinated", "label_relevant")
+TEXT_FIELDS = _unique(SCORED_OUTPUT_SCHEMA.of_kind("text"),
+                      tuple(f for f in JUDGE_SCHEMA.of_kind("text") if f != "module"),
+                      ("label_verdict", "label_hallucinated", "label_relevant"))
 
 
 def restore_cells(record: dict[str, Any], *, source: str, line: int,
                   unit: str = "row") -> dict[str, Any]:
     """A scored or judged record read from CSV or Parquet, with its cells' types back.
 
-    Numbers written as text become numbers; lists and objects written as JSON
-    text become lists and objects; an empty ``error`` becomes None. A cell
-    that cannot be read back raises InputError naming the field.
+    :func:`evaltools.io.cells.restore_cells` over :data:`NUMBER_FIELDS`,
+    :data:`JSON_FIELDS` and :data:`TEXT_FIELDS`.
 
     Examples
     --------
@@ -113,33 +129,8 @@ def restore_cells(record: dict[str, Any], *, source: str, line: int,
     ...               source="s.csv", line=1)
     {'relevance': 0.5, 'anchors': [], 'error': None, 'x': '7'}
     """
-
-    out = dict(record)
-    for name in NUMBER_FIELDS:
-        v = out.get(name)
-        if isinstance(v, str):
-            try:
-                out[name] = float(v) if v.strip() else None
-            except ValueError:
-                out[name] = math.nan
-            if out[name] is not None and not math.isfinite(out[name]):
-                raise InputError(f"field '{name}' must be a finite number, got {shorten(v)}",
-                                 source=source, line=line, field=name, unit=unit) from None
-    for name in JSON_FIELDS:
-        v = out.get(name)
-        if isinstance(v, str) and v.strip()[:1] in ("[", "{"):
-            try:
-                out[name] = loads_bounded(v, DEFAULT_CONFIG.input.max_depth)
-            except ValueError as exc:
-                raise InputError(f"field '{name}' is not valid JSON text "
-                                 f"({shorten(str(exc), 120, quote=False)})",
-                                 source=source, line=line, field=name, unit=unit) from None
-        elif isinstance(v, str) and not v.strip():
-            out[name] = None
-    for name in TEXT_FIELDS:
-        if out.get(name) == "":
-            out[name] = None
-    return out
+    return _restore(record, numbers=NUMBER_FIELDS, json_fields=JSON_FIELDS,
+                    text=TEXT_FIELDS, source=source, line=line, unit=unit)
 
 
 def _check_number(record: dict[str, Any], name: str, low: float, high: float, *,
@@ -174,6 +165,10 @@ def check_scored(record: dict[str, Any], *, source: str, line: int, unit: str = 
     if v is not None and v not in VERDICTS:
         raise InputError(f"field 'verdict' must be PASS, WARN, FAIL or null, got {shorten(v)}",
                          source=source, line=line, field="verdict", unit=unit)
+    reasons = record.get("reasons")
+    if reasons is not None and not isinstance(reasons, list):
+        raise InputError(f"field 'reasons' must be a list of texts, got {type(reasons).__name__}",
+                         source=source, line=line, field="reasons", unit=unit)
     anchors = record.get("anchors")
     if anchors is not None and (not isinstance(anchors, list)
                                 or not all(isinstance(a, dict) for a in anchors)):

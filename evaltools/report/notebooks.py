@@ -39,6 +39,8 @@ import re
 import shutil
 from pathlib import Path
 
+from evaltools.palette import BAD, CAUTION_BG, CAUTION_TEXT, EVIDENCE_LINE
+
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "nbconvert"
 TEMPLATE_NAME = "evaltools_offline"
 #: The widget manager's files, as scripts/fetch_widget_bundle.sh leaves them.
@@ -145,7 +147,8 @@ def export_html(nb, *, name: str, widgets: bool = True) -> str:
     else:
         exporter.require_js_url = ""
         nb.metadata.pop("widgets", None)
-    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": name}})
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": name},
+                                                           "evaltools_bad": BAD})
     return body
 
 
@@ -249,7 +252,8 @@ def as_snapshot(nb):
             model["state"]["disabled"] = True
     note = nbformat.v4.new_output("display_data", data={
         "text/html": f'<div class="evaltools-snapshot-note" style="font-size:90%;'
-                     f'color:#6b4e00;background:#fff8e1;border:1px solid #f0d58c;'
+                     f'color:{CAUTION_TEXT};background:{CAUTION_BG};'
+                     f'border:1px solid {EVIDENCE_LINE};'
                      f'border-radius:4px;padding:4px 8px;margin:4px 0;">'
                      f'{SNAPSHOT_NOTE}</div>',
         "text/plain": SNAPSHOT_NOTE})

@@ -12,14 +12,14 @@ import platform
 from collections import Counter
 from collections.abc import Mapping
 
-from evaltools import __version__
+from evaltools import __version__, plots
 from evaltools.judging.audit import FINDING_KINDS
 from evaltools.report import calibration as cal
-from evaltools.report import figures
 from evaltools.report.alerts import CALIBRATION_POINTER, human_agreement
 from evaltools.report.calibration import agreement_blocks
 from evaltools.report.model import Case, Column, Figure, Section, Stat, Stats, Table, Text
 from evaltools.report.stats import EXTRA_SCORES, SCORE_NAMES, ReportStats, clip, describe
+from evaltools.scoring.result import VERDICT_ORDER
 from evaltools.scoring.summary import kind_label
 
 _DESCRIBE_COLUMNS = (
@@ -66,7 +66,7 @@ def summary(b: ReportStats) -> Section:
         blocks.append(Text("The inputs hold no records.", tone="warn"))
     if b.n_scored:
         blocks.append(_verdict_table("scored-verdicts", "Response verdicts",
-                                     b.scored_verdicts, ("PASS", "WARN", "FAIL", "ERROR")))
+                                     b.scored_verdicts, VERDICT_ORDER))
         agreement = human_agreement(b)
         if agreement is not None:  # next to the verdicts, however good or bad
             low = not agreement.kappa >= b.config.alerts.kappa_below
@@ -74,12 +74,10 @@ def summary(b: ReportStats) -> Section:
                                f"{CALIBRATION_POINTER}.", tone="warn" if low else "info"))
         import pandas as pd
 
-        from evaltools import plots
-
         frame = pd.DataFrame({n: pd.Series(b.scores[n], dtype=float) for n in SCORE_NAMES})
         blocks.append(Figure(
             "score-distributions", "Score distributions",
-            figures.figure_to_svg(plots.score_distributions(frame, label=None,
+            plots.figure_to_svg(plots.score_distributions(frame, label=None,
                                                             config=b.config)),
             alt="Histograms of relevance, completeness and hallucination scores with the "
                 "verdict thresholds as dashed lines."))
@@ -106,7 +104,7 @@ def summary(b: ReportStats) -> Section:
         pass_at, top = float(verdict.pass_at), float(verdict.max_total)
         blocks.append(Figure(
             "judge-total-distribution", "Judge total scores",
-            figures.histograms_svg({"total_score": totals}, value_range=(0.0, top),
+            plots.histograms_svg({"total_score": totals}, value_range=(0.0, top),
                                    thresholds={"total_score": [(pass_at, "PASS at")]}),
             alt=f"Histogram of recomputed judge total scores (0-{top:g}) with the PASS "
                 "threshold."))
@@ -174,7 +172,7 @@ def modules(b: ReportStats) -> Section:
         note="Mean section scores of the recomputed judgments; the LLM judge's own results "
              "checked by the judge audit.")]
     blocks.append(Figure("module-verdicts", "Verdicts by module",
-                         figures.verdict_bars_svg({mid: b.modules[mid].counts.verdicts()
+                         plots.verdict_bars_svg({mid: b.modules[mid].counts.verdicts()
                                                    for mid in order}),
                          alt="Stacked bars of PASS/FAIL shares per module."))
     levels = ("EXACT", "YES", "PARTIAL", "NONE", "NO")

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG
+from evaltools.judging.judge_json import TemplateJSON
 from evaltools.judging.registry import DEFAULT_REGISTRY
 from evaltools.judging.summary import ModuleStats
 from evaltools.report.cases import case_payload
@@ -43,11 +44,10 @@ from evaltools.report.model import (
     Limits,
 )
 from evaltools.scoring.result import SCORE_FIELDS, VERDICT_SCORES
-from evaltools.scoring.summary import AnchorCounts
+from evaltools.scoring.summary import AnchorCounts, ScoreStats, worst_key
 
 SCORE_NAMES = VERDICT_SCORES
 EXTRA_SCORES = tuple(f for f in SCORE_FIELDS if f not in VERDICT_SCORES)
-_VRANK = {"FAIL": 3, "WARN": 2, "PASS": 1}
 #: Human labels a scored record may carry (data contract).
 LABEL_FIELDS = ("label_hallucinated", "label_relevant", "label_verdict")
 #: What the builder keeps of each labelled record, for calibration.
@@ -84,14 +84,6 @@ def describe(values: Sequence[float]) -> dict[str, float | int | None]:
         stats.update(zip(("p10", "median", "p90"), np.percentile(a, [10, 50, 90]), strict=True))
     return {"n": int(a.size)} | {k: _num(float(stats[k])) for k in
                                  ("mean", "std", "min", "p10", "median", "p90", "max")}
-
-
-def _get(d: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(d, Mapping):
-            return None
-        d = d.get(key)
-    return d
 
 
 def _issue_text(issue: Any) -> str:
@@ -189,13 +181,10 @@ class ReportStats:
         self.limits = limits or Limits()
         self.title = title
         self.inputs: list[InputFile] = []
-        # scoring
-        self.n_scored = 0
+        # scoring: the counts as ``evaltools score`` counts them, plus each score's values
+        self.scored = ScoreStats()
         self.n_recomputed = 0
-        self.scored_errors = 0
-        self.scored_verdicts: Counter = Counter()
         self.scores: dict[str, array] = {n: array("d") for n in SCORE_NAMES + EXTRA_SCORES}
-        self.anchors = AnchorCounts()
         keep = max(self.limits.worst_cases, self.limits.table_rows)
         self.worst = _TopK(keep)
         self.errors = _TopK(self.limits.table_rows)
@@ -211,6 +200,29 @@ class ReportStats:
         # how LLM judges were asked (``judge_llm`` of ``evaltools judge --llm``), by model
         self.llm_usage: dict[str, dict[str, Any]] = {}
 
+    # -- what the scoring counts say (through ``self.scored``) ----------------------
+
+    @property
+    def n_scored(self) -> int:
+        return self.scored.records
+
+    @property
+    def scored_errors(self) -> int:
+        return self.scored.errors
+
+    @property
+    def anchors(self) -> AnchorCounts:
+        return self.scored.anchors
+
+    @property
+    def scored_verdicts(self) -> Counter:
+        """Scored records per verdict; ``ERROR``: an error or no verdict."""
+        out: Counter = Counter()
+        for v, n in self.scored.verdict_counts().items():
+            out[_verdict(v) or "ERROR"] += n
+        out["ERROR"] += self.scored.errors
+        return out
+
     # -- adding ---------------------------------------------------------------------
 
     def add_input(self, info: InputFile) -> None:
@@ -220,23 +232,18 @@ class ReportStats:
     def add_scored(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
                    recomputed: bool = False) -> None:
         """Add one scored record (input fields plus the scorer's output fields)."""
-        self.n_scored += 1
+        self.scored.add(rec)
         self.n_recomputed += bool(recomputed)
         lim = self.limits
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
         if rec.get("error"):
-            self.scored_errors += 1
-            self.scored_verdicts["ERROR"] += 1
             self.errors.push(-self.scored_errors, lambda: (
                 rid, source, line, clip(rec.get("error"), lim.cell_chars)))
             return
-        verdict = _verdict(rec.get("verdict"))
-        self.scored_verdicts[verdict or "ERROR"] += 1
         for name, arr in self.scores.items():
             v = _num(rec.get(name))
             if v is not None:
                 arr.append(v)
-        self.anchors.add(rec.get("anchors"))
         if any(rec.get(k) is not None for k in LABEL_FIELDS):
             for k in LABELLED_COLUMNS:
                 v = rec.get(k)
@@ -251,11 +258,7 @@ class ReportStats:
                 elif not isinstance(v, (int, float, str)):
                     v = None
                 self.labelled[k].append(v)
-        rel, comp, hall = (_num(rec.get(n)) for n in ("relevance", "completeness",
-                                                      "hallucination"))
-        key = (_VRANK.get(verdict, 0), hall or 0.0, -(rel if rel is not None else 1.0),
-               -(comp if comp is not None else 1.0))
-        self.worst.push(key, lambda: case_payload(rec, rid, source, line, self.limits))
+        self.worst.push(worst_key(rec), lambda: case_payload(rec, rid, source, line, self.limits))
 
     def add_judged(self, rec: Mapping[str, Any], *, source: str = "", line: int = 0,
                    recomputed: bool = False) -> None:
@@ -275,33 +278,32 @@ class ReportStats:
                                       clip(rec.get("error"), lim.cell_chars)))
             return
         verdict = _verdict(rec.get("verdict"))
-        ev = rec.get("evaluation") or {}
-        parts = {"correctness": _num(_get(ev, "correctness", "score")),
-                 "rules": _num(_get(ev, "rule_compliance", "score")),
-                 "reasoning": _num(_get(ev, "reasoning_quality", "score")),
-                 "total": _num(rec.get("total_score"))}
+        t = TemplateJSON.of(rec)
+        parts = {"correctness": _num(t.correctness_score),
+                 "rules": _num(t.rules_score),
+                 "reasoning": _num(t.reasoning_score),
+                 "total": _num(t.total_score)}
         for name, v in parts.items():
             if v is not None:
                 getattr(acc, name).append(v)
-        level = _get(ev, "correctness", "match_level")
-        if level is None and isinstance(_get(ev, "correctness", "match"), bool):
-            level = "YES" if _get(ev, "correctness", "match") else "NO"
+        level = t.match_level
+        if level is None and isinstance(t.match, bool):
+            level = "YES" if t.match else "NO"
         if level is not None:
             acc.match_levels[clip(str(level), 20)] += 1
-        f1 = _num(_get(ev, "correctness", "f1"))
+        f1 = _num(t.f1)
         if f1 is not None:
             acc.f1.append(f1)
         for sub in self.registry.settings.reasoning.subscores:
-            v = _num(_get(ev, "reasoning_quality", sub.name))
+            v = _num(t.reasoning_value(sub.name))
             if v is not None:
                 acc.subscores[sub.name].append(v)
-        rules = _get(ev, "rule_compliance", "rules") or []
-        for i, rule in enumerate(rules if isinstance(rules, list) else []):
-            if not isinstance(rule, Mapping):
+        for i, rule in enumerate(t.rules or ()):
+            if not rule.is_object:
                 continue
-            if rule.get("name"):
-                acc.rule_names.setdefault(i, clip(str(rule["name"]), lim.cell_chars))
-            compliant = rule.get("compliant")
+            if rule.name:
+                acc.rule_names.setdefault(i, clip(str(rule.name), lim.cell_chars))
+            compliant = rule.compliant
             if compliant is None:
                 continue
             acc.rule_assessed[i] += 1
@@ -316,10 +318,9 @@ class ReportStats:
         audit = rec.get("audit")
         for finding in audit if isinstance(audit, list) else ():
             self.issue_kinds[(module, _issue_kind(finding))] += 1
-        llm = rec.get("judge")
         llm_verdict = _verdict(rec.get("judge_verdict"))
-        if llm_verdict is None and isinstance(llm, Mapping):
-            llm_verdict = _verdict(llm.get("verdict"))
+        if llm_verdict is None:
+            llm_verdict = _verdict(TemplateJSON.of(rec.get("judge")).verdict)
         if llm_verdict is not None:
             self.llm_verdicts.append((llm_verdict, verdict))
         if _verdict(rec.get("label_verdict")) is not None and verdict is not None:
@@ -328,11 +329,9 @@ class ReportStats:
             total = parts["total"] if parts["total"] is not None else 0.0
             self.judge_failing.push((-total, -self.n_judged), lambda: (
                 rid, module, parts["total"], parts["correctness"], parts["rules"],
-                parts["reasoning"], clip(_get(ev, "correctness", "output_value")
-                                         if _get(ev, "correctness", "output_value") is not None
+                parts["reasoning"], clip(t.output_value if t.output_value is not None
                                          else rec.get("output"), lim.cell_chars),
-                clip(_get(ev, "correctness", "expected_value")
-                     if _get(ev, "correctness", "expected_value") is not None
+                clip(t.expected_value if t.expected_value is not None
                      else rec.get("expected"), lim.cell_chars),
                 clip(rec.get("summary"), lim.cell_chars)))
 

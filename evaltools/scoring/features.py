@@ -23,6 +23,7 @@ from evaltools.scoring.context import read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
 from evaltools.text import (
+    bounded_runs,
     content_lemmas,
     is_content_word,
     keywords,
@@ -278,7 +279,9 @@ class FeatureCache:
         # added once the block ends, so a long run does not grow with every new
         # token; the features derived here are plain Python data that outlive it.
         with _memory_zone(self.nlp):
-            for parsed, doc in zip(texts, self.nlp.pipe(texts, batch_size=64), strict=True):
+            # the one bounded-text rule: long symbol runs broken, offsets unchanged
+            docs = self.nlp.pipe((bounded_runs(t) for t in texts), batch_size=64)
+            for parsed, doc in zip(texts, docs, strict=True):
                 self.parsed += 1
                 for role, text, structured in needed[parsed]:
                     self._caches[role].put(text, self._derive(role, doc, structured))

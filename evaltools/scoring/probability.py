@@ -53,7 +53,7 @@ from typing import Any
 
 from evaltools.errors import InputError, one_line, shorten
 from evaltools.io import atomic_path
-from evaltools.io.records import depth_exceeds, loads_bounded
+from evaltools.io.validation import depth_exceeds, loads_bounded
 from evaltools.values import is_finite_number
 
 FORMAT = "evaltools-calibration"
@@ -129,7 +129,7 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 #: selection under leave-one-dataset-out AUROC on the development sets
 #: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
 DEFAULT_FEATURES: tuple[str, ...] = (
-    "unsupported_share", "log_response_words", "names_unsupported", "log_unsupported_numbers")
+    "unsupported_share", "names_unsupported", "log_response_words", "log_unsupported_numbers")
 
 
 def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -7,24 +7,14 @@
 
 from __future__ import annotations
 
-from evaltools.config import DEFAULT_CONFIG
-from evaltools.errors import InputError, shorten
-from evaltools.io.records import loads_bounded
-from evaltools.scoring.result import COUNT_FIELDS, LIST_FIELDS, SCORE_FIELDS
+from evaltools.io.cells import restore_cells
+from evaltools.schema import NUMBER_KINDS
+from evaltools.scoring.result import SCORED_OUTPUT_SCHEMA, has_calibration_inputs
 
-#: A record that has these fields is scored already (they are what calibration reads).
-_SCORED_MARKERS = ("claims_score", "ngram_overlap", "anchors_total", "anchors", "hallucination")
-_NUMERIC_FIELDS = (*SCORE_FIELDS, *COUNT_FIELDS, "hallucination_probability")
-
-
-def is_scored(fields) -> bool:
-    """True when a record's fields (or a frame's columns) show it is scored already.
-
-    >>> is_scored({"claims_score": 0, "ngram_overlap": 1, "anchors_total": 0, "anchors": [],
-    ...            "hallucination": 0.0}), is_scored(["query", "response"])
-    (True, False)
-    """
-    return all(f in fields for f in _SCORED_MARKERS)
+#: The cells of a scored file read back (:func:`evaltools.io.cells.restore_cells`).
+_CELLS = {"numbers": SCORED_OUTPUT_SCHEMA.of_kind(*NUMBER_KINDS),
+          "json_fields": SCORED_OUTPUT_SCHEMA.of_kind("json"),
+          "text": SCORED_OUTPUT_SCHEMA.of_kind("text")}
 
 
 def score_labelled(records, *, config=None, nlp=None):
@@ -56,30 +46,14 @@ def score_labelled(records, *, config=None, nlp=None):
     import pandas as pd
 
     frame = records if isinstance(records, pd.DataFrame) else pd.DataFrame(list(records))
-    if len(frame) and is_scored(frame.columns):
+    if len(frame) and has_calibration_inputs(frame.columns):
         # Scored already; from CSV every cell is text: numbers and lists come back.
-        frame = frame.copy()
-        for col in _NUMERIC_FIELDS:
-            if col in frame.columns and frame[col].map(lambda v: isinstance(v, str)).any():
-                frame[col] = pd.to_numeric(frame[col].replace("", None), errors="coerce")
-        for col in LIST_FIELDS:
-            if col in frame.columns:
-                frame[col] = frame[col].map(
-                    lambda v, col=col: _json_list(v, col) if isinstance(v, str) else v)
-        if "error" in frame.columns:
-            frame["error"] = frame["error"].map(lambda v: None if v == "" else v)
-        return frame
+        restorable = [c for fields in _CELLS.values() for c in fields if c in frame.columns]
+        if not any(frame[c].map(lambda v: isinstance(v, str)).any() for c in restorable):
+            return frame.copy()
+        rows = [restore_cells(rec, **_CELLS, line=i, empty_json=[])
+                for i, rec in enumerate(frame.to_dict("records"), start=1)]
+        return pd.DataFrame(rows, columns=frame.columns, index=frame.index)
     from evaltools.scoring.scorer import score_frame
 
     return score_frame(frame, config=config, nlp=nlp)
-
-
-def _json_list(text: str, column: str):
-    """A CSV cell's JSON text (a list), or an InputError naming the column."""
-    if not text.strip():
-        return []
-    try:
-        return loads_bounded(text, DEFAULT_CONFIG.input.max_depth)
-    except ValueError as exc:
-        raise InputError(f"field '{column}' is not valid JSON text "
-                         f"({shorten(str(exc), 120, quote=False)})", field=column) from None

@@ -10,6 +10,8 @@ from evaltools.schema import Schema
 
 #: The verdicts of a scored response, best first.
 VERDICTS = ("PASS", "WARN", "FAIL")
+#: The verdicts as tables and figures list them: best first, then ERROR (an invalid record).
+VERDICT_ORDER = (*VERDICTS, "ERROR")
 #: The three scores the verdict is decided on.
 VERDICT_SCORES = ("relevance", "completeness", "hallucination")
 #: The scored record: every field of ``ScoreResult.to_dict()``, in order, with its kind
@@ -32,6 +34,36 @@ COUNT_FIELDS = SCORE_SCHEMA.of_kind("count")
 LIST_FIELDS = SCORE_SCHEMA.of_kind("json")
 #: Every field of ``ScoreResult.to_dict()``, in order.
 OUTPUT_FIELDS = SCORE_SCHEMA.names
+#: What ``evaltools score`` adds to a record: the result's fields, then
+#: ``hallucination_probability`` when a calibration is applied
+#: (:func:`evaltools.scoring.stream.output_record`).
+SCORED_OUTPUT_SCHEMA = SCORE_SCHEMA.plus(("hallucination_probability", "score"))
+#: What marks a record as ``evaltools score`` output (the report's "scored" kind).
+SCORE_OUTPUT_MARKERS = ("verdict", "relevance")
+#: The scores calibration reads; a record holding them all need not be scored again.
+CALIBRATION_INPUTS = ("claims_score", "ngram_overlap", "anchors_total", "anchors",
+                      "hallucination")
+
+
+def is_score_output(fields) -> bool:
+    """Whether a record's fields (or a frame's columns) are ``evaltools score`` output.
+
+    >>> is_score_output({"id": 1, "verdict": "PASS", "relevance": 0.9}), is_score_output(["query"])
+    (True, False)
+    """
+    return all(f in fields for f in SCORE_OUTPUT_MARKERS)
+
+
+def has_calibration_inputs(fields) -> bool:
+    """Whether a record's fields (or a frame's columns) hold every score calibration reads.
+
+    >>> has_calibration_inputs({"claims_score": 0, "ngram_overlap": 1, "anchors_total": 0,
+    ...                         "anchors": [], "hallucination": 0.0})
+    True
+    >>> has_calibration_inputs({"verdict": "PASS", "relevance": 0.9})
+    False
+    """
+    return all(f in fields for f in CALIBRATION_INPUTS)
 
 
 @dataclass(frozen=True)

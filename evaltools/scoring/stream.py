@@ -13,25 +13,30 @@ from itertools import islice
 from typing import Any
 
 from evaltools.config import DEFAULT_CONFIG, Config
-from evaltools.errors import InputError
+from evaltools.errors import InputError, shorten
 from evaltools.io import Unreadable, require_text
 from evaltools.scoring.combine import query_reference, score_features
+from evaltools.scoring.context import read_context
 from evaltools.scoring.features import FeatureCache
 from evaltools.scoring.relevance import CorpusTfidf, tfidf_cosines
 from evaltools.scoring.result import ScoreResult
 from evaltools.text import load_pipeline
+from evaltools.values import is_record_id
 
 REQUIRED = ("query", "context", "response")
 
 
 def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
-                    max_chars: int | None = None) -> tuple[str, str, str]:
+                    max_chars: int | None = None, read_json: bool = True,
+                    ) -> tuple[str, str, str]:
     """The record's (query, context, response), or an InputError naming where and what.
 
     Each must be text (no lone surrogates) of at most ``max_chars`` characters
     (default: the ``[input] max_text_chars`` setting, 1,000,000 — the longest
     text the spaCy parser takes in one piece). A longer text makes the record
-    invalid; ``--skip-invalid`` then records it with ``error`` set.
+    invalid; ``--skip-invalid`` then records it with ``error`` set. The limit
+    holds for the text parsed: a JSON context is measured as it is read
+    (flattened to key/value text, which may be longer than the JSON).
 
     Examples
     --------
@@ -51,6 +56,11 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
                             required=REQUIRED, max_chars=max_chars, suggest_map=True)
                for f in REQUIRED)
+    parsed = len(read_context(c, read_json=read_json).text)
+    if parsed > max_chars:
+        raise InputError(f"field 'context' is read as {parsed:,} characters of text (its JSON "
+                         f"flattened); the limit is {max_chars:,} (the [input] max_text_chars "
+                         f"setting)", source=source, line=line, field="context", unit=unit)
     return q, c, r
 
 
@@ -120,8 +130,14 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
                 continue
             rid = rec.get("id", ordinal) if isinstance(rec, Mapping) else ordinal
             try:
+                if not is_record_id(rid):  # the CLI's readers never give one; the API may
+                    bad, rid = rid, ordinal
+                    raise InputError(f"field 'id' must be text or a finite number, got "
+                                     f"{shorten(bad)}", source=source, line=line, field="id",
+                                     unit=unit)
                 texts = validate_record(rec, source=source, line=line, unit=unit,
-                                        max_chars=config.input.max_text_chars)
+                                        max_chars=config.input.max_text_chars,
+                                        read_json=config.context.read_json)
             except InputError as exc:
                 if not skip_invalid:
                     raise

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from evaltools.scoring.result import VERDICT_SCORES, VERDICTS
-from evaltools.values import as_records
+from evaltools.values import as_records, finite_float
 
 #: The scores whose means ``evaltools score`` prints (of ``scoring.result.SCORE_FIELDS``).
 SUMMARY_SCORES = (*VERDICT_SCORES, "claims_score", "ngram_overlap", "support")
@@ -168,15 +169,19 @@ class ScoreStats:
             stats.add(rec)
         return stats
 
-    def add(self, out: dict[str, Any]) -> None:
+    def add(self, out: Mapping[str, Any]) -> None:
+        """Count one scored record; a score that is not a finite number is left out of
+        its mean (a field older outputs lack, such as ``support``), a verdict that is
+        not text is counted under None."""
         self._n += 1
         if out.get("error"):
             self._errors += 1
             return
-        self._verdicts[out["verdict"]] += 1
+        verdict = out.get("verdict")
+        self._verdicts[verdict if isinstance(verdict, str) and verdict else None] += 1
         for f in SUMMARY_SCORES:
-            v = out.get(f)
-            if v is None:  # a field older outputs lack (support): left out of its mean
+            v = finite_float(out.get(f))
+            if v is None:
                 continue
             self._seen[f] += 1
             self._sums[f] += v
@@ -186,8 +191,22 @@ class ScoreStats:
         label = out.get("label_verdict")
         if isinstance(label, str) and label.upper() in VERDICTS:
             self._labelled += 1
-            self._agree += label.upper() == out["verdict"]
-            self._pairs[(label.upper(), out["verdict"])] += 1
+            self._agree += label.upper() == verdict
+            self._pairs[(label.upper(), verdict)] += 1
+
+    @property
+    def records(self) -> int:
+        """Records added, errors included."""
+        return self._n
+
+    @property
+    def errors(self) -> int:
+        """Records added with an ``error``."""
+        return self._errors
+
+    def verdict_counts(self) -> Counter:
+        """Records per verdict as written (any text; None: no verdict), errors left out."""
+        return Counter(self._verdicts)
 
     def merge(self, other: ScoreStats) -> None:
         """Add the records ``other`` accumulated (one builder a partition, merged at the end)."""
@@ -264,5 +283,67 @@ class ScoreStats:
             verdict_pairs=dict(self._pairs))
 
 
-#: The former name of :class:`ScoreStats` (the CLI's and Dask's summaries).
-SummaryBuilder = ScoreStats
+# ----------------------------------------------------------------------------- rankings
+
+
+def worst_key(record: Mapping[str, Any]) -> tuple[int, float, float, float]:
+    """How bad a scored record is, as a sort key (larger is worse).
+
+    The verdict first (FAIL over WARN over PASS over none), then the
+    hallucination score, then the lower relevance, then the lower
+    completeness; a missing or non-numeric score counts as the best value.
+    The report's worst cases and :func:`worst_cases` rank by it.
+
+    >>> worst_key({"verdict": "WARN", "hallucination": 0.5, "relevance": 0.25})
+    (2, 0.5, -0.25, -1.0)
+    """
+    verdict = record.get("verdict")
+    rank = VERDICTS.index(verdict) + 1 if verdict in VERDICTS else 0  # best first
+    hall, rel, comp = (finite_float(record.get(n))
+                       for n in ("hallucination", "relevance", "completeness"))
+    return (rank, hall or 0.0,
+            -(rel if rel is not None else 1.0), -(comp if comp is not None else 1.0))
+
+
+def _ranked(records, keep, key, k: int):
+    """The first ``k`` records ``keep`` accepts, worst ``key`` first, ties in input order;
+    a DataFrame gives a DataFrame (its rows), records a list."""
+    rows = as_records(records)
+    order = sorted((i for i, r in enumerate(rows) if keep(r)),
+                   key=lambda i: key(rows[i]), reverse=True)
+    # sorted(reverse=True) keeps ties in input order (it is stable)
+    order = order[:k]
+    if hasattr(records, "iloc"):
+        return records.iloc[order]
+    return [rows[i] for i in order]
+
+
+def worst_cases(records, k: int = 5):
+    """The ``k`` worst scored records by :func:`worst_key` (errors left out), worst first.
+
+    >>> recs = [{"id": 1, "verdict": "PASS", "hallucination": 0.0},
+    ...         {"id": 2, "verdict": "FAIL", "hallucination": 0.2},
+    ...         {"id": 3, "verdict": "FAIL", "hallucination": 0.9},
+    ...         {"id": 4, "error": "field 'query' is missing"}]
+    >>> [r["id"] for r in worst_cases(recs, 2)]
+    [3, 2]
+    """
+    return _ranked(records, lambda r: not r.get("error"), worst_key, k)
+
+
+def partly_supported(records, k: int = 5):
+    """The ``k`` records with some anchors supported and some not, highest hallucination first.
+
+    >>> recs = [{"id": 1, "anchors_total": 2, "anchors_unsupported": 1, "hallucination": 0.5},
+    ...         {"id": 2, "anchors_total": 2, "anchors_unsupported": 2, "hallucination": 1.0},
+    ...         {"id": 3, "anchors_total": 3, "anchors_unsupported": 1, "hallucination": 0.7}]
+    >>> [r["id"] for r in partly_supported(recs)]
+    [3, 1]
+    """
+    def mixed(r: Mapping[str, Any]) -> bool:
+        bad, total = finite_float(r.get("anchors_unsupported")), finite_float(
+            r.get("anchors_total"))
+        return bad is not None and total is not None and 0 < bad < total
+
+    return _ranked(records, mixed, lambda r: finite_float(r.get("hallucination")) or 0.0, k)
+

@@ -21,6 +21,63 @@ from evaltools.config import DEFAULT_CONFIG, Config
 
 
 @dataclass(frozen=True)
+class VerdictRule:
+    """One threshold on one score: crossed, it gives ``verdict`` (or marks ``name``).
+
+    ``direction`` ``"above"``: crossed when the score is above the threshold
+    (a higher-is-worse score); ``"below"``: when it is below (higher is better).
+    The threshold is ``config.<section>.<key>``.
+    """
+
+    name: str
+    score: str
+    section: str
+    key: str
+    direction: str
+    verdict: str | None
+    why: str
+
+    def threshold(self, config: Config | None = None) -> float:
+        return getattr(getattr(config or DEFAULT_CONFIG, self.section), self.key)
+
+    def crossed(self, value: float, config: Config | None = None) -> bool:
+        """Whether ``value`` crosses this rule's threshold (strictly).
+
+        >>> VERDICT_RULES[0].crossed(0.5), VERDICT_RULES[0].crossed(0.51)
+        (False, True)
+        """
+        t = self.threshold(config)
+        return value > t if self.direction == "above" else value < t
+
+    @property
+    def sign(self) -> str:
+        return ">" if self.direction == "above" else "<"
+
+
+#: The verdict's rules in the spec's order (the first crossed decides): the one table
+#: the verdict, the calibration's spec checks, the plots' threshold lines and the
+#: ScoreExplorer's sliders read.
+VERDICT_RULES: tuple[VerdictRule, ...] = (
+    VerdictRule("hallucination FAIL", "hallucination", "hallucination", "fail_above", "above",
+                "FAIL", "safety first"),
+    VerdictRule("relevance FAIL", "relevance", "relevance", "fail_below", "below", "FAIL",
+                "irrelevant"),
+    VerdictRule("completeness WARN", "completeness", "completeness", "warn_below", "below",
+                "WARN", "potentially incomplete"),
+)
+#: The spec's "high risk" line on the hallucination score: no verdict of its own, drawn
+#: and checked beside the rules.
+HIGH_RISK = VerdictRule("hallucination high risk", "hallucination", "hallucination",
+                        "high_risk_above", "above", None, "high risk")
+#: Every spec threshold by score, in the order drawn (rules, then the high-risk line).
+SPEC_THRESHOLDS: dict[str, tuple[VerdictRule, ...]] = {
+    score: tuple(r for r in (*VERDICT_RULES, HIGH_RISK) if r.score == score)
+    for score in dict.fromkeys(r.score for r in VERDICT_RULES)
+}
+_RULE = {r.score: r for r in VERDICT_RULES}
+
+
+@dataclass(frozen=True)
 class ScoreVerdict:
     verdict: str
     reasons: tuple[str, ...]
@@ -89,9 +146,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'PASS'
     """
     cfg = config or DEFAULT_CONFIG
-    h_max = cfg.hallucination.fail_above
-    r_min = cfg.relevance.fail_below
-    c_min = cfg.completeness.warn_below
+    h_max, r_min, c_min = (_RULE[n].threshold(cfg)
+                           for n in ("hallucination", "relevance", "completeness"))
     crossed: list[tuple[str, str]] = []
     if probability is not None:
         p, cut = probability

@@ -40,6 +40,7 @@ import ipywidgets as W
 from evaltools.arguments import check_one_of, check_value, parameter_message
 from evaltools.highlight import NO_MATHS, escape
 from evaltools.io.label_store import LabelStore, iter_label_events, read_labels
+from evaltools.palette import RULE
 
 __all__ = ["DEFAULT_LABELS", "Annotator", "read_labels"]
 
@@ -207,8 +208,9 @@ class Annotator:
         try:
             ev = self.store.append(cid, self.field, label, value=self.label_values[label],
                                    note=text, position=self.position)
-        except OSError as exc:  # a full disk, a read-only folder: say so, keep the case
-            self._say(f"<b>Not saved</b> ({escape(exc.strerror or str(exc))}): "
+        except (OSError, ValueError) as exc:  # a full disk, a note too long: say so, keep it
+            why = getattr(exc, "strerror", None) or str(exc)
+            self._say(f"<b>Not saved</b> ({escape(why[:300])}): "
                       f"case {escape(cid)} keeps no label.")
             raise
         self._remember(ev)
@@ -317,7 +319,7 @@ class Annotator:
             value = row[col] if col in row.index else None
             parts.append(
                 f"<div><b>{escape(str(col))}</b>"
-                f"<div style='white-space:pre-wrap;border-left:3px solid #ccc;"
+                f"<div style='white-space:pre-wrap;border-left:3px solid {RULE};"
                 f"padding-left:6px;margin-bottom:6px'>{escape(_text(value))}</div></div>")
         self.case_html.value = "".join(parts)
 

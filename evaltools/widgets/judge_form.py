@@ -46,11 +46,13 @@ import ipywidgets as W
 
 from evaltools.arguments import check_one_of
 from evaltools.errors import EvaltoolsError, InputError, shorten
-from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, escape
+from evaltools.highlight import NO_MATHS, escape
 from evaltools.judging.api import judge
 from evaltools.judging.checks import run_check
 from evaltools.judging.correctness import parse_boolean
+from evaltools.judging.judge_json import TemplateJSON
 from evaltools.judging.registry import DEFAULT_REGISTRY, Module, Registry
+from evaltools.palette import BAD, LINK, MUTED, VERDICT_COLOURS
 from evaltools.values import as_records
 
 __all__ = ["TEMPLATE_KEYS", "JudgeForm"]
@@ -297,7 +299,7 @@ class JudgeForm:
             asked = ask([rec], client=self.client, prompt=render_prompt, cache=self.cache,
                         registry=self.registry, rejudge=True)[0]
         except EvaltoolsError as exc:
-            self.judge_html.value = (f"<span style='color:#dc3545'>The judge could not be "
+            self.judge_html.value = (f"<span style='color:{BAD}'>The judge could not be "
                                      f"asked: {escape(str(exc))}</span>")
             return
         self.judge_answer, self.judge_llm = asked.get("judge"), asked.get("judge_llm")
@@ -319,7 +321,7 @@ class JudgeForm:
     def _show_judge(self) -> None:
         info = self.judge_llm or {}
         if info.get("error"):
-            self.judge_html.value = (f"<span style='color:#dc3545'>{escape(info['error'])}"
+            self.judge_html.value = (f"<span style='color:{BAD}'>{escape(info['error'])}"
                                      f"</span>")
             return
         repairs = ", ".join(info.get("repairs") or []) or "none"
@@ -366,11 +368,9 @@ class JudgeForm:
     def _given_rules(self, rec: Mapping[str, Any]) -> list[bool]:
         """Rules of a loaded record, else its judge's answers, else all unticked."""
         n = self.registry.settings.rules.count
-        given = rec.get("rules")
-        if given is None and isinstance(rec.get("judge"), Mapping):
-            ev = rec["judge"].get("evaluation") or {}
-            given = ((ev.get("rule_compliance") or {}).get("rules")
-                     if isinstance(ev, Mapping) else None)
+        given: Any = rec.get("rules")
+        if given is None:
+            given = [entry.raw for entry in TemplateJSON.of(rec.get("judge")).rules or ()]
         out = []
         for entry in (given or [])[:n]:
             v = entry.get("compliant") if isinstance(entry, Mapping) else entry
@@ -379,9 +379,8 @@ class JudgeForm:
 
     def _given_reasoning(self, rec: Mapping[str, Any]) -> dict[str, Any]:
         r = rec.get("reasoning")
-        if r is None and isinstance(rec.get("judge"), Mapping):
-            ev = rec["judge"].get("evaluation") or {}
-            r = ev.get("reasoning_quality") if isinstance(ev, Mapping) else None
+        if r is None:
+            r = TemplateJSON.of(rec.get("judge")).reasoning_quality
         if not isinstance(r, Mapping):
             return {}
         return {k: v for k, v in r.items()
@@ -535,7 +534,7 @@ class JudgeForm:
 
     def _fail(self, message: str) -> None:
         self.result = None
-        self.status.value = (f"<span style='color:#dc3545'>Cannot judge: "
+        self.status.value = (f"<span style='color:{BAD}'>Cannot judge: "
                              f"{escape(message)}</span>")
         self.json_box.value = ""
         self.score_html.value = ""
@@ -551,7 +550,7 @@ class JudgeForm:
             corr += f" · P {c.precision:.2f} R {c.recall:.2f} F1 {c.f1:.2f} ({c.credit_band})"
         corr += f"<br><span style='font-size:90%'>{escape(c.details)}</span>"
         self.correctness_html.value = corr
-        colour = VERDICT_COLOURS.get(r.verdict, "#555")
+        colour = VERDICT_COLOURS.get(r.verdict, MUTED)
         self.score_html.value = (
             f"rules {rc.score}/{s.rules.max_points} · reasoning {q.score}/"
             f"{s.reasoning.max_points} · <b>total {r.total_score}</b> → "
@@ -560,12 +559,12 @@ class JudgeForm:
             f"({escape(r.verdict_reason)})")
         for i, (mark, rr) in enumerate(zip(self.rule_marks, rc.rules, strict=True)):
             if self.auto[i]:
-                text = (f"<span style='color:#0366d6'>pre-filled by the {_AUTO}: "
+                text = (f"<span style='color:{LINK}'>pre-filled by the {_AUTO}: "
                         f"{escape(rr.check_evidence or '')}</span>")
             else:
-                text = "<span style='color:#555'>your assessment</span>"
+                text = f"<span style='color:{MUTED}'>your assessment</span>"
             if rr.source == "check" and rr.given is not None and rr.given != rr.check:
-                text += (" <span style='color:#dc3545'>(ticked otherwise; the automatic "
+                text += (f" <span style='color:{BAD}'>(ticked otherwise; the automatic "
                          "check decides)</span>")
             mark.value = f"<span style='font-size:85%'>{text}</span>"
         issues = "".join(f"<li>{escape(i)}</li>" for i in r.issues)

@@ -34,18 +34,17 @@ import ipywidgets as W
 
 from evaltools.arguments import parameter_message
 from evaltools.config import DEFAULT_CONFIG, Config
-from evaltools.highlight import NO_MATHS, VERDICT_COLOURS, case_html, escape, legend_html
+from evaltools.highlight import NO_MATHS, case_html, escape, legend_html
+from evaltools.palette import BAD, CAUTION_TEXT, MUTED, SURFACE, TEXT, VERDICT_COLOURS
 from evaltools.scoring.result import COUNT_FIELDS, SCORE_FIELDS
 from evaltools.scoring.scorer import ResponseScorer
-from evaltools.scoring.verdict import ScoreVerdict, decide
+from evaltools.scoring.verdict import VERDICT_RULES, ScoreVerdict, decide
 
 __all__ = ["SLIDERS", "ScoreExplorer"]
 
 SLIDERS: dict[str, tuple[str, str, str]] = {
-    # slider key: (config section, config key, label)
-    "hallucination": ("hallucination", "fail_above", "FAIL if hallucination >"),
-    "relevance": ("relevance", "fail_below", "FAIL if relevance <"),
-    "completeness": ("completeness", "warn_below", "WARN if completeness <"),
+    # slider key: (config section, config key, label), from the verdict's rules
+    r.score: (r.section, r.key, f"{r.verdict} if {r.score} {r.sign}") for r in VERDICT_RULES
 }
 """The verdict thresholds the sliders set, as named in the config."""
 
@@ -72,14 +71,14 @@ def _bar(name: str, value: float | None, threshold: float, rule: str, bad: bool)
         "<div style='display:flex;align-items:center;gap:8px;margin:2px 0;'>"
         f"<span style='width:104px'>{escape(name)}</span>"
         "<span style='position:relative;display:inline-block;width:180px;height:10px;"
-        "background:#e9ecef;border-radius:3px;'>"
+        f"background:{SURFACE};border-radius:3px;'>"
         f"<span style='position:absolute;left:0;top:0;bottom:0;width:{100 * v:.1f}%;"
         f"background:{colour};border-radius:3px;'></span>"
         f"<span title='threshold {threshold:g}' style='position:absolute;"
         f"left:{100 * threshold:.1f}%;top:-3px;bottom:-3px;width:2px;"
-        "background:#212529;'></span></span>"
+        f"background:{TEXT};'></span></span>"
         f"<b style='width:40px;text-align:right'>{escape(_fmt(value))}</b>"
-        f"<span style='color:#555;font-size:90%'>{escape(rule)}</span></div>")
+        f"<span style='color:{MUTED};font-size:90%'>{escape(rule)}</span></div>")
 
 
 def _fmt(v: Any) -> str:
@@ -322,14 +321,14 @@ class ScoreExplorer:
 
     def _render(self) -> None:
         res, v = self.result, self.verdict
-        colour = VERDICT_COLOURS.get(v.verdict, "#555")
+        colour = VERDICT_COLOURS.get(v.verdict, MUTED)
         base = res.verdict
         moved = ("" if base == v.verdict else
-                 f" <span style='color:#555'>(at the configured thresholds: "
+                 f" <span style='color:{MUTED}'>(at the configured thresholds: "
                  f"{escape(base)})</span>")
         self.verdict_html.value = (f"<span style='font-size:1.3em;font-weight:bold;"
                                    f"color:{colour}' data-verdict='{escape(v.verdict)}'>"
-                                   f"{escape(v.verdict)}</span> <span style='color:#555'>record "
+                                   f"{escape(v.verdict)}</span> <span style='color:{MUTED}'>record "
                                    f"{escape(res.id)}</span>{moved}")
         # The scorer's reasons are the verdict's reasons followed by notes.
         n_base = len(decide(res.relevance, res.completeness, res.hallucination,
@@ -339,15 +338,12 @@ class ScoreExplorer:
         items += "".join(f"<li><i>{escape(n)}</i></li>" for n in notes)
         self.reasons_html.value = f"<ul style='margin:2px 0'>{items}</ul>"
         cfg = self.thresholds_config
-        h, r, c = (cfg.hallucination.fail_above, cfg.relevance.fail_below,
-                   cfg.completeness.warn_below)
         self.scores_html.value = (
             "<div class='evaltools-scores'>"
-            + _bar("hallucination", res.hallucination, h, f"FAIL above {h:g}",
-                   res.hallucination > h)
-            + _bar("relevance", res.relevance, r, f"FAIL below {r:g}", res.relevance < r)
-            + _bar("completeness", res.completeness, c, f"WARN below {c:g}",
-                   res.completeness < c)
+            + "".join(_bar(rule.score, getattr(res, rule.score), rule.threshold(cfg),
+                           f"{rule.verdict} {rule.direction} {rule.threshold(cfg):g}",
+                           rule.crossed(getattr(res, rule.score), cfg))
+                      for rule in VERDICT_RULES)
             + "</div>")
         cells = "".join(f"<tr><td>{k}</td><td style='text-align:right'><b>"
                         f"{escape(_fmt(getattr(res, k)))}</b></td></tr>" for k in _SCORES)
@@ -373,7 +369,7 @@ class ScoreExplorer:
             f"<td>{escape(a.evidence or '–')}</td></tr>" for a in res.anchors)
         rows += "".join(
             f"<tr><td>span</td><td>{escape(s.text)}</td>"
-            f"<td style='color:#dc3545'>unsupported (weight {s.weight:.2f})</td>"
+            f"<td style='color:{BAD}'>unsupported (weight {s.weight:.2f})</td>"
             f"<td>closest: {escape(s.closest or '–')}</td></tr>"
             for s in res.unsupported_spans)
         self.anchors_html.value = (
@@ -397,7 +393,7 @@ class ScoreExplorer:
         agreement = spec_agreement(scored)
         if agreement is None:
             return ""
-        return (f"<div style='font-size:90%;color:#444;border-left:3px solid #b8860b;"
+        return (f"<div style='font-size:90%;color:{MUTED};border-left:3px solid {CAUTION_TEXT};"
                 f"padding-left:6px;margin:4px 0;'>On these records, "
                 f"{escape(agreement.sentence())}. {CALIBRATION_POINTER}</div>")
 

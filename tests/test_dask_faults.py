@@ -1,0 +1,139 @@
+"""Dask runs whose workers die (issue 28's last part, issue 29 item 1), on a real
+LocalCluster on 127.0.0.1 whose worker processes the tests kill with SIGKILL.
+
+A run whose workers all die at once either finishes (its parts run again on
+the restarted workers) or stops within ``[scale] stall_seconds`` with one line
+and no output; a killed worker loses and duplicates no record.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from test_hostile_input import run, write_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+JUDGED = [json.loads(x) for x in (ROOT / "data" / "judgments.jsonl").read_text().splitlines()]
+
+pytestmark = pytest.mark.slow
+
+
+def slow_judge(part, **options):
+    """A real judging task, slowed so that workers can be killed in the middle of a run."""
+    from evaltools.dask import judge_part
+
+    time.sleep(0.4)
+    return judge_part(part, **options)
+
+
+def judgments(path: Path, n: int) -> Path:
+    return write_lines(path, [{**JUDGED[i % len(JUDGED)], "id": f"j{i}"} for i in range(n)])
+
+
+@pytest.fixture
+def cluster():
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, silence_logs=logging.ERROR) as c, \
+            Client(c) as client:
+        yield c, client
+
+
+def kill_workers(client, after: float, *, restart: bool = True, cluster=None) -> threading.Thread:
+    """SIGKILL every worker process at once (by its own PID) after ``after`` seconds."""
+    def go():
+        time.sleep(after)
+        pids = list(client.run(os.getpid).values())
+        if not restart:  # a nanny closing gracefully does not restart its worker
+            from distributed.core import Status
+
+            for nanny in cluster.workers.values():
+                nanny.status = Status.closing_gracefully
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    return t
+
+
+def test_all_workers_killed_at_once_the_run_finishes_every_record_once(cluster, tmp_path):
+    """Issue 29 item 1 and issue 28 ("a killed worker loses and duplicates no record"):
+    parts preferred a worker by its address, which a restarted worker does not keep,
+    so after both workers died every part waited in 'no-worker' forever."""
+    import pandas as pd
+
+    from evaltools.dask import JUDGE_KINDS, output_kinds, run_parts
+    from evaltools.io.parts import plan_parts
+
+    _, client = cluster
+    src = judgments(tmp_path / "j.jsonl", 400)
+    plan = plan_parts([src], records_per_part=20)
+    out = tmp_path / "out"
+    out.mkdir()
+    killer = kill_workers(client, 2.5)
+    t = time.monotonic()
+    results = list(run_parts(client, plan, slow_judge, runs=True, stall_seconds=60,
+                             output_dir=str(out), kinds=output_kinds(plan, JUDGE_KINDS),
+                             width=5))
+    killer.join()
+    assert time.monotonic() - t < 90
+    assert len(results) == len(plan.parts) == 20
+    ids = pd.read_parquet(out)["id"].tolist()
+    assert sorted(ids) == sorted(f"j{i}" for i in range(400))  # none lost, none twice
+
+
+def test_workers_that_never_come_back_stop_the_run_in_bounded_time(cluster, tmp_path, capsys):
+    """Issue 29 item 1: with every worker dead and none restarted the command waited in
+    Future.result() forever; it now stops after [scale] stall_seconds with one line,
+    naming the parts left, and writes nothing."""
+    c, client = cluster
+    src = judgments(tmp_path / "j.jsonl", 3000)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[scale]\nstall_seconds = 3\n")
+    out = tmp_path / "judged.jsonl"
+    from evaltools import dask as evaldask
+
+    real = evaldask.judge_part
+    evaldask.judge_part = slow_judge  # the CLI's task, slowed (workers import it by name)
+    try:
+        killer = kill_workers(client, 2.0, restart=False, cluster=c)
+        t = time.monotonic()
+        code, _, err = run(capsys, "judge", src, "-o", out, "--scheduler",
+                           c.scheduler_address, "--partition-size", "50", "--config", cfg,
+                           "-q")
+        killer.join()
+    finally:
+        evaldask.judge_part = real
+    assert time.monotonic() - t < 60
+    assert code == 2, (err, time.monotonic() - t)
+    lines = [x for x in err.splitlines() if x.startswith("evaltools judge:")]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert "were not run for 3 s: no worker is running" in lines[0]
+    assert lines[0].startswith("evaltools judge: error: part")
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["c.toml",
+                                                                                 "j.jsonl"]
+
+
+def test_a_few_records_on_two_workers_run_in_one_process_and_say_why(tmp_path, capsys):
+    """Issue 28 (scale-out): 4,000 records took 37.6 s on two workers against 20.9 s in one
+    process, without a word; below [scale] score_min_records_per_worker × N the command
+    runs in one process and says so."""
+    from test_dask import generated
+
+    src = write_lines(tmp_path / "in.jsonl", generated(12))
+    code, _, err = run(capsys, "score", src, "-o", tmp_path / "a.jsonl", "--workers", "2")
+    assert code == 0, err
+    assert ("dask: 12 records are fewer than 5,000 per worker ([scale] "
+            "score_min_records_per_worker): one process is faster for this input, so this run "
+            "starts no workers") in err
+    assert "dask: started" not in err
+    code, _, err = run(capsys, "score", src, "-o", tmp_path / "b.jsonl")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
