@@ -119,9 +119,11 @@ def test_unreadable_calibration_files(tmp_path):
 
 
 def test_shipped_default_is_present_with_provenance():
+    from evaltools.calibration.learned import DEFAULT_FEATURES
+
     cal = load_calibration()
     meta = cal.metadata
-    assert cal.feature_names == tuple(FEATURES)
+    assert cal.feature_names == DEFAULT_FEATURES
     # fitted on the shipped, text-free sample (docs/calibration.md), byte for byte
     sample = Path(__file__).resolve().parent.parent / "data" / "calibration_fit.jsonl"
     assert meta["fitted_on"]["file"] == sample.name
@@ -129,11 +131,17 @@ def test_shipped_default_is_present_with_provenance():
     assert meta["fitted_on"]["n"] == sum(1 for line in sample.open() if line.strip())
     assert [s["file"] for s in meta["fitted_on"]["sources"]] == [
         "lfqa.jsonl", "halueval_qa.jsonl", "xsumfaith.jsonl", "webnlg.jsonl", "begin_dev.jsonl",
-        "q2_wow.jsonl"]
+        "q2_wow.jsonl", "wice.jsonl", "factscore.jsonl"]
     assert "evaltools calibrate calibration_fit.jsonl" in meta["fitting"]["command"]
+    assert "--balance-by dataset" in meta["fitting"]["command"]
     assert 0.5 < meta["metrics"]["cv_auroc"] <= 1.0
-    bad = cal.probability(scored(1.0, 0.0, [anchor("claim", False)] * 3))
-    good = cal.probability(scored(0.0, 1.0, [anchor("number", True)]))
+    assert 0.0 < cal.recommended_threshold < 1.0
+
+    def rec(unsupported, names, numbers):
+        return {**scored(0.0, 1.0, []), "support": 1 - unsupported, "signals": {
+            "unsupported_share": unsupported, "names_unsupported": names,
+            "log_response_words": 3.0, "log_unsupported_numbers": numbers}}
+    bad, good = cal.probability(rec(0.9, 1.0, 1.1)), cal.probability(rec(0.0, 0.0, 0.0))
     assert 0 < good < 0.5 < bad < 1
 
 

@@ -128,7 +128,8 @@ def test_output_fields():
                                        "weight": span["weight"],
                                        "closest": "The mug costs $5.", "closest_start": 0,
                                        "closest_end": 17, "probability": span["probability"],
-                                       "hallucinated": span["probability"] >= 0.5}]
+                                       "hallucinated": span["probability"]
+                                       >= DEFAULT.grounding.span_threshold}]
     assert 0.0 < span["probability"] < 1.0
 
 

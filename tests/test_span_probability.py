@@ -68,7 +68,8 @@ def test_shipped_model_loads_and_spans_carry_probability_and_threshold():
     q, c, r = "How much is the mug?", "The mug costs $5. It is blue.", "The mug costs $7."
     spans = evaltools.score(q, c, r).unsupported_spans
     assert [s.text for s in spans] == ["$7"] and 0.0 < spans[0].probability < 1.0
-    assert spans[0].hallucinated == (spans[0].probability >= 0.5)
+    threshold = DEFAULT_CONFIG.grounding.span_threshold
+    assert spans[0].hallucinated == (spans[0].probability >= threshold)
     for threshold, flagged in ((0.0, True), (1.0, False)):
         cfg = DEFAULT_CONFIG.replace(grounding={"span_threshold": threshold})
         (s,) = evaltools.score(q, c, r, config=cfg).unsupported_spans

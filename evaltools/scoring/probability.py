@@ -7,16 +7,14 @@ of named coefficients — never a pickle — so it can be read, diffed and
 reviewed, and applying it needs no scikit-learn: a standardised linear sum
 through the logistic function.
 
-Features (:data:`FEATURES`): ``claims_score``, ``ngram_overlap``,
-``log1p`` of the counts of unsupported numbers, dates and claims, and
-``unsupported_share`` (``1 - support``, the grounding score's rarity-weighted
-share of the response's content the context does not hold). A calibration
-file names the features it was fitted with, so one fitted before a feature
-existed keeps working. Response
-length is deliberately *not* a feature, nor is the total anchor count (a
-proxy for length: alone it reaches AUROC 0.87 on the HaluEval sample, where
-hallucinated answers are long and right ones short): a model would learn
-length, not support.
+Features: any signal of the output's ``signals`` field
+(:mod:`evaltools.scoring.signals`), the score-field features of
+:data:`FEATURES` (``claims_score``, ``ngram_overlap``, ``log1p`` counts of
+unsupported numbers, dates and claims, ``unsupported_share``), or a product
+``a*b`` of those. A calibration file names the features it was fitted with,
+so one fitted before a feature existed keeps working. :data:`DEFAULT_FEATURES`
+were chosen leaving one data set out (``docs/detector.md``): response length
+(``log_response_words``) was kept by that test, and its weight is small.
 
 Fitting (:func:`evaltools.calibration.learned.fit_calibration`) uses scikit-learn:
 ``StandardScaler`` then
@@ -31,12 +29,14 @@ provenance (data, command, CV AUROC) is inside it and in ``docs/calibration.md``
 Examples
 --------
 >>> cal = load_calibration()
->>> p = cal.probability({"claims_score": 1.0, "ngram_overlap": 0.0, "anchors_total": 3,
-...     "anchors": [{"kind": "number", "supported": False},
-...                 {"kind": "claim", "supported": False},
-...                 {"kind": "claim", "supported": False}], "support": 0.2})
->>> q = cal.probability({"claims_score": 0.0, "ngram_overlap": 1.0, "anchors_total": 1,
-...     "anchors": [{"kind": "number", "supported": True}], "support": 1.0})
+>>> cal.feature_names == DEFAULT_FEATURES
+True
+>>> def record(unsupported, names, numbers):
+...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
+...         "unsupported_share": unsupported, "names_unsupported": names,
+...         "log_response_words": 3.0, "log_unsupported_numbers": numbers}}
+>>> p = cal.probability(record(0.8, 1.0, 0.69))
+>>> q = cal.probability(record(0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
 True
 """
