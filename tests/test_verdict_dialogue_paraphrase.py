@@ -5,6 +5,8 @@ echoing the query. One supported and one unsupported case each, through the one 
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evaltools
 from evaltools.config import load_config
@@ -213,3 +215,14 @@ def test_tables_ship_in_the_package_and_load_without_a_network(monkeypatch):
         loader.cache_clear()
     assert len(matcher.paraphrases()) > 10_000
     assert matcher.abbreviations()["us_states"]["tx"] == "texas"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab '\"`\\\n|_xY.")), max_size=60))
+def test_quote_reading_keeps_every_offset_and_triples_never_crash(text):
+    from evaltools.scoring.context import read_triples, unescape_quotes, unmark
+
+    assert len(unescape_quotes(text)) == len(text)
+    assert len(unmark(text)) == len(text)
+    out = read_triples(text)
+    assert out is None or out.count("\n") == len([x for x in text.splitlines() if x.strip()]) - 1
