@@ -5,6 +5,8 @@ echoing the query. One supported and one unsupported case each, through the one 
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evaltools
 from evaltools.config import load_config
@@ -191,3 +193,36 @@ def test_triples_read_with_their_predicates_as_words():
                           "Chinabank has 295 locations.",
                           config=load_config().replace(context={"read_json": False}))
     assert raw.support < 1.0  # "numberOfLocations" read as one word
+
+
+def test_tables_ship_in_the_package_and_load_without_a_network(monkeypatch):
+    import socket
+    from importlib.resources import files
+
+    from evaltools.scoring import matcher
+
+    data = files("evaltools.scoring").joinpath("data")
+    for name in ("paraphrases.json", "abbreviations.json", "WORDNET_LICENSE.txt"):
+        assert data.joinpath(name).is_file(), name
+    assert "Princeton University" in data.joinpath("WORDNET_LICENSE.txt").read_text()
+
+    def no_network(*args, **kwargs):
+        raise OSError("no network")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    for loader in (matcher.paraphrases, matcher.abbreviations, matcher._codes):
+        loader.cache_clear()
+    assert len(matcher.paraphrases()) > 10_000
+    assert matcher.abbreviations()["us_states"]["tx"] == "texas"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab '\"`\\\n|_xY.")), max_size=60))
+def test_quote_reading_keeps_every_offset_and_triples_never_crash(text):
+    from evaltools.scoring.context import read_triples, unescape_quotes, unmark
+
+    assert len(unescape_quotes(text)) == len(text)
+    assert len(unmark(text)) == len(text)
+    out = read_triples(text)
+    assert out is None or out.count("\n") == len([x for x in text.splitlines() if x.strip()]) - 1
