@@ -34,6 +34,7 @@ def write_jsonl(path, rows):
     return path
 
 
+@pytest.mark.slow  # 6.4 s alone
 def test_calibrate_prescored_file(tmp_path, capsys):
     src = write_jsonl(tmp_path / "scored.jsonl", prescored())
     out = tmp_path / "cal.json"

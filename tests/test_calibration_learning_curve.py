@@ -93,6 +93,7 @@ def test_constant_feature_gives_auroc_one_half():
         assert max(p.auroc) <= 0.5
 
 
+@pytest.mark.slow  # 5.6 s alone
 def test_curve_is_deterministic_for_a_seed_and_changes_with_it():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 90)

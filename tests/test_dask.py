@@ -131,6 +131,7 @@ def _same_frames(a: pd.DataFrame, b: pd.DataFrame) -> None:
     assert clean[0] == clean[1]
 
 
+@pytest.mark.slow  # 8.7 s alone
 def test_score_frame_equals_pandas_score_frame_on_data(cluster):
     from evaltools.scoring.scorer import score_frame as pandas_score_frame
 

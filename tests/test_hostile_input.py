@@ -533,6 +533,7 @@ def test_a_line_over_the_limit_fails_early_with_its_number(tmp_path, capsys, fmt
         in msg
 
 
+@pytest.mark.slow  # 14 s alone: a 200 MB file and a process
 def test_a_huge_line_without_newline_is_not_held_in_memory(tmp_path):
     """A 200 MB JSON Lines file with no newline: refused after 64 MiB, quickly."""
     src = tmp_path / "huge.jsonl"

@@ -234,6 +234,7 @@ def tiny_fs(tmp_path):
     subprocess.run(["umount", str(mnt)], check=False)
 
 
+@pytest.mark.slow  # 10 s alone: 300 records scored into a full file system
 def test_full_disk_under_a_folder_output_is_one_line_and_leaves_nothing(tmp_path, capsys,
                                                                          tiny_fs):
     recs = [{**GOOD, "id": str(i), "response": f"The mug costs ${i}. " + f"x{i} " * 200}

@@ -386,3 +386,29 @@ def test_one_palette_and_one_figure_module():
                                thresholds={"total_score": [(70, "PASS at")]})
     assert 'id="ev-threshold-line-0"' in svg and 'id="ev-threshold-label-0"' in svg
     assert "PASS at 70" in svg
+
+
+def test_io_modules_import_no_private_name_and_parts_read_as_files_do(tmp_path):
+    """One line reader and one atomic writer: io/parts.py uses records' and atomic's."""
+    import ast
+
+    from evaltools.io.parts import plan_parts, read_part
+    from evaltools.io.records import read_records
+
+    package = Path(evaltools.__file__).parent
+    offenders = [(p.relative_to(package).as_posix(), a.name)
+                 for p in package.rglob("*.py")
+                 for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                     "evaltools.io") for a in node.names if a.name.startswith("_")]
+    assert offenders == []
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b'\xef\xbb\xbf{"id": 1}\n\n{"id": 2}\nnot json\n{"id": 4}\n')
+    plan = plan_parts([src], records_per_part=2)
+    got = [item for part in plan.parts for item in read_part(part, skip_invalid=True)]
+    assert [(n, r if isinstance(r, dict) else r.message[:14]) for n, r in got] == [
+        (n, r if isinstance(r, dict) else r.message[:14])
+        for n, r in read_records(src, skip_invalid=True)]
+    assert [n for n, _ in got] == [1, 3, 4, 5]  # the blank line 2 keeps its number
+    with pytest.raises(evaltools.errors.InputError, match=r"in.jsonl line 4: not valid JSON"):
+        [item for part in plan.parts for item in read_part(part)]

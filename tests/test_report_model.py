@@ -299,3 +299,32 @@ def test_agreement_with_human_labels_stands_next_to_the_response_verdicts():
     unlabelled = report_from_records(scored=list(scored_records(60, labelled_every=0)))
     assert not any("human labels" in getattr(blk, "text", "")
                    for blk in unlabelled.section("summary").blocks)
+
+
+def test_a_report_built_from_parts_is_the_report_of_all(monkeypatch):
+    """ReportStats.merge: one builder a part, merged in order, renders the same page."""
+    from report_synth import judged_records, scored_records
+
+    from evaltools.report import render_html
+    from evaltools.report.build import ReportBuilder
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    scored = list(scored_records(300, seed=3))
+    judged = list(judged_records(200, seed=4))
+    scored[7] = {"id": "bad-1", "error": "field 'query' is missing"}
+    judged[150] = {"id": "bad-2", "module": "M01", "error": "field 'output' is missing"}
+    whole = ReportBuilder()
+    for rec in scored:
+        whole.add_scored(rec)
+    for rec in judged:
+        whole.add_judged(rec)
+    parts = [ReportBuilder() for _ in range(3)]
+    for i, rec in enumerate(scored):
+        parts[0 if i < 120 else 1].add_scored(rec)
+    for i, rec in enumerate(judged):
+        parts[1 if i < 50 else 2].add_judged(rec)
+    merged = parts[0]
+    merged.merge(parts[1])
+    merged.merge(parts[2])
+    assert (merged.n_scored, merged.scored_errors, merged.n_judged) == (300, 1, 200)
+    assert render_html(merged.build()) == render_html(whole.build())

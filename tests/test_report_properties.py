@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ judged = st.fixed_dictionaries(
               "expected": values})
 
 
+@pytest.mark.slow  # 5.5 s alone (20 hypothesis reports)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(scored, max_size=6), st.lists(judged, max_size=6))
 def test_any_field_values_give_a_report(scored_recs, judged_recs):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from report_synth import judged_records, scored_records
 
 from evaltools.report import ReportBuilder
@@ -12,6 +13,7 @@ from evaltools.report.model import MAX_REPORT_BYTES, Case
 BIG = 'é<b>&"' * 12_500  # 50,000 characters, each one escaped in HTML
 
 
+@pytest.mark.slow  # 6 s alone: 100k records
 def test_100k_records_stay_small_and_usable():
     started = time.perf_counter()
     b = ReportBuilder()

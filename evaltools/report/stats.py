@@ -131,6 +131,19 @@ class _TopK:
     def items(self) -> list[Any]:
         return [p for _, _, p in sorted(self._heap, reverse=True)]
 
+    def merge(self, other: _TopK, shift=lambda key: key) -> None:
+        """Keep the k largest of both; ``other``'s items count as added after this one's
+        (ties keep this one's first), its keys moved by ``shift``."""
+        offset = self.seen
+        for key, negseq, payload in other._heap:
+            item = (shift(key), negseq - offset, payload)
+            if len(self._heap) < self.k:
+                heapq.heappush(self._heap, item)
+            elif item[:2] > self._heap[0][:2]:
+                heapq.heapreplace(self._heap, item)
+        self.seen += other.seen
+        self._seq = itertools.count(offset + other.seen + 1)
+
 
 @dataclass
 class _ModuleAcc:
@@ -149,6 +162,20 @@ class _ModuleAcc:
     match_levels: Counter = field(default_factory=Counter)
     f1: array = field(default_factory=lambda: array("d"))
     module_type: str | None = None
+
+    def merge(self, other: _ModuleAcc) -> None:
+        """Add ``other``'s counts and values (another part of the same module's records)."""
+        self.counts.merge(other.counts)
+        for name in ("correctness", "rules", "reasoning", "total", "f1"):
+            getattr(self, name).extend(getattr(other, name))
+        for name, values in other.subscores.items():
+            self.subscores[name].extend(values)
+        for i, name in other.rule_names.items():
+            self.rule_names.setdefault(i, name)
+        self.rule_violations.update(other.rule_violations)
+        self.rule_assessed.update(other.rule_assessed)
+        self.match_levels.update(other.match_levels)
+        self.module_type = self.module_type or other.module_type
 
 
 # ----------------------------------------------------------------------------- builder
@@ -202,6 +229,10 @@ class ReportStats:
 
     # -- what the scoring counts say (through ``self.scored``) ----------------------
 
+    def _error_count(self) -> int:
+        """Invalid records so far, scored and judged: the errors table lists them in order."""
+        return self.scored_errors + sum(m.counts.errors for m in self.modules.values())
+
     @property
     def n_scored(self) -> int:
         return self.scored.records
@@ -237,7 +268,7 @@ class ReportStats:
         lim = self.limits
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
         if rec.get("error"):
-            self.errors.push(-self.scored_errors, lambda: (
+            self.errors.push(-self._error_count(), lambda: (
                 rid, source, line, clip(rec.get("error"), lim.cell_chars)))
             return
         for name, arr in self.scores.items():
@@ -272,8 +303,7 @@ class ReportStats:
         rid = clip(str(rec.get("id") if rec.get("id") is not None else line), 60)
         self._add_llm_usage(rec.get("judge_llm"))
         if rec.get("error"):
-            self.errors.push(-(self.scored_errors + sum(m.counts.errors
-                                                        for m in self.modules.values())),
+            self.errors.push(-self._error_count(),
                              lambda: (rid, source, line,
                                       clip(rec.get("error"), lim.cell_chars)))
             return
@@ -356,6 +386,36 @@ class ReportStats:
         if cost is not None and cost >= 0:
             u["cost"] += cost
             u["priced"] += 1
+
+    def merge(self, other: ReportStats) -> None:
+        """Add what ``other`` accumulated, as if its records had been added after this
+        one's (a report built from parts: one ``ReportStats`` a part, merged in order)."""
+        errors, judged = self._error_count(), self.n_judged
+        self.inputs.extend(other.inputs)
+        self.scored.merge(other.scored)
+        self.n_recomputed += other.n_recomputed
+        for name, values in other.scores.items():
+            self.scores[name].extend(values)
+        self.worst.merge(other.worst)
+        self.errors.merge(other.errors, shift=lambda key: key - errors)
+        for k, values in other.labelled.items():
+            self.labelled[k].extend(values)
+        self.n_judged += other.n_judged
+        for module, acc in other.modules.items():
+            self.modules[module].merge(acc)
+        self.judge_failing.merge(other.judge_failing,
+                                 shift=lambda key: (key[0], key[1] - judged))
+        self.judge_issues.merge(other.judge_issues,
+                                shift=lambda key: (key[0], key[1] - judged))
+        self.issue_kinds.update(other.issue_kinds)
+        self.judge_labels.extend(other.judge_labels)
+        self.llm_verdicts.extend(other.llm_verdicts)
+        for model, usage in other.llm_usage.items():
+            if model not in self.llm_usage and len(self.llm_usage) >= self.limits.table_rows:
+                model = "(other models)"
+            mine = self.llm_usage.setdefault(model, dict.fromkeys(usage, 0))
+            for key, v in usage.items():
+                mine[key] += v
 
     def add_items(self, items: Iterable[Any]) -> None:
         """Add :class:`evaltools.report.inputs.Item` objects."""
