@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from evaltools.calibration.span_fit import fit_span_model  # noqa: E402
 from evaltools.scoring.grounding import ground, span_feature_rows  # noqa: E402
 from evaltools.scoring.scorer import ResponseScorer  # noqa: E402
-from evaltools.scoring.span_probability import fit_span_model  # noqa: E402
 
 SETS = ("lfqa", "xsumfaith", "wice_tokens")
 _WORD = re.compile(r"[^\W_]+")

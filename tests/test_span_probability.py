@@ -7,12 +7,12 @@ import math
 import pytest
 
 import evaltools
+from evaltools.calibration.span_fit import fit_span_model
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError
 from evaltools.scoring.span_probability import (
     SPAN_FEATURES,
     SpanModel,
-    fit_span_model,
     load_span_model,
     span_features,
 )

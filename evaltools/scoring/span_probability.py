@@ -5,7 +5,8 @@ The grounding lists every run of response content the context does not hold
 paraphrase, a connective, a word of the question), so each span gets a
 ``probability`` from a small logistic model over :data:`SPAN_FEATURES`,
 fitted on development data where people marked the hallucinated text
-(``benchmarks/span_model.py``: LFQA unsupported sentences, XSumFaith
+(``benchmarks/span_model.py`` with
+:func:`evaltools.calibration.span_fit.fit_span_model`: LFQA unsupported sentences, XSumFaith
 hallucinated spans, WiCE unsupported tokens). The model ships as
 ``span_model.json`` beside this file (named coefficients, never a pickle);
 ``grounding.span_threshold`` decides which spans a record reports as
@@ -25,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -146,23 +147,3 @@ def load_span_model() -> SpanModel:
     """The shipped span model (``span_model.json`` beside this module)."""
     text = resources.files("evaltools.scoring").joinpath(MODEL_FILE).read_text("utf-8")
     return SpanModel.from_dict(json.loads(text))
-
-
-def fit_span_model(rows: Sequence[Mapping[str, float]], labels: Sequence[int], *,
-                   names: Sequence[str] = tuple(SPAN_FEATURES), C: float = 1.0,
-                   weights: Sequence[float] | None = None,
-                   metadata: Mapping[str, Any] | None = None) -> SpanModel:
-    """Fit the span model (standardised features, L2 logistic regression)."""
-    import numpy as np
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.preprocessing import StandardScaler
-
-    X = np.asarray([[r[n] for n in names] for r in rows], dtype=float)
-    y = np.asarray(labels, dtype=int)
-    scaler = StandardScaler().fit(X)
-    model = LogisticRegression(C=C, max_iter=2000).fit(
-        scaler.transform(X), y, sample_weight=None if weights is None else np.asarray(weights))
-    scales = tuple(float(s) if s > 0 else 1.0 for s in scaler.scale_)
-    return SpanModel(tuple(names), tuple(float(m) for m in scaler.mean_), scales,
-                     tuple(float(w) for w in model.coef_[0]), float(model.intercept_[0]),
-                     dict(metadata or {}))
