@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import evaltools
 from evaltools.scoring.grounding import GroundedUnit
-from evaltools.scoring.signals import ABSTENTION, LOG_SIGNALS, SIGNALS, _novel, _unit_shares
+from evaltools.scoring.signals import LOG_SIGNALS, SIGNALS, _novel, _unit_shares
 from evaltools.text import ngrams
 
 
@@ -61,16 +61,15 @@ def test_novel_ngrams_by_hand():
     assert _novel([], hashes, 2) == 0.0
 
 
-@pytest.mark.parametrize("text, declines", [
-    ("The passages do not say when it opened.", True),
-    ("I'm not sure about that.", True),
-    ("Unable to answer based on the given text.", True),
-    ("There is no information about the price.", True),
-    ("It opened in 1999 and does not sell tea.", False),
-    ("The mug costs $5.", False),
+@pytest.mark.parametrize("text, declines, hedged", [
+    ("The passages do not say when it opened.", 1.0, 0.0),
+    ("Unable to answer based on the given text.", 1.0, 0.0),
+    ("It opened in 1999 and does not sell tea.", 0.0, 0.0),
+    ("It may open in 1999. It sells tea.", 0.0, 0.5),  # one of two sentences hedged
 ])
-def test_abstention_pattern(text, declines):
-    assert bool(ABSTENTION.search(text)) is declines
+def test_abstention_and_hedges_read_through_the_grounding(text, declines, hedged):
+    s = evaltools.score("When did it open?", "It opened in 1999 and sells tea.", text).signals
+    assert (s["abstains"], s["hedged_sentences"]) == (declines, hedged)
 
 
 def test_signals_of_a_scored_response():

@@ -33,7 +33,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.grounding import GroundedUnit, GroundingScore
+from evaltools.scoring.grounding import (
+    HEDGES,
+    GroundedUnit,
+    GroundingScore,
+    abstention_sentences,
+)
 from evaltools.scoring.result import Anchor
 from evaltools.text import ngrams
 
@@ -68,9 +73,9 @@ SIGNALS: dict[str, str] = {
     # meaning markers
     "negation_mismatch": "share of sentences whose negation differs from their closest "
                          "context sentence's",
-    "hedged_sentences": "share of sentences with a hedge (may, reportedly, ...)",
-    "abstains": "1 when the response declines or speaks of its sources "
-                "(\"the passages do not say\")",
+    "hedged_sentences": "share of sentences with a hedge (may, reportedly, ...: grounding.HEDGES)",
+    "abstains": "1 when a sentence declines or speaks of the sources' silence "
+                "(grounding.abstention_sentences)",
     # size and shape
     "log_response_words": "log of 1 + response words",
     "log_context_words": "log of 1 + context words",
@@ -87,18 +92,6 @@ LOG_SIGNALS = frozenset(n for n in SIGNALS if n.startswith("log_")) | {
 
 _NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|without|cannot)\b|n't\b",
                        re.IGNORECASE)
-_HEDGE = re.compile(r"\b(?:may|might|could|possibly|perhaps|probably|likely|reportedly|"
-                    r"allegedly|seems?|appears?|suggests?|believed?)\b", re.IGNORECASE)
-#: A response that declines to answer, or states what its sources do (not) say.
-ABSTENTION = re.compile(
-    r"\b(?:(?:do(?:es)?|did)\s+not|doesn't|don't|didn't)\s+(?:say|state|mention|specify|"
-    r"provide|contain|include|give|indicate)\b|"
-    r"\b(?:no|not enough|insufficient)\s+(?:information|details?|mention|data)\b|"
-    r"\b(?:unable|not able|cannot|can't|can not)\s+(?:to\s+)?(?:answer|determine|find|tell|"
-    r"say|provide|confirm)\b|"
-    r"\bnot\s+(?:mentioned|specified|stated|provided|given|available|clear)\b|"
-    r"\bi(?:'m| am) (?:not sure|sorry)\b",
-    re.IGNORECASE)
 _QUESTION = re.compile(r"\?\s*$|^\s*(?:who|what|when|where|which|why|how|is|are|was|were|do|"
                        r"does|did|can|could|should|will|would|has|have)\b", re.IGNORECASE)
 
@@ -220,9 +213,9 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
         "novel_bigrams": _novel(response.words, context.ngrams_by_n, 2),
         "novel_trigrams": _novel(response.words, context.ngrams_by_n, 3),
         "negation_mismatch": _negation_mismatch(response, context, dict(grounding.closest)),
-        "hedged_sentences": _share(sum(bool(_HEDGE.search(text, s, e)) for s, e in sentences),
+        "hedged_sentences": _share(len({w.sent for w in response.units if w.key in HEDGES}),
                                    len(sentences)),
-        "abstains": float(bool(ABSTENTION.search(text))),
+        "abstains": float(bool(abstention_sentences(text, sentences))),
         "log_response_words": math.log1p(n_resp),
         "log_context_words": math.log1p(n_ctx),
         "length_ratio": math.log((1 + n_resp) / (1 + n_ctx)),
