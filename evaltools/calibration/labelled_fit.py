@@ -54,7 +54,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,6 +62,7 @@ import numpy as np
 
 from evaltools.arguments import check_positive_int, check_value
 from evaltools.calibration._checks import json_value
+from evaltools.calibration.learned import labelled_rows
 from evaltools.values import binary_label, is_missing
 
 #: The first size of a curve; each next one doubles it (25, 50, 100, 200, ...).
@@ -263,36 +264,12 @@ def _prepare(records, label: str, groups: Iterable[Any] | None, func: str,
              strata: Iterable[Any] | None = None) -> _Labelled:
     """Rows with a 0/1 label and no error, their labels, groups (one per record when none)
     and strata (when given)."""
-    if hasattr(records, "columns") and hasattr(records, "to_dict"):
-        rows = records.to_dict(orient="records")
-    else:
-        rows = [r.to_dict() if hasattr(r, "to_dict") and not isinstance(r, Mapping) else dict(r)
-                for r in records]
-    keys = None if groups is None else [str(g) for g in groups]
-    if keys is not None and len(keys) != len(rows):
-        raise ValueError(f"{func}: 'groups' must have one key per record. "
-                         f"Got {len(keys)} keys for {len(rows)} records.")
-    strata_keys = None if strata is None else [str(v) for v in strata]
-    if strata_keys is not None and len(strata_keys) != len(rows):
-        raise ValueError(f"{func}: 'strata' must have one key per record. "
-                         f"Got {len(strata_keys)} keys for {len(rows)} records.")
-    keep, ys = [], []
-    for i, r in enumerate(rows):
-        if label not in r:
-            raise ValueError(f"{func}: record {i + 1} has no label field '{label}'.")
-        try:
-            y = binary_label(r[label])
-        except ValueError as exc:
-            raise ValueError(f"{func}: record {i + 1}, field '{label}': {exc}") from None
-        if y is None or not is_missing(r.get("error")):
-            continue
-        keep.append(i)
-        ys.append(y)
-    g = (np.asarray([f"#{i}" for i in keep]) if keys is None
-         else np.asarray([keys[i] for i in keep]))
-    return _Labelled([rows[i] for i in keep], np.asarray(ys, dtype=int), g, keys is not None,
-                     len(rows) - len(keep),
-                     None if strata_keys is None else np.asarray([strata_keys[i] for i in keep]))
+    lab = labelled_rows(records, label, groups=groups, strata=strata, func=func,
+                        keep=lambda r: is_missing(r.get("error")))
+    g = (np.asarray(lab.groups) if lab.groups is not None
+         else np.asarray([f"#{i}" for i in range(len(lab.rows))]))
+    return _Labelled(lab.rows, np.asarray(lab.y, dtype=int), g, lab.groups is not None,
+                     lab.n_dropped, None if lab.strata is None else np.asarray(lab.strata))
 
 
 def _folds_for(y: np.ndarray, groups: np.ndarray, folds: int) -> int:

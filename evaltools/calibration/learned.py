@@ -12,7 +12,7 @@ so ``from evaltools.calibration.learned import load_calibration`` keeps working.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +133,63 @@ def cross_validated_probabilities(X, y, *, groups=None, folds: int = 5, seed: in
                              method="predict_proba", params=params)[:, 1]
 
 
+@dataclass(frozen=True)
+class LabelledRows:
+    """The records a fit can use, with their 0/1 labels and, when given, their group and
+    stratum keys (as text); ``n_dropped`` counts those left out (no label, or not kept)."""
+
+    rows: list[dict[str, Any]]
+    y: tuple[int, ...]
+    groups: tuple[str, ...] | None
+    strata: tuple[str, ...] | None
+    n_dropped: int
+
+
+def labelled_rows(records, label: str, *, groups: Iterable[Any] | None = None,
+                  strata: Iterable[Any] | None = None, func: str = "fit_calibration",
+                  keep: Callable[[Mapping[str, Any]], bool] | None = None) -> LabelledRows:
+    """Validate and select the labelled records of a fit; errors name ``func``, the record
+    and the field.
+
+    ``keep`` decides which labelled records count (default: scored, without ``error``).
+
+    Examples
+    --------
+    >>> lab = labelled_rows([{"y": 1, "error": None, "claims_score": 0.5},
+    ...                      {"y": None, "error": None, "claims_score": 0.1}], "y",
+    ...                     groups=["a", "b"])
+    >>> lab.y, lab.groups, lab.n_dropped
+    ((1,), ('a',), 1)
+    """
+    rows = _rows(records)
+    keys = {}
+    for name, values in (("groups", groups), ("strata", strata)):
+        if values is not None:
+            keys[name] = [str(v) for v in values]
+            if len(keys[name]) != len(rows):
+                raise ValueError(f"{func}: '{name}' must have one key per record. "
+                                 f"Got {len(keys[name])} keys for {len(rows)} records.")
+    usable = _scored if keep is None else keep
+    kept, ys = [], []
+    for i, r in enumerate(rows):
+        if label not in r:
+            raise ValueError(f"{func}: record {i + 1} has no label field '{label}'.")
+        try:
+            y = binary_label(r[label])
+        except ValueError as exc:
+            raise ValueError(f"{func}: record {i + 1}, field '{label}': {exc}") from None
+        if y is None or not usable(r):
+            continue
+        kept.append(i)
+        ys.append(y)
+
+    def pick(name: str) -> tuple[str, ...] | None:
+        return tuple(keys[name][i] for i in kept) if name in keys else None
+
+    return LabelledRows([rows[i] for i in kept], tuple(ys), pick("groups"), pick("strata"),
+                        len(rows) - len(kept))
+
+
 def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.0,
                     folds: int = 5, seed: int = 0, groups: Iterable[Any] | None = None,
                     metadata: Mapping[str, Any] | None = None,
@@ -184,31 +241,12 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     import numpy as np
     from sklearn.metrics import brier_score_loss, roc_auc_score
 
-    rows = _rows(records)
-    group_list = None if groups is None else list(groups)
-    if group_list is not None and len(group_list) != len(rows):
-        raise ValueError(f"fit_calibration: 'groups' must have one key per record. "
-                         f"Got {len(group_list)} keys for {len(rows)} records.")
-    strata_list = None if strata is None else list(strata)
-    if strata_list is not None and len(strata_list) != len(rows):
-        raise ValueError(f"fit_calibration: 'strata' must have one key per record. "
-                         f"Got {len(strata_list)} keys for {len(rows)} records.")
     names = list(DEFAULT_FEATURES if features is None else features)
     for name in names:
         if not is_feature(name):
             raise ValueError(f"fit_calibration: unknown feature {name!r}")
-    keep, ys = [], []
-    for i, r in enumerate(rows):
-        if label not in r:
-            raise ValueError(f"fit_calibration: record {i + 1} has no label field '{label}'.")
-        try:
-            y = binary_label(r[label])
-        except ValueError as exc:
-            raise ValueError(f"fit_calibration: record {i + 1}, field '{label}': {exc}") from None
-        if y is None or not _scored(r):
-            continue
-        keep.append(i)
-        ys.append(y)
+    lab = labelled_rows(records, label, groups=groups, strata=strata, func="fit_calibration")
+    ys = list(lab.y)
     if len(set(ys)) < 2:
         raise ValueError(f"fit_calibration: needs both labels (0 and 1) among scored records. "
                          f"Got {sorted(set(ys))} instead.")
@@ -216,13 +254,10 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     if counts.min() < folds:
         raise ValueError(f"fit_calibration: each label needs at least folds={folds} records. "
                          f"Got {int(counts[0])} of 0 and {int(counts[1])} of 1 instead.")
-    X = features_frame([rows[i] for i in keep], names)
+    X = features_frame(lab.rows, names)
     y = np.asarray(ys, dtype=int)
-    g = None if group_list is None else np.asarray([str(group_list[i]) for i in keep])
-    weight = None
-    if balance:
-        weight = balancing_weights(y, None if strata_list is None
-                                   else [str(strata_list[i]) for i in keep])
+    g = None if lab.groups is None else np.asarray(lab.groups)
+    weight = balancing_weights(y, lab.strata) if balance else None
     cv_prob = cross_validated_probabilities(X, y, groups=g, folds=folds, seed=seed, C=C,
                                             sample_weight=weight)
     model = _pipeline(C).fit(X, y, logisticregression__sample_weight=weight)
@@ -244,8 +279,7 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         "metrics": {"cv_auroc": round(cv_auroc, 4), "cv_brier": round(cv_brier, 4),
                     "cv_folds": folds, "cv_grouped": g is not None},
         "fitting": {"C": C, "seed": seed, "label": label, "balanced": balance,
-                    "strata": None if strata_list is None else
-                    sorted({str(v) for v in strata_list})},
+                    "strata": None if lab.strata is None else sorted(set(lab.strata))},
     }
     for key, value in (metadata or {}).items():
         if isinstance(value, Mapping) and isinstance(meta.get(key), Mapping):
@@ -255,4 +289,4 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
     calibration = LearnedCalibration(coefs, float(logreg.intercept_[0]), meta)
     return FitResult(calibration=calibration, labels=tuple(int(v) for v in y),
                      cv_probabilities=tuple(float(p) for p in cv_prob), cv_auroc=cv_auroc,
-                     cv_brier=cv_brier, n_dropped=len(rows) - len(keep))
+                     cv_brier=cv_brier, n_dropped=lab.n_dropped)
