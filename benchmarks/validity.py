@@ -70,6 +70,7 @@ from evaltools.calibration.learned import (  # noqa: E402
     features_frame,
 )
 from evaltools.calibration.lodo import (  # noqa: E402
+    fit_predict,
     forward_select,
     leave_one_dataset_out,
 )
@@ -371,12 +372,6 @@ def lodo_frame(df, base, features=()):
 def lodo_report(frame, features, *, nested: bool, resamples: int, seed: int) -> dict:
     """LODO AUROC of ``features`` (and, with ``nested``, of the selection) on every dev
     file; held-out files scored by the model fitted on all dev files; baselines beside."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    from evaltools.calibration.learned import balancing_weights
-
     dev = frame[~frame["held_out"]]
     baselines = [f"baseline:{b}" for b in BASELINES if b != "length"]
     res = leave_one_dataset_out(dev, features, group="group", resamples=resamples, seed=seed)
@@ -391,12 +386,9 @@ def lodo_report(frame, features, *, nested: bool, resamples: int, seed: int) -> 
                                      baselines=baselines)
         for name, r in nres.per_dataset.items():
             rows[name]["nested"] = {**r.auroc.to_dict(), "features": list(r.features)}
-    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
-    model.fit(dev[list(features)], dev["label"],
-              logisticregression__sample_weight=balancing_weights(dev["label"], dev["dataset"]))
     for name in sorted(frame.loc[frame["held_out"], "dataset"].unique()):
         part = frame[frame["dataset"] == name]
-        p = model.predict_proba(part[list(features)])[:, 1]
+        p = fit_predict(dev, part, features)
         ci = auc_ci(part["label"].to_numpy(), p, n_resamples=resamples, seed=seed,
                     groups=part["group"].to_numpy())
         rows[name] = {"n": len(part), "positives": int(part["label"].sum()),

@@ -48,12 +48,23 @@ def _model(C: float):
     return make_pipeline(StandardScaler(), LogisticRegression(C=C, max_iter=2000))
 
 
-def _fit_predict(train, test, features: Sequence[str], label: str, dataset: str, C: float):
+def fit_predict(train, test, features: Sequence[str], label: str = "label",
+                dataset: str = "dataset", C: float = 1.0):
+    """P(label 1) of ``test``'s records from the model fitted on ``train`` (each data set
+    and, within it, each label weighing the same)."""
     model = _model(C)
     model.fit(train[list(features)], train[label],
               logisticregression__sample_weight=balancing_weights(train[label],
                                                                   train[dataset]))
     return model.predict_proba(test[list(features)])[:, 1]
+
+
+def _held_out(frame, label: str, dataset: str):
+    """``(name, the other sets, this set)`` for each data set with both labels."""
+    for name in sorted(frame[dataset].unique()):
+        test = frame[frame[dataset] == name]
+        if test[label].nunique() == 2:
+            yield name, frame[frame[dataset] != name], test
 
 
 def lodo_aurocs(frame, features: Sequence[str], *, label: str = "label",
@@ -65,13 +76,9 @@ def lodo_aurocs(frame, features: Sequence[str], *, label: str = "label",
     from sklearn.metrics import roc_auc_score
 
     out = {}
-    for name in sorted(frame[dataset].unique()):
-        test = frame[frame[dataset] == name]
-        if test[label].nunique() < 2:
-            continue
-        train = frame[frame[dataset] != name]
+    for name, train, test in _held_out(frame, label, dataset):
         out[name] = float(roc_auc_score(
-            test[label], _fit_predict(train, test, features, label, dataset, C)))
+            test[label], fit_predict(train, test, features, label, dataset, C)))
     return out
 
 
@@ -178,16 +185,12 @@ def leave_one_dataset_out(frame, features: Sequence[str], *, label: str = "label
     LodoResult
     """
     out = {}
-    for name in sorted(frame[dataset].unique()):
-        test = frame[frame[dataset] == name]
-        if test[label].nunique() < 2:
-            continue
-        train = frame[frame[dataset] != name]
+    for name, train, test in _held_out(frame, label, dataset):
         feats = tuple(features)
         if nested:
             feats = forward_select(train, [*features, *candidates], start=features,
                                    label=label, dataset=dataset, C=C, baselines=baselines)
-        p = _fit_predict(train, test, feats, label, dataset, C)
+        p = fit_predict(train, test, feats, label, dataset, C)
         ci = auc_ci(test[label].to_numpy(), p, n_resamples=resamples, seed=seed,
                     groups=None if group is None else test[group].astype(str).to_numpy())
         out[name] = DatasetResult(name, len(test), int(test[label].sum()), ci, feats)
