@@ -19,7 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
-from evaltools.scoring.context import read_context, unmark
+from evaltools.scoring.context import ReadContext, read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
 from evaltools.text import (
@@ -251,6 +251,24 @@ class FeatureCache:
         self._caches = {"query": _LRU(shared), "context": _LRU(shared),
                         "response": _LRU(config.batch.chunk_size)}
         self.parsed = 0  # distinct texts parsed so far, for benchmarks and tests
+        self._read: dict[str, ReadContext] = {}  # contexts read ahead of the next prepare()
+
+    def read_context(self, text: str) -> ReadContext:
+        """The context as the scorers read it (:func:`~evaltools.scoring.context.read_context`),
+        read once per batch: a context read ahead (to measure it, :meth:`read_length`) is
+        not read again by :meth:`prepare`."""
+        read = self._read.get(text)
+        if read is None:
+            read = self._read[text] = read_context(text,
+                                                   read_json=self.config.context.read_json)
+        return read
+
+    def read_length(self, text: str) -> int:
+        """Characters of the context as read (the text that is parsed), without reading
+        a context again that is parsed already (markup is read with every offset kept, so
+        the parsed text has the read text's length)."""
+        cached = self._caches["context"].get(text)
+        return len(cached.text) if cached is not None else len(self.read_context(text).text)
 
     def prepare(self, items: Iterable[tuple[str, str]]) -> None:
         """Parse, in one ``nlp.pipe`` call, every (role, text) not cached yet.
@@ -260,18 +278,18 @@ class FeatureCache:
         the text as given.
         """
         needed: dict[str, list] = {}  # parsed text -> (role, given text, structured)
-        read_json = self.config.context.read_json
         for role, text in items:
             cache = self._caches[role]
             if text in cache:
                 cache.move_to_end(text)
                 continue
-            read = read_context(text, read_json=read_json) if role == "context" else None
+            read = self.read_context(text) if role == "context" else None
             # HTML markup read as text, every offset kept (scoring.context.unmark)
             parsed = unmark(read.text if read is not None else text)
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read is not None and read.structured))
+        self._read.clear()  # read ahead for this batch only
         if not needed:
             return
         texts = list(needed)

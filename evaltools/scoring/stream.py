@@ -8,7 +8,7 @@ so memory is bounded by one chunk plus a bounded feature cache.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import islice
 from typing import Any
 
@@ -28,6 +28,7 @@ REQUIRED = ("query", "context", "response")
 
 def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
                     max_chars: int | None = None, read_json: bool = True,
+                    read_length: Callable[[str], int] | None = None,
                     ) -> tuple[str, str, str]:
     """The record's (query, context, response), or an InputError naming where and what.
 
@@ -36,7 +37,9 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     text the spaCy parser takes in one piece). A longer text makes the record
     invalid; ``--skip-invalid`` then records it with ``error`` set. The limit
     holds for the text parsed: a JSON context is measured as it is read
-    (flattened to key/value text, which may be longer than the JSON).
+    (flattened to key/value text, which may be longer than the JSON), by
+    ``read_length`` when given (:meth:`FeatureCache.read_length`, which reads
+    each context once for validation and parsing alike).
 
     Examples
     --------
@@ -56,7 +59,8 @@ def validate_record(record: Any, *, source: str, line: int, unit: str = "line",
     q, c, r = (require_text(record, f, source=source, line=line, unit=unit,
                             required=REQUIRED, max_chars=max_chars, suggest_map=True)
                for f in REQUIRED)
-    parsed = len(read_context(c, read_json=read_json).text)
+    parsed = (read_length(c) if read_length is not None
+              else len(read_context(c, read_json=read_json).text))
     if parsed > max_chars:
         raise InputError(f"field 'context' is read as {parsed:,} characters of text (its JSON "
                          f"flattened); the limit is {max_chars:,} (the [input] max_text_chars "
@@ -137,7 +141,7 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
                                      unit=unit)
                 texts = validate_record(rec, source=source, line=line, unit=unit,
                                         max_chars=config.input.max_text_chars,
-                                        read_json=config.context.read_json)
+                                        read_length=cache.read_length)
             except InputError as exc:
                 if not skip_invalid:
                     raise
