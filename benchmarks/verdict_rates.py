@@ -13,9 +13,10 @@ the development sets) and each value of its ``task`` field, prints:
 - ``flag all F1`` — the F1 of flagging every response, for comparison;
 - the rule that decided the faithful FAILs (``reasons[0]``, first words), counted.
 
-Rows ``all`` pool every file given. With ``--calibration`` the verdict's
-hallucination rule reads the fitted probability and its recommended threshold
-(``hallucination.verdict_from = "probability"``). ``--save DIR`` writes each
+Rows ``all`` pool every file given. By default the verdict's hallucination rule
+reads the shipped calibration's probability and threshold (``hallucination.verdict_from
+= "probability"``); ``--calibration`` reads another one, and ``--config
+benchmarks/configs/verdict_spec.toml`` gives the spec's verdict. ``--save DIR`` writes each
 scored file as JSON Lines (for inspection; not data to commit).
 Nothing is fitted; the figures depend only on the files and the configuration.
 """

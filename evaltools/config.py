@@ -59,6 +59,7 @@ class RelevanceConfig:
     task_words: tuple[str, ...]
     restated_context: bool
     chat_turn: str
+    waive_at_support: float = setting(0.0, 1.0)
 
 
 @dataclass(frozen=True)

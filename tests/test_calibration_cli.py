@@ -146,6 +146,42 @@ def test_calibrate_reports_learning_curve_and_threshold(tmp_path, capsys):
     assert "--repeats 2" in cal.metadata["fitting"]["command"]
 
 
+def test_calibrate_given_threshold_is_the_verdicts_and_its_metrics_are_hand_checkable(
+        tmp_path, capsys):
+    src = write_jsonl(tmp_path / "scored.jsonl", prescored(60))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(src), "-o", str(out), "--repeats", "0", "--threshold",
+                 "0.7", *SCORE_FEATURES]) == 0
+    printed = capsys.readouterr().out
+    cal = load_calibration(out)
+    t = cal.metadata["threshold_metrics"]
+    assert cal.recommended_threshold == 0.7 and cal.metadata["recommended_threshold"] == 0.7
+    assert t["criterion"] == "given" and t["rule"] == "hallucination_probability >= 0.7"
+    assert t["chosen_on"].startswith("given (evaltools calibrate --threshold)")
+    assert "recommended threshold  hallucination_probability >= 0.7  (given; out-of-fold" \
+        in printed
+    assert "--threshold 0.7" in cal.metadata["fitting"]["command"]
+    # the metrics are those of p >= 0.7 on the out-of-fold probabilities, by hand
+    from evaltools.calibration.labelled_fit import fit_on_labels
+
+    rows = prescored(60)
+    lf = fit_on_labels(rows, label="label", repeats=1, curve=False, threshold=0.7,
+                       features=list(FEATURES))
+    p = lf.fit.cv_probabilities
+    y = [r["label"] for r in rows]
+    flagged = [pi >= 0.7 for pi in p]
+    tp = sum(f and yi for f, yi in zip(flagged, y, strict=True))
+    assert lf.threshold.value == 0.7 and lf.threshold.given
+    assert lf.threshold.flagged_share == pytest.approx(sum(flagged) / 60)
+    assert lf.threshold.recall == pytest.approx(tp / sum(y))
+    out.unlink()
+    for bad in ("0", "1", "1.5"):
+        assert main(["calibrate", str(src), "-o", str(out), "--threshold", bad]) == 2
+        assert f"--threshold must be between 0 and 1 (exclusive). Got {float(bad)} instead." \
+            in capsys.readouterr().err
+        assert not out.exists()
+
+
 def test_calibrate_without_curve_and_bad_repeats(tmp_path, capsys):
     src = write_jsonl(tmp_path / "scored.jsonl", prescored())
     out = tmp_path / "cal.json"

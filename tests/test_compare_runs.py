@@ -179,9 +179,10 @@ def _kettle_runs(tmp_path):
         path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
     before = evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_BEFORE)
     after = evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_AFTER)
-    # the case of the issue: hallucination 0.0 -> 0.5 and still PASS
+    # the case of the issue: hallucination 0.0 -> 0.5, which the spec's rule still passed;
+    # the probability (the default rule 1) fails it
     assert (before.verdict, before.hallucination, after.verdict, after.hallucination) == (
-        "PASS", 0.0, "PASS", 0.5)
+        "PASS", 0.0, "FAIL", 0.5)
     return old, new
 
 
@@ -205,10 +206,10 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     before = changed[changed.index("<h4>Before"):changed.index("<h4>Now")]
     now = changed[changed.index("<h4>Now"):]
     assert "&#36;40</mark>.</div>" in before and "75" not in before
-    assert "hallucination 0.00 &lt;= 0.5" in before
+    assert "hallucination probability 0.12 &lt; 0.7" in before
     assert "evaltools-unsupported" in now and "&#36;75</mark> with the stand." in now
     assert "not supported by the context: number “$75”" in now
-    assert "hallucination 0.50 &lt;= 0.5" in now
+    assert "hallucination probability 0.75 &gt;= 0.7 (safety first; calibration)" in now
     assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
 
 

@@ -115,9 +115,9 @@ def test_a_number_read_from_the_same_characters(nlp):
 
 def test_reasons_name_unsupported_spans_even_on_pass():
     r = score("What does the cafe serve?", "The cafe serves espresso and cakes.",
-              "The cafe serves espresso, cakes and matcha.")
+              "The cafe serves espresso and cakes every morning.")
     assert r.verdict == "PASS"
-    assert any(x.startswith("unsupported spans (support") and "“matcha”" in x for x in r.reasons)
+    assert any(x.startswith("unsupported spans (support") and "“morning”" in x for x in r.reasons)
 
 
 def test_output_fields():

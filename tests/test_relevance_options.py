@@ -25,7 +25,7 @@ from evaltools.scoring.verdict import decide
 VERBS = load_config().relevance.instruction_verbs
 # the spec's letter: every query word counts, no answer-type waiver, no restated context
 SPEC = load_config().replace(relevance={"instruction": "query", "answer_type": False,
-                                        "restated_context": False})
+                                        "restated_context": False, "waive_at_support": 0.0})
 AUTO = SPEC.replace(relevance={"reference": "auto"})
 TYPED = SPEC.replace(relevance={"answer_type": True})
 

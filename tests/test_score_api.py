@@ -61,7 +61,12 @@ def test_off_topic_answer_hits_the_drift_gate_and_relevance():
     assert r.ngram_overlap == 0.0 and r.drift_penalty == 0.2
     assert r.hallucination == pytest.approx(0.2)    # max(0.0, 0.2)
     assert r.relevance == 0.0 and r.verdict == "FAIL"
-    assert r.reasons[0].startswith("relevance")
+    # nothing in it is in the context: the probability decides first, relevance fails too
+    assert r.reasons[0].startswith("hallucination probability")
+    assert "relevance 0.00 < 0.1 (irrelevant)" in r.reasons
+    spec = evaltools.score(QUERY, CONTEXT, "Great question, happy shopping!",
+                           config=load_config().replace(hallucination={"verdict_from": "spec"}))
+    assert spec.reasons[0] == "relevance 0.00 < 0.1 (irrelevant)"
 
 
 def test_off_topic_answer_with_invented_facts():

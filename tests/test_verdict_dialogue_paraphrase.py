@@ -52,7 +52,8 @@ def test_chat_statement_relevance_measured_with_the_context():
     bad = evaltools.score("i love it!", ctx, "My cat sleeps on the sofa all day.")
     assert bad.relevance == 0.0 and bad.verdict == "FAIL"
     letter = evaltools.score("i love it!", ctx, "Tea is a drink.",
-                             config=load_config().replace(relevance={"chat_turn": "query"}))
+                             config=load_config().replace(relevance={"chat_turn": "query",
+                                                                     "waive_at_support": 0.0}))
     assert letter.relevance == 0.0 and letter.verdict == "FAIL"
     assert letter.reasons[0].startswith("relevance")
     with pytest.raises(ConfigError, match="chat_turn"):

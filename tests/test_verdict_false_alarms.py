@@ -53,7 +53,7 @@ def test_instruction_with_topical_words_reads_them(nlp):
 
 def test_spec_letter_still_available():
     cfg = load_config().replace(relevance={"instruction": "query", "answer_type": False,
-                                           "restated_context": False})
+                                           "restated_context": False, "waive_at_support": 0.0})
     r = evaltools.score("Summarise the following news in 100 words.",
                         "The storm hit Florida on Monday.", "The storm hit Florida.",
                         config=cfg)
@@ -176,3 +176,60 @@ def test_verdict_from_probability_uses_recommended_threshold():
     assert LearnedCalibration((), 0.0).recommended_threshold == 0.5
     with pytest.raises(ConfigError, match="verdict_from"):
         load_config().replace(hallucination={"verdict_from": "llm"})
+
+
+# ------------------------------------------------------------ grounded answers and relevance
+
+WATER = ("Molecules in a liquid move at different speeds. Some molecules gain enough speed to "
+         "escape into the air, so a puddle dries at room temperature.")
+WATER_Q = "How can water boil below 100 degrees?"
+
+
+def test_grounded_answer_is_not_failed_for_relevance():
+    # no query word in the response or in the sentence it restates: relevance 0, support 1
+    answer = ("Some molecules gain enough speed to escape into the air, so a puddle dries at "
+              "room temperature.")
+    waived = evaltools.score(WATER_Q, WATER, answer)
+    assert waived.relevance == 0.0 and waived.support == 1.0
+    assert waived.verdict == "WARN"  # completeness 0 < 0.6 still warns
+    assert ("relevance 0.00 < 0.1 not failed: the context backs the response (support 1.00 "
+            ">= 0.6; relevance.waive_at_support)") in waived.reasons
+    spec = evaltools.score(WATER_Q, WATER, answer,
+                           config=load_config().replace(relevance={"waive_at_support": 0.0}))
+    assert spec.verdict == "FAIL" and spec.reasons[0] == "relevance 0.00 < 0.1 (irrelevant)"
+
+
+def test_unsupported_irrelevant_answer_still_fails_for_relevance():
+    off = evaltools.score(WATER_Q, WATER, "Volcanic vents on the ocean floor release sulfur "
+                                          "gases into seawater.")
+    assert off.support == 0.0 and off.relevance == 0.0
+    assert "relevance 0.00 < 0.1 (irrelevant)" in off.reasons
+    assert not any("waive_at_support" in r for r in off.reasons)
+
+
+def test_waiver_threshold_is_inclusive_and_configurable():
+    answer = ("Some molecules gain enough speed to escape into the air, so a puddle dries at "
+              "room temperature.")
+    at_one = evaltools.score(WATER_Q, WATER, answer,
+                             config=load_config().replace(relevance={"waive_at_support": 1.0}))
+    assert at_one.verdict == "WARN"  # support 1.0 >= 1.0
+    with pytest.raises(ConfigError, match="waive_at_support"):
+        load_config().replace(relevance={"waive_at_support": 1.5})
+
+
+def test_default_verdict_reads_the_shipped_probability_at_its_threshold():
+    from evaltools.scoring.probability import load_calibration
+
+    cal = load_calibration()
+    assert load_config().hallucination.verdict_from == "probability"
+    assert cal.recommended_threshold == 0.7
+    q = "How much does the Yeti mug cost?"
+    bad = evaltools.score(q, YETI, "The Yeti mug costs $59.99 and was designed by NASA "
+                                   "engineers in Houston.")
+    p = cal.probability(bad.to_dict())
+    assert p >= 0.7
+    assert bad.verdict == "FAIL"
+    assert bad.reasons[0] == f"hallucination probability {p:.2f} >= 0.7 (safety first; calibration)"
+    ok = evaltools.score(q, YETI, "The Yeti mug costs $44.95.")
+    assert cal.probability(ok.to_dict()) < 0.7 and ok.verdict == "PASS"
+    assert ok.reasons[0].startswith("hallucination probability ")

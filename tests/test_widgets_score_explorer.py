@@ -8,7 +8,7 @@ import pytest
 
 import evaltools
 from evaltools.config import load_config
-from evaltools.scoring.verdict import decide
+from evaltools.scoring.verdict import decide, redecide
 from evaltools.widgets import ScoreExplorer
 
 Q = "How much does the Yeti Rambler 20 oz cost?"
@@ -75,15 +75,22 @@ def test_reasons_name_unsupported_anchors_below_the_fail_threshold():
     c = ("The Yeti Rambler keeps drinks cold for 11 hours and hot for 6. "
          "It has a stainless steel body and a lid.")
     resp = "It keeps drinks cold for 24 hours. It has a stainless steel body and comes with a lid."
-    r = evaltools.score(q, c, resp)
+    spec = load_config().replace(hallucination={"verdict_from": "spec"})
+    r = evaltools.score(q, c, resp, config=spec)
     # claim "keeps drinks (cold for 24 hours)" and number "24 hours" unsupported; the body
-    # and lid claims supported: 2 / 4 = 0.5, not above the FAIL threshold 0.5
+    # and lid claims supported: 2 / 4 = 0.5, not above the spec's FAIL threshold 0.5
     assert (r.anchors_unsupported, r.anchors_total, r.hallucination) == (2, 4, 0.5)
     assert r.verdict != "FAIL"
     named = [x for x in r.reasons if x.startswith("not supported by the context")]
     assert len(named) == 1 and "“24 hours”" in named[0], r.reasons
-    ex = ScoreExplorer(query=q, context=c, response=resp)
-    assert "24 hours" in ex.reasons_html.value
+    ex = ScoreExplorer(query=q, context=c, response=resp, config=spec)
+    assert "24 hours" in ex.reasons_html.value and ex.verdict.verdict == r.verdict
+    # by default the probability (the shipped calibration) decides rule 1, live as in the core
+    core = evaltools.score(q, c, resp)
+    live = ScoreExplorer(query=q, context=c, response=resp)
+    assert core.verdict == live.verdict.verdict == "FAIL"
+    assert live.verdict.reasons == core.reasons[:len(live.verdict.reasons)]
+    assert live.verdict.reasons[0].startswith("hallucination probability")
 
 
 def test_editing_the_response_rescores_live():
@@ -128,9 +135,11 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     assert calls == []                            # the sliders only re-decide
     cfg = load_config().replace(hallucination={"fail_above": 1.0})
     unsupported = [(a.kind, a.text) for a in ex.result.anchors if a.counted and not a.supported]
+    inputs = ex.result.verdict_inputs  # the probability and its threshold, as scored
     expected = decide(ex.result.relevance, ex.result.completeness, h, config=cfg,
-                      unsupported=unsupported)
-    assert ex.verdict == expected
+                      unsupported=unsupported, probability=inputs.probability,
+                      value_unsupported=inputs.value_unsupported)
+    assert ex.verdict == expected == redecide(ex.result, cfg)
     assert ex.verdict.verdict != "FAIL" or not ex.verdict.reasons[0].startswith("halluc")
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value
     ex.reset_button.click()
@@ -194,3 +203,27 @@ def test_html_is_escaped():
 
 def test_repr_is_stable(frame):
     assert ScoreExplorer(frame)._repr_mimebundle_()["text/plain"] == "ScoreExplorer(3 records)"
+
+
+def test_probability_slider_moves_the_calibrations_threshold_live():
+    q = "How much is the Yeti Rambler 20 oz?"
+    c = "The Yeti Rambler 20 oz costs $35.00."
+    ex = ScoreExplorer(query=q, context=c, response="It costs $29.99 and glows at night.")
+    p, cut = ex.result.verdict_inputs.probability
+    assert cut == 0.7 and ex.sliders["probability"].value == 0.7 and p >= 0.7
+    assert ex.verdict.reasons[0] == f"hallucination probability {p:.2f} >= 0.7 (safety first; " \
+                                    "calibration)"
+    ex.set_thresholds(probability=1.0, hallucination=1.0)   # neither part of rule 1 crossed
+    assert ex.verdict.verdict == "WARN"                      # completeness 0 is left
+    assert ex.verdict.reasons[0] == "completeness 0.00 < 0.6 (potentially incomplete)"
+    assert "at the configured thresholds: FAIL" in ex.verdict_html.value
+    ex.set_thresholds(hallucination=0.5)   # S_hall 1.0 > 0.5 with the unsupported "$29.99"
+    assert ex.verdict.reasons[0] == ("hallucination 1.00 > 0.5 with an unsupported number or "
+                                     "date (safety first)")
+    ex.reset_thresholds()
+    assert ex.sliders["probability"].value == 0.7 and ex.verdict.verdict == "FAIL"
+    spec = ScoreExplorer(query=q, context=c, response="It costs $35.00.",
+                         config=load_config().replace(hallucination={"verdict_from": "spec"}))
+    assert "probability" not in spec.sliders
+    with pytest.raises(ValueError, match="verdict_from"):
+        spec.set_thresholds(probability=0.5)

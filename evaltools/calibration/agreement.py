@@ -56,14 +56,14 @@ class VerdictAgreement:
     def to_dict(self) -> dict[str, Any]:
         return json_value({k: getattr(self, k) for k in self.__dataclass_fields__})
 
-    def sentence(self, what: str = "the spec's verdicts", against: str = "human labels") -> str:
+    def sentence(self, what: str = "the verdicts", against: str = "human labels") -> str:
         """One plain sentence: how many agree, the share and kappa.
 
         Examples
         --------
         >>> verdict_agreement(["PASS", "FAIL", "WARN", "FAIL"],
         ...                   ["PASS", "FAIL", "PASS", "WARN"]).sentence()
-        "the spec's verdicts agree with human labels on 2 of 4 records (50%, kappa 0.27)"
+        'the verdicts agree with human labels on 2 of 4 records (50%, kappa 0.27)'
         """
         kappa = "undefined" if self.kappa != self.kappa else f"{self.kappa:.2f}"
         agree = self.n - self.n_disagree

@@ -187,6 +187,8 @@ class ProbabilityThreshold:
     f1_cross_fitted: float
     n: int
     n_positive: int
+    #: True when the value was given (``evaltools calibrate --threshold``), not chosen for F1
+    given: bool = False
 
     @property
     def rule(self) -> str:
@@ -195,8 +197,10 @@ class ProbabilityThreshold:
 
     def to_dict(self) -> dict[str, Any]:
         return json_value({
-            "value": self.value, "criterion": "f1", "rule": self.rule,
-            "chosen_on": "out-of-fold probabilities",
+            "value": self.value, "criterion": "given" if self.given else "f1",
+            "rule": self.rule,
+            "chosen_on": ("given (evaltools calibrate --threshold); metrics on out-of-fold "
+                          "probabilities" if self.given else "out-of-fold probabilities"),
             "f1": _round(self.f1), "precision": _round(self.precision),
             "recall": _round(self.recall), "flagged_share": _round(self.flagged_share),
             "f1_cross_fitted": _round(self.f1_cross_fitted),
@@ -350,8 +354,8 @@ def cross_fitted_f1(y_true, probabilities, groups=None, *, folds: int = 5,
 
 
 def recommend_probability_threshold(y_true, probabilities, groups=None, *, folds: int = 5,
-                                    seed: int = 0, value: float | None = None
-                                    ) -> ProbabilityThreshold:
+                                    seed: int = 0, value: float | None = None,
+                                    given: bool = False) -> ProbabilityThreshold:
     """The threshold that maximises F1 on out-of-fold probabilities, with its metrics.
 
     The threshold is the observed probability with the highest F1 (ties: the
@@ -371,6 +375,9 @@ def recommend_probability_threshold(y_true, probabilities, groups=None, *, folds
     value : float, optional
         A threshold chosen already (the calibration's ``recommended_threshold``):
         only its metrics are computed.
+    given : bool
+        ``value`` was given by the user (``evaltools calibrate --threshold``),
+        not chosen for F1; the record says so.
 
     Returns
     -------
@@ -399,7 +406,7 @@ def recommend_probability_threshold(y_true, probabilities, groups=None, *, folds
         value=float(value), f1=float(m.f1), precision=float(m.precision),
         recall=float(m.recall), flagged_share=float(m.flagged_share),
         f1_cross_fitted=cross_fitted_f1(y, p, groups, folds=folds, seed=seed),
-        n=len(y), n_positive=int(y.sum()))
+        n=len(y), n_positive=int(y.sum()), given=given)
 
 
 # ------------------------------------------------------------------ the curve
@@ -547,7 +554,8 @@ def fit_on_labels(records, *, label: str = "label_hallucinated",
                   groups: Iterable[Any] | None = None, folds: int = 5, seed: int = 0,
                   repeats: int = DEFAULT_REPEATS, sizes: Sequence[int] | None = None,
                   curve: bool = True, fit: Callable[..., Any] | None = None,
-                  strata: Iterable[Any] | None = None, **fit_options: Any) -> LabelledFit:
+                  strata: Iterable[Any] | None = None, threshold: float | None = None,
+                  **fit_options: Any) -> LabelledFit:
     """Fit the probability on labels; recommend its threshold; draw its learning curve.
 
     What ``evaltools calibrate`` runs. ``fit_options`` go to the fitting
@@ -556,7 +564,8 @@ def fit_on_labels(records, *, label: str = "label_hallucinated",
     everywhere); ``strata`` (one key per record) goes to each fit for its
     records. The threshold is the fit's ``recommended_threshold`` when it
     writes one (else chosen here the same way), so the metrics describe the
-    value the verdict reads.
+    value the verdict reads; ``threshold`` (in (0, 1)) replaces it by a value
+    chosen elsewhere, e.g. for a false-alarm rate on other data.
 
     Returns
     -------
@@ -584,10 +593,13 @@ def fit_on_labels(records, *, label: str = "label_hallucinated",
     if len(p) != len(data.y):
         raise RuntimeError(f"fit returned {len(p)} out-of-fold probabilities for "
                            f"{len(data.y)} records")
-    chosen = getattr(getattr(result, "calibration", None), "metadata", {}).get(
-        "recommended_threshold")
+    if threshold is not None and not 0.0 < float(threshold) < 1.0:
+        raise ValueError(f"threshold must be between 0 and 1 (exclusive), got {threshold!r}")
+    chosen = (float(threshold) if threshold is not None else
+              getattr(getattr(result, "calibration", None), "metadata", {}).get(
+                  "recommended_threshold"))
     threshold = recommend_probability_threshold(data.y, p, data.groups, folds=folds, seed=seed,
-                                                value=chosen)
+                                                value=chosen, given=threshold is not None)
     options = {k: v for k, v in fit_options.items() if k != "metadata"}
     lc = (learning_curve(data.rows, label=label,
                          groups=data.groups if data.grouped else None, sizes=sizes,

@@ -72,6 +72,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--balance-by", metavar="FIELD",
                    help="weight records so that every FIELD value (e.g. a data set) and, "
                         "within it, both labels weigh the same in the fit")
+    p.add_argument("--threshold", type=float, metavar="P",
+                   help="the verdict's threshold on the probability (0 < P < 1) instead of the "
+                        "out-of-fold maximum-F1 one, e.g. one chosen for few false alarms")
     p.add_argument("--note", help="free text stored in the JSON (e.g. what the data is)")
     p.add_argument("--source", type=Path, action="append", default=[], metavar="FILE",
                    help="a file INPUT was built from (repeatable): its name and sha256 are "
@@ -116,6 +119,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
                          source="command line")
 
+    if args.threshold is not None and not 0.0 < args.threshold < 1.0:
+        raise InputError(f"--threshold must be between 0 and 1 (exclusive). Got "
+                         f"{args.threshold} instead.", source="command line")
     if args.repeats < 0:
         raise InputError(f"--repeats must be 0 or more. Got {args.repeats} instead.",
                          source="command line")
@@ -174,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         labelled = fit_on_labels(frame, groups=groups, folds=args.folds, seed=args.seed,
                                  repeats=max(args.repeats, 1), curve=args.repeats > 0,
                                  strata=strata, C=args.C, metadata=metadata,
-                                 features=features, balance=bool(args.balance_by))
+                                 features=features, balance=bool(args.balance_by),
+                                 threshold=args.threshold)
     except ValueError as exc:
         raise InputError(str(exc), source=args.input.name) from None
     labelled.calibration.save(args.output)
@@ -201,7 +208,9 @@ def _print_summary(labelled: LabelledFit, args: argparse.Namespace, *, grouped: 
           + (", grouped" if grouped else "") + ")")
     print(f"cross-validated Brier  {fit.cv_brier:.3f}")
     t = labelled.threshold
-    print(f"recommended threshold  {t.rule}  (max F1 out-of-fold: F1 {t.f1:.3f}, "
+    print(f"recommended threshold  {t.rule}  ("
+          + ("given; out-of-fold" if t.given else "max F1 out-of-fold")
+          + f": F1 {t.f1:.3f}, "
           f"precision {t.precision:.3f}, recall {t.recall:.3f}, flags {t.flagged_share:.0%}; "
           f"chosen on other folds: F1 {t.f1_cross_fitted:.3f})")
     if labelled.curve is not None:
@@ -245,6 +254,7 @@ def _argv(args: argparse.Namespace) -> list[str]:
                                  ("--group-regex", args.group_regex, None),
                                  ("--features", args.features, None),
                                  ("--balance-by", args.balance_by, None),
+                                 ("--threshold", args.threshold, None),
                                  ("--labels", args.labels and args.labels.name, None),
                                  ("--repeats", args.repeats, DEFAULT_REPEATS)):
         if value is not None and value != default:

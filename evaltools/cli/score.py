@@ -59,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     scale.add_arguments(p)
 
 
-#: Where a reader goes when the spec's verdicts disagree with their labels.
+#: Where a reader goes when the verdicts disagree with their labels.
 CALIBRATION_POINTER = ("thresholds fitted to labels: notebooks/02_calibration.ipynb "
                        "(evaltools.calibration.threshold_table); "
                        "a hallucination probability: evaltools calibrate")

@@ -18,7 +18,7 @@ from evaltools.scoring.relevance import (
 )
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
-from evaltools.scoring.verdict import decide
+from evaltools.scoring.verdict import VerdictInputs, redecide
 
 
 def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
@@ -135,12 +135,16 @@ def score_features(rid: Any, query: QueryFeatures,
             calibration = load_calibration()
         probability = (calibration.probability(result.to_dict()),
                        calibration.recommended_threshold)
-    verdict = decide(rel.relevance, comp.completeness, hall.hallucination, config=config,
-                     unsupported=[(a.kind, a.text) for a in hall.anchors
-                                  if a.counted and not a.supported],
-                     relevance_waived=short_answer or not applicable or declines,
-                     completeness_waived=not applicable or chat == "statement",
-                     probability=probability)
+    grounded = (rcfg.waive_at_support > 0 and bool(grounding.units)
+                and grounding.support >= rcfg.waive_at_support)
+    inputs = VerdictInputs(
+        relevance_waived=short_answer or not applicable or declines or grounded,
+        completeness_waived=not applicable or chat == "statement",
+        probability=probability,
+        value_unsupported=any(a.counted and not a.supported and a.kind in ("number", "date")
+                              for a in hall.anchors))
+    result = dataclasses.replace(result, verdict_inputs=inputs)
+    verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)
     notes = [named] if named else []
     if not (query.english and response.english):
@@ -177,6 +181,11 @@ def score_features(rid: Any, query: QueryFeatures,
     if short_answer and rel.relevance < rcfg.fail_below:
         notes.append(f"relevance {rel.relevance:.2f} < {rcfg.fail_below:g} not failed: a short "
                      f"answer of the type the question asks for ({query.asks.replace('_', '/')})")
+    if (grounded and applicable and not short_answer and not declines
+            and rel.relevance < rcfg.fail_below):
+        notes.append(f"relevance {rel.relevance:.2f} < {rcfg.fail_below:g} not failed: the "
+                     f"context backs the response (support {grounding.support:.2f} >= "
+                     f"{rcfg.waive_at_support:g}; relevance.waive_at_support)")
     if comp.note and applicable:
         notes.append(f"{comp.note}: completeness 1.0")
     if not hall.anchors_total:

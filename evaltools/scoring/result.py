@@ -153,6 +153,9 @@ class ScoreResult:
     verdict: str | None = None
     reasons: tuple[str, ...] = ()
     error: str | None = None
+    #: what the verdict read besides the scores (:class:`evaltools.scoring.verdict.VerdictInputs`),
+    #: for re-deciding it under other thresholds; not an output field, None when not scored here
+    verdict_inputs: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

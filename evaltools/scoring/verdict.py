@@ -86,6 +86,28 @@ class ScoreVerdict:
         return {"verdict": self.verdict, "reasons": list(self.reasons)}
 
 
+@dataclass(frozen=True)
+class VerdictInputs:
+    """What the verdict reads besides the three scores and the thresholds.
+
+    Scoring keeps them with its result (``ScoreResult.verdict_inputs``, not an
+    output field), so :func:`redecide` gives under other thresholds the verdict
+    scoring would have given (the ScoreExplorer's sliders). The fields are
+    :func:`decide`'s keyword arguments of the same names.
+    """
+
+    relevance_waived: bool = False
+    completeness_waived: bool = False
+    probability: tuple[float | None, float] | None = None
+    value_unsupported: bool = False
+
+    def to_dict(self) -> dict:
+        return {"relevance_waived": self.relevance_waived,
+                "completeness_waived": self.completeness_waived,
+                "probability": None if self.probability is None else list(self.probability),
+                "value_unsupported": self.value_unsupported}
+
+
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
     """The reason naming unsupported anchors, ``(kind, text)`` pairs; None when there are none.
 
@@ -109,7 +131,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            config: Config | None = None,
            unsupported: Iterable[tuple[str, str]] = (),
            relevance_waived: bool = False, completeness_waived: bool = False,
-           probability: tuple[float | None, float] | None = None) -> ScoreVerdict:
+           probability: tuple[float | None, float] | None = None,
+           value_unsupported: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -121,7 +144,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     instruction with no topical word, so rules 2 and 3 do not apply.
     ``probability`` (config ``hallucination.verdict_from = "probability"``):
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
-    ``P >= threshold`` instead of ``S_hall > fail_above``.
+    ``P >= threshold``, or ``S_hall > fail_above`` when ``value_unsupported``
+    (a number or date of the response is not in the context: a wrong price
+    is never passed, whatever the probability).
 
     Examples
     --------
@@ -144,6 +169,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ('FAIL', 'hallucination probability 0.71 >= 0.4 (safety first; calibration)')
     >>> decide(0.8, 1.0, 0.9, probability=(0.39, 0.4)).verdict
     'PASS'
+    >>> v = decide(0.8, 1.0, 0.9, probability=(0.39, 0.4), value_unsupported=True)
+    >>> v.verdict, v.reasons[0]
+    ('FAIL', 'hallucination 0.90 > 0.5 with an unsupported number or date (safety first)')
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
@@ -154,6 +182,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
         if p is not None and p >= cut:
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
                                     "(safety first; calibration)"))
+        elif value_unsupported and hallucination > h_max:
+            crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} with an "
+                                    "unsupported number or date (safety first)"))
     elif hallucination > h_max:
         crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} (safety first)"))
     if relevance < r_min and not relevance_waived:
@@ -173,3 +204,20 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                 else f"hallucination {hallucination:.2f} <= {h_max:g}")
         return ScoreVerdict("PASS", (f"{hall}, {rel}, {comp}", *extra))
     return ScoreVerdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))
+
+
+def redecide(result, config: Config | None = None) -> ScoreVerdict:
+    """The verdict of a scored result under ``config``'s thresholds, as scoring decides it.
+
+    Reads the result's three scores, its counted unsupported anchors and its
+    ``verdict_inputs`` (waivers, the calibration's probability and threshold);
+    nothing is rescored. Under the config the result was scored with it gives
+    the result's own verdict and reasons (without the notes that follow them).
+    """
+    inputs = getattr(result, "verdict_inputs", None) or VerdictInputs()
+    return decide(result.relevance, result.completeness, result.hallucination, config=config,
+                  unsupported=[(a.kind, a.text) for a in result.anchors
+                               if a.counted and not a.supported],
+                  relevance_waived=inputs.relevance_waived,
+                  completeness_waived=inputs.completeness_waived,
+                  probability=inputs.probability, value_unsupported=inputs.value_unsupported)

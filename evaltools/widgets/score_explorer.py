@@ -7,7 +7,7 @@ tooltip) update as soon as a text box loses focus. Three threshold sliders
 re-decide the verdict live, without rescoring.
 
 Everything shown comes from the core: :func:`evaltools.score` for the
-scores, :func:`evaltools.scoring.verdict.decide` for the verdict under the
+scores, :func:`evaltools.scoring.verdict.redecide` for the verdict under the
 slider thresholds, :mod:`evaltools.highlight` for the HTML.
 
 Examples
@@ -17,8 +17,19 @@ Examples
 ...                    response="It costs $29.99.")
 >>> ex.result.verdict, ex.verdict.verdict
 ('FAIL', 'FAIL')
->>> ex.set_thresholds(hallucination=1.0)        # tolerate any hallucination
->>> ex.verdict.verdict != "FAIL" or ex.verdict.reasons[0].startswith("relevance")
+>>> ex.verdict.reasons[0]                        # rule 1 from the shipped calibration
+'hallucination probability 0.98 >= 0.7 (safety first; calibration)'
+>>> ex.set_thresholds(hallucination=1.0)        # S_hall's threshold; the probability's stays
+>>> ex.verdict.verdict
+'FAIL'
+>>> ex.set_thresholds(probability=0.99)         # the calibration's threshold, live
+>>> ex.verdict.verdict, ex.verdict.reasons[0]
+('WARN', 'completeness 0.00 < 0.6 (potentially incomplete)')
+>>> spec = ScoreExplorer(query=ex.query.value, context=ex.context.value,
+...                      response=ex.response.value,
+...                      config=DEFAULT_CONFIG.replace(hallucination={"verdict_from": "spec"}))
+>>> spec.set_thresholds(hallucination=1.0)      # the spec's rule: tolerate any hallucination
+>>> spec.verdict.verdict != "FAIL" or spec.verdict.reasons[0].startswith("relevance")
 True
 >>> "evaltools-unsupported" in ex.highlight.value
 True
@@ -38,7 +49,7 @@ from evaltools.highlight import NO_MATHS, case_html, escape, legend_html
 from evaltools.palette import BAD, CAUTION_TEXT, MUTED, SURFACE, TEXT, VERDICT_COLOURS
 from evaltools.scoring.result import COUNT_FIELDS, SCORE_FIELDS
 from evaltools.scoring.scorer import ResponseScorer
-from evaltools.scoring.verdict import VERDICT_RULES, ScoreVerdict, decide
+from evaltools.scoring.verdict import VERDICT_RULES, ScoreVerdict, redecide
 
 __all__ = ["SLIDERS", "ScoreExplorer"]
 
@@ -51,11 +62,7 @@ SLIDERS: dict[str, tuple[str, str, str]] = {
 _SCORES = (*SCORE_FIELDS, *COUNT_FIELDS)
 
 
-def _unsupported(res) -> list[tuple[str, str]]:
-    return [(a.kind, a.text) for a in res.anchors if a.counted and not a.supported]
-
-
-#: Where a reader goes when the spec's verdicts disagree with their labels.
+#: Where a reader goes when the verdicts disagree with their labels.
 CALIBRATION_POINTER = ("Thresholds fitted to labels: <code>notebooks/02_calibration.ipynb</code>"
                        " (<code>evaltools.calibration.threshold_table</code>); a hallucination "
                        "probability: <code>evaltools calibrate</code>.")
@@ -118,7 +125,10 @@ class ScoreExplorer:
     picker : ipywidgets.Dropdown or None
     prev_button, next_button, score_button : ipywidgets.Button
     sliders : dict of str to ipywidgets.FloatSlider
-        Keys ``hallucination``, ``relevance``, ``completeness``.
+        Keys ``hallucination``, ``relevance``, ``completeness`` (the config's
+        thresholds), and ``probability`` when rule 1 reads the calibrated
+        probability (``hallucination.verdict_from = "probability"``, the
+        default): the calibration's threshold.
     verdict_html, scores_html, reasons_html, highlight, anchors_html : ipywidgets.HTML
     result : ScoreResult
         The scores of the texts shown (verdict under the config's thresholds).
@@ -162,28 +172,49 @@ class ScoreExplorer:
         self.result = dataclasses.replace(self._cache[key], id=rid)
         self.redecide()
 
+    def _slid(self, res):
+        """``res`` with the probability slider's threshold in its verdict inputs."""
+        inputs = res.verdict_inputs
+        if "probability" not in self.sliders or inputs is None or inputs.probability is None:
+            return res
+        cut = float(self.sliders["probability"].value)
+        return dataclasses.replace(res, verdict_inputs=dataclasses.replace(
+            inputs, probability=(inputs.probability[0], cut)))
+
     def redecide(self) -> None:
         """Re-decide the verdict under the slider thresholds (no rescoring)."""
         if self.result is None:
             return
-        res = self.result
-        self.verdict = decide(res.relevance, res.completeness, res.hallucination,
-                              config=self.thresholds_config, unsupported=_unsupported(res))
+        self.verdict = redecide(self._slid(self.result), self.thresholds_config)
         self._render()
 
     def set_thresholds(self, *, hallucination: float | None = None,
                        relevance: float | None = None,
-                       completeness: float | None = None) -> None:
+                       completeness: float | None = None,
+                       probability: float | None = None) -> None:
         """Move sliders (the verdict follows through the slider observers)."""
         for key, value in (("hallucination", hallucination), ("relevance", relevance),
-                           ("completeness", completeness)):
+                           ("completeness", completeness), ("probability", probability)):
             if value is not None:
+                if key not in self.sliders:
+                    raise ValueError("ScoreExplorer.set_thresholds: probability needs "
+                                     "hallucination.verdict_from = \"probability\"")
                 self.sliders[key].value = value
 
+    def _probability_threshold(self) -> float:
+        cal = self.scorer.calibration
+        if cal is None:
+            from evaltools.scoring.probability import load_calibration
+
+            cal = load_calibration()
+        return float(cal.recommended_threshold)
+
     def reset_thresholds(self) -> None:
-        """Sliders back to the config's thresholds."""
+        """Sliders back to the config's thresholds (and the calibration's)."""
         for key, (section, name, _) in SLIDERS.items():
             self.sliders[key].value = getattr(getattr(self.config, section), name)
+        if "probability" in self.sliders:
+            self.sliders["probability"].value = self._probability_threshold()
 
     def select(self, which: int | str) -> None:
         """Load a record of the frame by position (int) or id (str), and score it."""
@@ -284,6 +315,14 @@ class ScoreExplorer:
                               layout=W.Layout(width="420px"))
             s.observe(lambda _ch: self.redecide(), names="value")
             self.sliders[key] = s
+        if self.config.hallucination.verdict_from == "probability":
+            s = W.FloatSlider(value=self._probability_threshold(), min=0.0, max=1.0,
+                              step=0.01, readout_format=".2f",
+                              description="FAIL if probability >=", continuous_update=True,
+                              style={"description_width": "170px"},
+                              layout=W.Layout(width="420px"))
+            s.observe(lambda _ch: self.redecide(), names="value")
+            self.sliders["probability"] = s
         self.reset_button = W.Button(description="Spec thresholds",
                                      tooltip="Sliders back to the configured thresholds")
         self.reset_button.on_click(lambda _b: self.reset_thresholds())
@@ -331,8 +370,7 @@ class ScoreExplorer:
                                    f"{escape(v.verdict)}</span> <span style='color:{MUTED}'>record "
                                    f"{escape(res.id)}</span>{moved}")
         # The scorer's reasons are the verdict's reasons followed by notes.
-        n_base = len(decide(res.relevance, res.completeness, res.hallucination,
-                            config=self.config, unsupported=_unsupported(res)).reasons)
+        n_base = len(redecide(res, self.config).reasons)  # as scored: the calibration's cut
         notes = list(res.reasons[n_base:])
         items = "".join(f"<li>{escape(r)}</li>" for r in v.reasons)
         items += "".join(f"<li><i>{escape(n)}</i></li>" for n in notes)
@@ -378,7 +416,7 @@ class ScoreExplorer:
             if rows else "<i>no anchors in the response</i>")
 
     def _agreement_text(self) -> str:
-        """How far the spec's verdicts agree with the frame's human verdicts, if it has any."""
+        """How far the verdicts agree with the frame's human verdicts, if it has any."""
         frame = self.frame
         if frame is None or "label_verdict" not in frame or not frame["label_verdict"].notna(
                 ).any():

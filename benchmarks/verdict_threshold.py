@@ -1,0 +1,134 @@
+"""Choose the verdict's probability threshold and relevance waiver leaving one data set out.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/verdict_threshold.py SCORED... \
+        [--held-out SCORED] [--thresholds 0.5 0.55 ...] [--waivers 0 0.6 ...] [--max-false 0.25]
+
+Reads development sets scored under the spec's verdict
+(``benchmarks/verdict_rates.py FILE... --config benchmarks/configs/verdict_spec.toml
+--save DIR``: rule 1 is ``S_hall > 0.5`` and relevance is never waived, so each record's
+reasons say whether rule 2 was crossed). Each set's probability comes from the shipped
+family (the shipped calibration's features, L2 logistic, each set and label weighing the
+same) **fitted on the other sets** (:func:`evaltools.calibration.lodo.fit_predict`), so a
+threshold is judged on data its model never saw; a ``--held-out`` file is scored by the model
+fitted on all of them. For every rule it prints, per set, the share of faithful responses
+given FAIL and the F1 of FAIL (label 1 = unfaithful), and the worst faithful FAIL over the
+sets. Rules:
+
+- ``spec``: FAIL if ``S_hall > 0.5`` or relevance < 0.1 (the spec);
+- ``p >= t``: FAIL if the probability is at least ``t``, or if ``S_hall > 0.5`` with an
+  unsupported number or date (what ``hallucination.verdict_from = "probability"`` does);
+
+each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
+The chosen rule is the one with the highest mean F1 over the development sets among those
+whose worst faithful FAIL is at most ``--max-false``. Nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from evaltools.calibration.lodo import fit_predict  # noqa: E402
+from evaltools.scoring.probability import features_frame, load_calibration  # noqa: E402
+
+
+def read(path: Path):
+    rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    rows = [r for r in rows if r.get("error") is None and r.get("label") in (0, 1)]
+    features = [c.name for c in load_calibration().coefficients]
+    frame = features_frame(rows, features)
+    frame["label"] = [int(r["label"]) for r in rows]
+    frame["dataset"] = path.stem
+    frame["s_hall"] = [float(r["hallucination"]) for r in rows]
+    frame["support"] = [float(r["support"]) for r in rows]
+    frame["relevance_fail"] = [any(x.startswith("relevance ") and "(irrelevant)" in x
+                                   for x in r["reasons"]) for r in rows]
+    frame["value_unsupported"] = [any(a.get("counted", True) and not a["supported"]
+                                      and a["kind"] in ("number", "date")
+                                      for a in r["anchors"]) for r in rows]
+    return frame, features
+
+
+def rates(y: np.ndarray, fail: np.ndarray) -> tuple[float, float]:
+    """(share of label-0 records failed, F1 of FAIL against label 1)."""
+    tp = int((fail & (y == 1)).sum())
+    fp = int((fail & (y == 0)).sum())
+    fn = int((~fail & (y == 1)).sum())
+    faithful = (y == 0).sum()
+    return (fp / faithful if faithful else float("nan"),
+            2 * tp / (2 * tp + fp + fn) if tp + fp + fn else float("nan"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("scored", type=Path, nargs="+")
+    ap.add_argument("--held-out", type=Path, action="append", default=[])
+    ap.add_argument("--thresholds", type=float, nargs="+",
+                    default=[0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8])
+    ap.add_argument("--waivers", type=float, nargs="+", default=[0.0, 0.6, 0.7, 0.8, 0.9])
+    ap.add_argument("--max-false", type=float, default=0.25)
+    args = ap.parse_args(argv)
+    import pandas as pd
+
+    parts, features = zip(*(read(p) for p in args.scored), strict=True)
+    dev = pd.concat(parts, ignore_index=True)
+    names = sorted(dev["dataset"].unique())
+    dev["p"] = np.nan
+    for name in names:
+        test = dev["dataset"] == name
+        dev.loc[test, "p"] = fit_predict(dev[~test], dev[test], features[0])
+    held = []
+    for path in args.held_out:
+        frame, _ = read(path)
+        frame["p"] = fit_predict(dev, frame, features[0])
+        held.append(frame)
+    frame = pd.concat([dev, *held], ignore_index=True)
+    held_names = [p.stem for p in args.held_out]
+
+    rules = [("spec", None, w) for w in args.waivers]
+    rules += [(f"p >= {t:g}", t, w) for t in args.thresholds for w in args.waivers]
+    print(f"features: {', '.join(features[0])}; each set's probability from the model fitted "
+          "on the others\n")
+    cols = [*names, *held_names]
+    print("| rule 1 | relevance waived at support | worst faithful FAIL (dev) | mean F1 (dev) | "
+          + " | ".join(f"{c} faithful FAIL / F1" for c in cols) + " |")
+    print("|---|---:|---:|---:|" + "---:|" * len(cols))
+    best = None
+    for label, t, w in rules:
+        per = {}
+        for name in cols:
+            d = frame[frame["dataset"] == name]
+            rel = d["relevance_fail"].to_numpy()
+            if w > 0:
+                rel = rel & (d["support"].to_numpy() < w)
+            if t is None:
+                rule1 = d["s_hall"].to_numpy() > 0.5
+            else:
+                rule1 = (d["p"].to_numpy() >= t) | ((d["s_hall"].to_numpy() > 0.5)
+                                                     & d["value_unsupported"].to_numpy())
+            per[name] = rates(d["label"].to_numpy(), rule1 | rel)
+        worst = max(per[n][0] for n in names)
+        mean_f1 = float(np.mean([per[n][1] for n in names]))
+        print(f"| {label} | {w:g} | {worst:.1%} | {100 * mean_f1:.1f} | "
+              + " | ".join(f"{per[c][0]:.1%} / {100 * per[c][1]:.1f}" for c in cols) + " |")
+        if worst <= args.max_false and (best is None or mean_f1 > best[0]):
+            best = (mean_f1, label, w, worst)
+    if best:
+        print(f"\nchosen (worst faithful FAIL <= {args.max_false:.0%}, highest mean F1): "
+              f"{best[1]}, relevance waived at support >= {best[2]:g} "
+              f"(mean F1 {100 * best[0]:.1f}, worst faithful FAIL {best[3]:.1%})")
+    else:
+        print(f"\nno rule keeps every set's faithful FAIL at or under {args.max_false:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
