@@ -17,6 +17,7 @@ sets. Rules:
 - ``spec``: FAIL if ``S_hall > 0.5`` or relevance < 0.1 (the spec);
 - ``p >= t``: FAIL if the probability is at least ``t``, or if ``S_hall > 0.5`` with an
   unsupported number or date (what ``hallucination.verdict_from = "probability"`` does);
+- ``p >= t only``: the probability alone, for comparison;
 
 each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
 The chosen rule is the one with the highest mean F1 over the development sets among those
@@ -93,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     frame = pd.concat([dev, *held], ignore_index=True)
     held_names = [p.stem for p in args.held_out]
 
-    rules = [("spec", None, w) for w in args.waivers]
-    rules += [(f"p >= {t:g}", t, w) for t in args.thresholds for w in args.waivers]
+    rules = [("spec", None, w, False) for w in args.waivers]
+    rules += [(f"p >= {t:g}", t, w, True) for t in args.thresholds for w in args.waivers]
+    rules += [(f"p >= {t:g} only", t, w, False) for t in args.thresholds for w in args.waivers]
     print(f"features: {', '.join(features[0])}; each set's probability from the model fitted "
           "on the others\n")
     cols = [*names, *held_names]
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
           + " | ".join(f"{c} faithful FAIL / F1" for c in cols) + " |")
     print("|---|---:|---:|---:|" + "---:|" * len(cols))
     best = None
-    for label, t, w in rules:
+    for label, t, w, value_rule in rules:
         per = {}
         for name in cols:
             d = frame[frame["dataset"] == name]
@@ -112,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
             if t is None:
                 rule1 = d["s_hall"].to_numpy() > 0.5
             else:
-                rule1 = (d["p"].to_numpy() >= t) | ((d["s_hall"].to_numpy() > 0.5)
-                                                     & d["value_unsupported"].to_numpy())
+                rule1 = d["p"].to_numpy() >= t
+                if value_rule:
+                    rule1 |= (d["s_hall"].to_numpy() > 0.5) & d["value_unsupported"].to_numpy()
             per[name] = rates(d["label"].to_numpy(), rule1 | rel)
         worst = max(per[n][0] for n in names)
         mean_f1 = float(np.mean([per[n][1] for n in names]))
