@@ -233,3 +233,34 @@ def test_default_verdict_reads_the_shipped_probability_at_its_threshold():
     ok = evaltools.score(q, YETI, "The Yeti mug costs $44.95.")
     assert cal.probability(ok.to_dict()) < 0.7 and ok.verdict == "PASS"
     assert ok.reasons[0].startswith("hallucination probability ")
+
+
+# ------------------------------------------------------------ business records with reviews
+
+CAFE = ('{"name": "Blue Door Cafe", "attributes": {"WiFi": "free", "HiFiSystem": true}, '
+        '"review_info": [{"review_text": "Great pancakes and the staff were so friendly.", '
+        '"review_stars": 5}]}')
+CAFE_Q = "Write an overview of this business."
+
+
+def _claims(result):
+    return {a.text: a.supported for a in result.anchors if a.kind == "claim"}
+
+
+def test_a_short_camelcase_key_is_one_word():
+    ok = _claims(evaltools.score(CAFE_Q, CAFE, "The cafe offers free WiFi."))
+    assert ok == {"The cafe offers free WiFi": True}
+    bad = _claims(evaltools.score(CAFE_Q, CAFE, "The cafe offers free parking."))
+    assert bad == {"The cafe offers free parking": False}
+
+
+def test_reviewers_as_subject_claim_what_the_reviews_say():
+    ok = evaltools.score(CAFE_Q, CAFE, "Customers praise the pancakes.")
+    assert _claims(ok) == {"praise the pancakes": True}
+    (claim,) = [a for a in ok.anchors if a.kind == "claim"]
+    assert claim.note.startswith("(pronoun) / praise / pancake")  # the subject is not looked up
+    bad = evaltools.score(CAFE_Q, CAFE, "Customers praise the waffles.")
+    assert _claims(bad) == {"praise the waffles": False}
+    # a named subject is still looked up
+    named = evaltools.score(CAFE_Q, CAFE, "Chefs praise the pancakes.")
+    assert list(_claims(named).values()) == [False]

@@ -160,18 +160,29 @@ def split_key(key: str) -> str:
     >>> split_key("BusinessAcceptsCreditCards")
     'business accepts credit cards'
     >>> split_key("opening_hours"), split_key("WiFi"), split_key("HTMLParser")
-    ('opening hours', 'wi fi', 'html parser')
+    ('opening hours', 'wifi', 'html parser')
+
+    A key whose CamelCase pieces are all one or two letters ("WiFi", "HiFi") is
+    one word, as it is written in prose:
+
+    >>> split_key("HiFiSystem"), split_key("free_WiFi")
+    ('hi fi system', 'free wifi')
     >>> split_key("Mon")
     'Monday'
     """
     words = []
-    for part in _KEY_SEP.split(_CAMEL.sub(" ", str(key))):
-        if not part:
-            continue
-        low = part.lower()
-        day = WEEKDAYS.get(low) or (low.capitalize() if low in _DAY_NAMES else None)
-        words.append(day or low)
-    return " ".join(words)
+    for segment in _KEY_SEP.split(str(key)):
+        pieces = _CAMEL.sub(" ", segment).split()
+        words_of_segment = [segment] if pieces and all(len(p) <= 2 for p in pieces) else pieces
+        for part in words_of_segment:
+            words.append(_key_word(part))
+    return " ".join(w for w in words if w)
+
+
+def _key_word(part: str) -> str:
+    """One word of a key, lower-cased, a weekday written out."""
+    low = part.lower()
+    return WEEKDAYS.get(low) or (low.capitalize() if low in _DAY_NAMES else low)
 
 
 def read_value(value: str) -> str:

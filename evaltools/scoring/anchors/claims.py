@@ -65,6 +65,12 @@ SOURCE_NOUNS = frozenset({
     "snippet", "page", "description", "listing", "record", "material", "data", "detail",
     "mention", "knowledge", "paragraph", "review", "reviews", "summary", "input",
 })
+#: Nouns that name the authors of reviews in the context: "customers praise the pancakes"
+#: claims what the reviews say, so its subject is not looked up (as a pronoun's is not).
+REVIEWER_NOUNS = frozenset({
+    "customer", "reviewer", "guest", "visitor", "patron", "user", "buyer", "client", "shopper",
+    "purchaser", "owner", "consumer",
+})
 #: Verbs that report what a source says.
 REPORT_VERBS = frozenset({
     "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
@@ -453,7 +459,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             or (primary.dep_ == "acomp" and any(
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
-    named_subject = subj is not None and not _is_pronoun(subj)
+    named_subject = (subj is not None and not _is_pronoun(subj)
+                     and _lemma(subj) not in REVIEWER_NOUNS)
     own_subject = named_subject and subj.head.i == pred.i
     subj_tokens = _phrase(subj, drop_conj=False) if named_subject else []
     # the predicate's own tokens: the verb, its particles and arguments (objects apart)
