@@ -264,3 +264,40 @@ def test_reviewers_as_subject_claim_what_the_reviews_say():
     # a named subject is still looked up
     named = evaltools.score(CAFE_Q, CAFE, "Chefs praise the pancakes.")
     assert list(_claims(named).values()) == [False]
+
+
+def _spans(ctx, response):
+    import json
+
+    r = evaltools.score(CAFE_Q, json.dumps(ctx), response)
+    return r, [s.text for s in r.unsupported_spans]
+
+
+def test_key_pieces_prose_writes_as_one_word_are_found_joined():
+    _, found = _spans({"attributes": {"RestaurantsTakeOut": True}}, "The cafe offers takeout.")
+    assert found == ["cafe offers"]                       # "takeout" is in the record
+    _, missing = _spans({"attributes": {"RestaurantsTakeOut": True}}, "The cafe offers delivery.")
+    assert missing == ["cafe offers delivery"]
+
+
+def test_short_forms_in_keys_are_read_out():
+    rec = {"name": "Sunrise Cafe", "business_stats": {"avg_stars": 4.3}}
+    ok, spans = _spans(rec, "Sunrise Cafe has an average of 4.3 stars.")
+    assert ok.support == 1.0 and spans == [] and all(a.supported for a in ok.anchors)
+    bad, spans = _spans(rec, "Sunrise Cafe has a median of 4.3 stars.")
+    assert spans == ["median"] and not bad.anchors[0].supported
+
+
+def test_weekdays_in_the_plural_are_the_weekday():
+    rec = {"name": "Sunrise Cafe", "hours": {"Monday": "7:0-15:0"}}
+    ok, _ = _spans(rec, "Sunrise Cafe is open on Mondays.")
+    assert [a.supported for a in ok.anchors if a.kind == "claim"] == [True]
+    bad, spans = _spans(rec, "Sunrise Cafe is open on Sundays.")
+    assert [a.supported for a in bad.anchors if a.kind == "claim"] == [False]
+    assert spans == ["open on Sundays"]
+
+
+def test_a_quoted_none_is_a_word_and_a_bare_none_is_nothing():
+    from evaltools.scoring.context import flatten_json
+
+    assert flatten_json({"Alcohol": "u'none'", "WiFi": "None", "Noise": None}) == "alcohol: none."

@@ -63,6 +63,13 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _KEY_SEP = re.compile(r"[_\-.\s]+")
 _PY_STRING = re.compile(r"""^u?(['"])(.*)\1$""", re.DOTALL)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+#: Short forms in keys, read as prose writes them ("avg_stars": the average stars).
+KEY_WORDS = {"avg": "average", "qty": "quantity", "num": "number", "addr": "address",
+             "desc": "description", "info": "information", "pct": "percent", "cnt": "count",
+             "min": "minimum", "max": "maximum", "yr": "year", "yrs": "years"}
+#: Two CamelCase pieces of a key are also read joined when the joined word is this common
+#: (wordfreq Zipf scale): "TakeOut" is "takeout" in prose, "WheelChair" "wheelchair".
+COMPOUND_ZIPF = 2.5
 
 
 @dataclass(frozen=True)
@@ -167,22 +174,40 @@ def split_key(key: str) -> str:
 
     >>> split_key("HiFiSystem"), split_key("free_WiFi")
     ('hi fi system', 'free wifi')
+
+    Pieces that prose writes as one word are read joined too, and short forms
+    written out (:data:`KEY_WORDS`):
+
+    >>> split_key("RestaurantsTakeOut"), split_key("avg_stars")
+    ('restaurants takeout take out', 'average stars')
     >>> split_key("Mon")
     'Monday'
     """
     words = []
     for segment in _KEY_SEP.split(str(key)):
         pieces = _CAMEL.sub(" ", segment).split()
-        words_of_segment = [segment] if pieces and all(len(p) <= 2 for p in pieces) else pieces
-        for part in words_of_segment:
+        if pieces and all(len(p) <= 2 for p in pieces):
+            pieces = [segment]
+        for i, part in enumerate(pieces):
+            nxt = pieces[i + 1] if i + 1 < len(pieces) else ""
+            if part.isalpha() and nxt.isalpha() and _common(f"{part}{nxt}".lower()):
+                words.append(f"{part}{nxt}".lower())
             words.append(_key_word(part))
     return " ".join(w for w in words if w)
+
+
+@functools.lru_cache(maxsize=4096)
+def _common(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= COMPOUND_ZIPF
 
 
 def _key_word(part: str) -> str:
     """One word of a key, lower-cased, a weekday written out."""
     low = part.lower()
-    return WEEKDAYS.get(low) or (low.capitalize() if low in _DAY_NAMES else low)
+    return (WEEKDAYS.get(low) or (low.capitalize() if low in _DAY_NAMES else None)
+            or KEY_WORDS.get(low, low))
 
 
 def read_value(value: str) -> str:
@@ -194,6 +219,12 @@ def read_value(value: str) -> str:
     ('9:00–17:30', 'yes', 'free')
     >>> read_value("Mon-Fri 8:0-18:0")
     'Monday-Friday 8:00–18:00'
+
+    A quoted ``'none'`` is a word ("Alcohol": "u'none'": no alcohol is served);
+    a bare ``None`` or ``null`` is Python's or JSON's nothing:
+
+    >>> read_value("u'none'"), read_value("None")
+    ('none', '')
     """
     s = value.strip()
     m = _PY_STRING.match(s)
@@ -202,7 +233,7 @@ def read_value(value: str) -> str:
     low = s.lower()
     if low in ("true", "false"):
         return "yes" if low == "true" else "no"
-    if low in ("none", "null"):
+    if low in ("none", "null") and not m:
         return ""
     s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
     s = _TIME_RANGE.sub(r"\1–\2", s)
@@ -340,7 +371,7 @@ def read_triples(text: str) -> str | None:
     >>> print(read_triples("Chinabank | numberOfLocations | 295\\n"
     ...                    "Alan_Shepard | birthPlace | New_Hampshire"))
     Chinabank | number of locations | 295
-    Alan Shepard | birth place | New Hampshire
+    Alan Shepard | birthplace birth place | New Hampshire
     >>> read_triples("Open daily | 9 to 5.") is None, read_triples("") is None
     (True, True)
     """

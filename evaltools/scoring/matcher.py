@@ -46,6 +46,9 @@ UNIT_KEYS = {
 #: Abbreviated weekdays, matched when capitalised (``Sat``/``Sun`` are left alone: *sat*, *sun*).
 WEEKDAY_KEYS = {"Mon": "monday", "Tue": "tuesday", "Tues": "tuesday", "Wed": "wednesday",
                 "Thu": "thursday", "Thur": "thursday", "Thurs": "thursday", "Fri": "friday"}
+#: Weekdays in the plural ("open on Mondays") are the weekday.
+_WEEKDAY_PLURALS = {f"{d}s": d for d in ("monday", "tuesday", "wednesday", "thursday",
+                                         "friday", "saturday", "sunday")}
 _HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212'\u2019"
 _APOSTROPHES = frozenset("'\u2019`")
 #: Endings of contractions, as tokens of their own when a text was written with spaces
@@ -88,10 +91,14 @@ def token_key(tok) -> str:
     ['the', 'cafe', 'e', '', 'mail', '15', 'percent', 'on', 'tuesday', '']
     >>> [token_key(t) for t in load_pipeline()("5 km on 3 Sept, 2 kilometres")]
     ['5', 'kilometer', 'on', '3', 'september', '', '2', 'kilometer']
+    >>> [token_key(t) for t in load_pipeline()("Open on Mondays")]
+    ['open', 'on', 'monday']
     """
     text = tok.text
     if text in WEEKDAY_KEYS:
         return WEEKDAY_KEYS[text]
+    if text.lower() in _WEEKDAY_PLURALS:
+        return _WEEKDAY_PLURALS[text.lower()]
     tables = abbreviations()
     if text.rstrip(".") in tables["months"]:  # Jan, Sept. (capitalised only: "mar", "jun")
         return tables["months"][text.rstrip(".")]
