@@ -301,3 +301,24 @@ def test_a_quoted_none_is_a_word_and_a_bare_none_is_nothing():
     from evaltools.scoring.context import flatten_json
 
     assert flatten_json({"Alcohol": "u'none'", "WiFi": "None", "Noise": None}) == "alcohol: none."
+
+
+ATTRS = ('{"name": "Sunrise Cafe", "categories": "Cafes", "attributes": {"RestaurantsTakeOut": '
+         'true, "RestaurantsDelivery": false, "Alcohol": "u\'none\'", "DogsAllowed": true}}')
+
+
+@pytest.mark.parametrize("response,supported,note", [
+    ("Takeout is available.", True, "takeout / be / available: found together"),
+    ("Takeout is not available.", False, "takeout / not be / available: the context affirms it"),
+    ("Delivery is not offered.", True, "delivery / not offer / : found together"),
+    ("Delivery is offered.", False, "delivery / offer / : the context negates it"),
+    ("The cafe does not serve alcohol.", True, "cafe / not serve / alcohol: found together"),
+    ("The cafe serves alcohol.", False, "cafe / serve / alcohol: the context negates it"),
+    ("Dogs are allowed.", True, "dog / allow / : found together"),
+    ("Dogs are not allowed.", False, "dog / not allow / : the context affirms it"),
+    ("Cats are allowed.", False, "cat / allow / : only 0% of its subject's words"),
+])
+def test_availability_claims_read_a_records_yes_and_no(response, supported, note):
+    (claim,) = [a for a in evaltools.score(CAFE_Q, ATTRS, response).anchors
+                if a.kind == "claim"]
+    assert claim.supported is supported and claim.note.startswith(note)

@@ -220,11 +220,11 @@ def read_value(value: str) -> str:
     >>> read_value("Mon-Fri 8:0-18:0")
     'Monday-Friday 8:00–18:00'
 
-    A quoted ``'none'`` is a word ("Alcohol": "u'none'": no alcohol is served);
-    a bare ``None`` or ``null`` is Python's or JSON's nothing:
+    ``none`` in lower case is a word ("Alcohol": "u'none'" or "none": no alcohol
+    is served); ``None`` and ``null`` unquoted are Python's and JSON's nothing:
 
-    >>> read_value("u'none'"), read_value("None")
-    ('none', '')
+    >>> read_value("u'none'"), read_value("none"), read_value("None")
+    ('none', 'none', '')
     """
     s = value.strip()
     m = _PY_STRING.match(s)
@@ -233,7 +233,7 @@ def read_value(value: str) -> str:
     low = s.lower()
     if low in ("true", "false"):
         return "yes" if low == "true" else "no"
-    if low in ("none", "null") and not m:
+    if s in ("None", "null", "NULL") and not m:
         return ""
     s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
     s = _TIME_RANGE.sub(r"\1–\2", s)

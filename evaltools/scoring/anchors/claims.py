@@ -40,6 +40,7 @@ Their support in the context: :mod:`evaltools.scoring.anchors.context_index`.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -70,6 +71,14 @@ SOURCE_NOUNS = frozenset({
 REVIEWER_NOUNS = frozenset({
     "customer", "reviewer", "guest", "visitor", "patron", "user", "buyer", "client", "shopper",
     "purchaser", "owner", "consumer",
+})
+#: Words that say only that something is there to be had ("takeout is available", "the cafe
+#: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
+#: in a claim's support, and when one is the claim's predicate its polarity is that of its
+#: subject ("delivery: no" contradicts "delivery is offered").
+AVAILABILITY_WORDS = frozenset({
+    "available", "unavailable", "offer", "provide", "serve", "allow", "accept", "permit",
+    "welcome", "feature",
 })
 #: Verbs that report what a source says.
 REPORT_VERBS = frozenset({
@@ -121,7 +130,7 @@ OWN_CLAUSE_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "parataxis", "app
 RELATIVE_TAGS = frozenset({"WDT", "WP", "WP$"})
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "●"})
-_KEY_NO = re.compile(r":\s*no\s*[.;]?\s*$", re.IGNORECASE)
+_KEY_NO = re.compile(r":\s*(?:no|none)\s*[.;]?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -489,6 +498,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         obj_heads = frozenset(o.i for o in group if not _is_pronoun(o))
         pred_words, pred_values = words.claim_words(
             [*shared, *obj_tokens], "predicate", obj_heads)
+        pred_words = [dataclasses.replace(w, weight=0.0, head=False)
+                      if w.word.key in AVAILABILITY_WORDS and not w.qualifier else w
+                      for w in pred_words]
         if any(o.i == pred.head.i for o in group):  # "the car that she bought": car is the object
             extra, _ = words.claim_words(_phrase(pred.head), "predicate", frozenset({pred.head.i}))
             pred_words.extend(extra)
@@ -515,6 +527,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         start, end = _span_of(span_tokens)
         obj = group[0] if group else None
         focus_tok = obj if obj is not None and not _is_pronoun(obj) else pred
+        if (focus_tok is pred or focus_tok.dep_ == "acomp") and named_subject and (
+                token_key(focus_tok) in AVAILABILITY_WORDS):
+            focus_tok = subj  # "delivery is not offered": is delivery negated in the record?
         focus = ("" if focus_tok.is_stop else
                  fold(focus_tok.text) if _degree(focus_tok) else token_key(focus_tok))
         negated = (clause_negated(obj) if obj is not None else clause_negated(pred)) or (
