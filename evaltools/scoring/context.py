@@ -66,7 +66,7 @@ _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 #: Short forms in keys, read as prose writes them ("avg_stars": the average stars).
 KEY_WORDS = {"avg": "average", "qty": "quantity", "num": "number", "addr": "address",
              "desc": "description", "info": "information", "pct": "percent", "cnt": "count",
-             "min": "minimum", "max": "maximum", "yr": "year", "yrs": "years"}
+             "max": "maximum", "yr": "year", "yrs": "years"}  # not "min": minimum or minutes
 #: Two CamelCase pieces of a key are also read joined when the joined word is this common
 #: (wordfreq Zipf scale): "TakeOut" is "takeout" in prose, "WheelChair" "wheelchair".
 COMPOUND_ZIPF = 2.5

@@ -70,7 +70,7 @@ SOURCE_NOUNS = frozenset({
 #: claims what the reviews say, so its subject is not looked up (as a pronoun's is not).
 REVIEWER_NOUNS = frozenset({
     "customer", "reviewer", "guest", "visitor", "patron", "user", "buyer", "client", "shopper",
-    "purchaser", "owner", "consumer",
+    "purchaser", "consumer",
 })
 #: Words that say only that something is there to be had ("takeout is available", "the cafe
 #: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
