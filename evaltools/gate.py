@@ -144,22 +144,17 @@ def check_records(records: Iterable[Mapping[str, Any]], *, max_fail: float | Non
         failures.append(GateFailure("max_fail", (
             f"FAIL share {100 * fails / n:.1f}% ({fails} of {n} records) is above the limit "
             f"{100 * max_fail:.1f}% (--max-fail)")))
-    for k, limit in min_mean.items():
-        total, count = sums[k]
-        if not count:
-            failures.append(GateFailure("min_mean", f"no record has score '{k}', so its mean "
-                                                    f"cannot be checked (--min-mean)"))
-        elif total / count < limit:
-            failures.append(GateFailure("min_mean", (
-                f"mean {k} {total / count:.3f} is below the limit {limit:g} (--min-mean)")))
-    for k, limit in max_mean.items():
-        total, count = sums[k]
-        if not count:
-            failures.append(GateFailure("max_mean", f"no record has score '{k}', so its mean "
-                                                    f"cannot be checked (--max-mean)"))
-        elif total / count > limit:
-            failures.append(GateFailure("max_mean", (
-                f"mean {k} {total / count:.3f} is above the limit {limit:g} (--max-mean)")))
+    for condition, limits, sign, side in (("min_mean", min_mean, -1, "below"),
+                                          ("max_mean", max_mean, 1, "above")):
+        flag = "--" + condition.replace("_", "-")
+        for k, limit in limits.items():
+            total, count = sums[k]
+            if not count:
+                failures.append(GateFailure(condition, f"no record has score '{k}', so its "
+                                                       f"mean cannot be checked ({flag})"))
+            elif sign * (total / count - limit) > 0:
+                failures.append(GateFailure(condition, (
+                    f"mean {k} {total / count:.3f} is {side} the limit {limit:g} ({flag})")))
     if worse:
         failures.append(GateFailure("reference", (
             f"{len(worse)} verdict{'s' if len(worse) != 1 else ''} worse than in the reference "
