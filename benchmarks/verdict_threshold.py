@@ -37,8 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from verdict_rates import rates  # noqa: E402  (this folder: the same shares and F1)
+
 from evaltools.calibration.lodo import fit_predict  # noqa: E402
 from evaltools.scoring.probability import features_frame, load_calibration  # noqa: E402
+from evaltools.scoring.verdict import VALUE_KINDS  # noqa: E402
 
 
 def read(path: Path):
@@ -53,19 +56,9 @@ def read(path: Path):
     frame["relevance_fail"] = [any(x.startswith("relevance ") and "(irrelevant)" in x
                                    for x in r["reasons"]) for r in rows]
     frame["value_unsupported"] = [any(a.get("counted", True) and not a["supported"]
-                                      and a["kind"] in ("number", "date")
-                                      for a in r["anchors"]) for r in rows]
+                                      and a["kind"] in VALUE_KINDS for a in r["anchors"])
+                                  for r in rows]
     return frame, features
-
-
-def rates(y: np.ndarray, fail: np.ndarray) -> tuple[float, float]:
-    """(share of label-0 records failed, F1 of FAIL against label 1)."""
-    tp = int((fail & (y == 1)).sum())
-    fp = int((fail & (y == 0)).sum())
-    fn = int((~fail & (y == 1)).sum())
-    faithful = (y == 0).sum()
-    return (fp / faithful if faithful else float("nan"),
-            2 * tp / (2 * tp + fp + fn) if tp + fp + fn else float("nan"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                 rule1 = d["p"].to_numpy() >= t
                 if value_rule:
                     rule1 |= (d["s_hall"].to_numpy() > 0.5) & d["value_unsupported"].to_numpy()
-            per[name] = rates(d["label"].to_numpy(), rule1 | rel)
+            r = rates(d["label"].to_numpy(), rule1 | rel)
+            per[name] = (r["faithful_fail"], r["f1"])
         worst = max(per[n][0] for n in names)
         mean_f1 = float(np.mean([per[n][1] for n in names]))
         print(f"| {label} | {w:g} | {worst:.1%} | {100 * mean_f1:.1f} | "

@@ -18,7 +18,7 @@ from evaltools.scoring.relevance import (
 )
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
-from evaltools.scoring.verdict import VerdictInputs, redecide
+from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, redecide
 
 
 def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
@@ -141,8 +141,7 @@ def score_features(rid: Any, query: QueryFeatures,
         relevance_waived=short_answer or not applicable or declines or grounded,
         completeness_waived=not applicable or chat == "statement",
         probability=probability,
-        value_unsupported=any(a.counted and not a.supported and a.kind in ("number", "date")
-                              for a in hall.anchors))
+        value_unsupported=any(a.kind in VALUE_KINDS for a in result.unsupported()))
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)

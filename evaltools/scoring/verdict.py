@@ -86,6 +86,11 @@ class ScoreVerdict:
         return {"verdict": self.verdict, "reasons": list(self.reasons)}
 
 
+#: Anchor kinds whose being unsupported fails rule 1 under the probability whenever
+#: ``S_hall > fail_above`` (a wrong price is never passed).
+VALUE_KINDS = frozenset({"number", "date"})
+
+
 @dataclass(frozen=True)
 class VerdictInputs:
     """What the verdict reads besides the three scores and the thresholds.
@@ -214,10 +219,9 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
     nothing is rescored. Under the config the result was scored with it gives
     the result's own verdict and reasons (without the notes that follow them).
     """
-    inputs = getattr(result, "verdict_inputs", None) or VerdictInputs()
+    inputs = result.verdict_inputs or VerdictInputs()
     return decide(result.relevance, result.completeness, result.hallucination, config=config,
-                  unsupported=[(a.kind, a.text) for a in result.anchors
-                               if a.counted and not a.supported],
+                  unsupported=[(a.kind, a.text) for a in result.unsupported()],
                   relevance_waived=inputs.relevance_waived,
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported)
