@@ -101,7 +101,8 @@ def test_read_context_flattens_records():
         "hours": {"Mon": "9:0-17:30", "Sun": ""}, "reviews": [{"stars": 5}, {"stars": 3}],
     })).text
     assert text == ("name: Blue Door. is open: yes. rating: 4.5. tags: quiet, wifi. "
-                    "hours Monday: 9:00–17:30. reviews stars: 5. reviews stars: 3.")
+                    "hours open Monday: 9:00–17:30. reviews stars rating: 5. "
+                    "reviews stars rating: 3.")
 
 
 def test_plain_text_and_broken_json_are_read_as_given():

@@ -275,7 +275,7 @@ def _spans(ctx, response):
 
 def test_key_pieces_prose_writes_as_one_word_are_found_joined():
     _, found = _spans({"attributes": {"RestaurantsTakeOut": True}}, "The cafe offers takeout.")
-    assert found == ["cafe offers"]                       # "takeout" is in the record
+    assert found == ["cafe"]           # "takeout" is in the record; "offers" weighs nothing
     _, missing = _spans({"attributes": {"RestaurantsTakeOut": True}}, "The cafe offers delivery.")
     assert missing == ["cafe offers delivery"]
 
@@ -294,7 +294,7 @@ def test_weekdays_in_the_plural_are_the_weekday():
     assert [a.supported for a in ok.anchors if a.kind == "claim"] == [True]
     bad, spans = _spans(rec, "Sunrise Cafe is open on Sundays.")
     assert [a.supported for a in bad.anchors if a.kind == "claim"] == [False]
-    assert spans == ["open on Sundays"]
+    assert spans == ["Sundays"]  # "open": the record's "hours"
 
 
 def test_a_quoted_none_is_a_word_and_a_bare_none_is_nothing():
@@ -322,3 +322,42 @@ def test_availability_claims_read_a_records_yes_and_no(response, supported, note
     (claim,) = [a for a in evaltools.score(CAFE_Q, ATTRS, response).anchors
                 if a.kind == "claim"]
     assert claim.supported is supported and claim.note.startswith(note)
+
+
+# ------------------------------------------------------------ codes and names in business records
+
+def test_a_price_level_is_read_as_its_word():
+    from evaltools.scoring.context import flatten_json
+
+    assert (flatten_json({"RestaurantsPriceRange2": "2"})
+            == "restaurants price range 2: 2 (moderate).")
+    assert flatten_json({"price_level": "$$$"}) == "price level: $$$ (expensive)."
+    assert flatten_json({"price": 2}) == "price: 2."            # an amount, not a level
+    rec = {"name": "Casa Verde", "attributes": {"RestaurantsPriceRange2": "2"}}
+    ok = _claims(_spans(rec, "Casa Verde is moderately priced.")[0])
+    assert list(ok.values()) == [True]
+    bad = _claims(_spans(rec, "Casa Verde is very expensive.")[0])
+    assert list(bad.values()) == [False]
+
+
+def test_a_snake_case_value_is_words():
+    rec = {"name": "Casa Verde", "attributes": {"Alcohol": "u'beer_and_wine'"}}
+    ok, spans = _spans(rec, "Casa Verde serves beer and wine.")
+    assert spans == [] and ok.support > 0.9   # name and drinks stand in two record sentences
+    _, spans = _spans(rec, "Casa Verde serves cocktails and wine.")
+    assert spans == ["cocktails"]
+
+
+def test_stars_are_a_rating_and_an_address_a_location():
+    rec = {"name": "Casa Verde", "address": "1120 Elm St", "stars": 4.5}
+    ok = _spans(rec, "Casa Verde is located at 1120 Elm St and has a rating of 4.5 stars.")[0]
+    assert ok.support == 1.0 and all(a.supported for a in ok.anchors)
+    bad = _spans(rec, "Casa Verde is located at 1120 Elm St and has a rating of 4 stars.")[0]
+    assert [(a.kind, a.text) for a in bad.anchors if not a.supported] == [
+        ("claim", "has a rating of 4 stars"), ("number", "4 stars")]
+
+
+def test_availability_words_weigh_nothing_in_grounding():
+    rec = {"name": "Casa Verde", "attributes": {"OutdoorSeating": True}}
+    assert _spans(rec, "Casa Verde offers outdoor seating.")[1] == []
+    assert _spans(rec, "Casa Verde offers valet parking.")[1] == ["valet parking"]

@@ -59,7 +59,8 @@ _WEEKDAY = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
                       + r")\b\.?", re.IGNORECASE)
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-4]):([0-5]?\d)(?![\d:])")
 _TIME_RANGE = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)")
+_SNAKE_VALUE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _KEY_SEP = re.compile(r"[_\-.\s]+")
 _PY_STRING = re.compile(r"""^u?(['"])(.*)\1$""", re.DOTALL)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
@@ -67,6 +68,13 @@ _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 KEY_WORDS = {"avg": "average", "qty": "quantity", "num": "number", "addr": "address",
              "desc": "description", "info": "information", "pct": "percent", "cnt": "count",
              "max": "maximum", "yr": "year", "yrs": "years"}  # not "min": minimum or minutes
+#: One-word keys that prose names another way too: a count of "stars" is a rating, an address
+#: where a place is located, hours when it is open.
+KEY_ALSO = {"stars": "rating", "address": "location", "hours": "open"}
+#: A price level 1-4 read as the words prose uses for it (the scale Google Places' price_level
+#: and Yelp's RestaurantsPriceRange2 define: 1 inexpensive, $, ... 4 very expensive).
+PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expensive"}
+_PRICE_KEY = re.compile(r"\bprice ?(?:range|level)\b")
 #: Two CamelCase pieces of a key are also read joined when the joined word is this common
 #: (wordfreq Zipf scale): "TakeOut" is "takeout" in prose, "WheelChair" "wheelchair".
 COMPOUND_ZIPF = 2.5
@@ -182,6 +190,12 @@ def split_key(key: str) -> str:
     ('restaurants takeout take out', 'average stars')
     >>> split_key("Mon")
     'Monday'
+
+    A version digit is its own word, and a one-word key that prose also names
+    another way (:data:`KEY_ALSO`) is read both ways:
+
+    >>> split_key("RestaurantsPriceRange2"), split_key("stars")
+    ('restaurants price range 2', 'stars rating')
     """
     words = []
     for segment in _KEY_SEP.split(str(key)):
@@ -193,6 +207,8 @@ def split_key(key: str) -> str:
             if part.isalpha() and nxt.isalpha() and _common(f"{part}{nxt}".lower()):
                 words.append(f"{part}{nxt}".lower())
             words.append(_key_word(part))
+    if len(words) == 1:  # a one-word key: "stars", not "review_stars" or "opening_hours"
+        words.append(KEY_ALSO.get(words[0], ""))
     return " ".join(w for w in words if w)
 
 
@@ -225,6 +241,11 @@ def read_value(value: str) -> str:
 
     >>> read_value("u'none'"), read_value("none"), read_value("None")
     ('none', 'none', '')
+
+    A snake_case value is words ("Alcohol": "u'beer_and_wine'"):
+
+    >>> read_value("u'beer_and_wine'"), read_value("full_bar")
+    ('beer and wine', 'full bar')
     """
     s = value.strip()
     m = _PY_STRING.match(s)
@@ -235,6 +256,8 @@ def read_value(value: str) -> str:
         return "yes" if low == "true" else "no"
     if s in ("None", "null", "NULL") and not m:
         return ""
+    if _SNAKE_VALUE.match(s):
+        return s.replace("_", " ")
     s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
     s = _TIME_RANGE.sub(r"\1–\2", s)
     return _WEEKDAY.sub(lambda d: WEEKDAYS[d.group(1).lower()], s)
@@ -263,6 +286,17 @@ def _python_literal(value: str) -> Any:
         return None
 
 
+def _price_level(text: str) -> str:
+    """A price level's value with its word: ``"2"`` -> ``"2 (moderate)"``; other values as given.
+
+    >>> _price_level("2"), _price_level("$$$"), _price_level("12.50")
+    ('2 (moderate)', '$$$ (expensive)', '12.50')
+    """
+    level = len(text) if text and set(text) == {"$"} else int(text) if text.isdigit() else 0
+    word = PRICE_LEVELS.get(level)
+    return f"{text} ({word})" if word else text
+
+
 def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> None:
     if depth > MAX_DEPTH:
         return
@@ -285,6 +319,8 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
             _flatten(item, path, depth + 1, out)
         return
     text = _scalar(value)
+    if text and _PRICE_KEY.search(label):
+        text = _price_level(text)
     if text:
         if label:
             text = f"{label}: {text}"
@@ -341,7 +377,7 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     'Open daily.'
     >>> r = read_context('{"name": "Cafe Nero", "GoodForKids": true, "hours": {"Sat": "9:0-13:0"}}')
     >>> r.structured, r.text
-    (True, 'name: Cafe Nero. good for kids: yes. hours Saturday: 9:00–13:00.')
+    (True, 'name: Cafe Nero. good for kids: yes. hours open Saturday: 9:00–13:00.')
     >>> read_context('"{\\\\"a\\\\": 1}"').text
     'a: 1.'
     >>> read_context("Chinabank | numberOfLocations | 295").text   # triples (read_triples)
