@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import evaltools
 from evaltools.scoring.grounding import GroundedUnit
-from evaltools.scoring.signals import LOG_SIGNALS, SIGNALS, _novel, _unit_shares
+from evaltools.scoring.signals import LOG_SIGNALS, SIGNALS, _novel, _novel_rare, _unit_shares
 from evaltools.text import ngrams
 
 
@@ -59,6 +59,21 @@ def test_novel_ngrams_by_hand():
     assert _novel(resp, hashes, 3) == 1 / 2      # "mug costs 7"
     assert _novel(["mug"], hashes, 3) == 0.0     # shorter than n: its own length
     assert _novel([], hashes, 2) == 0.0
+
+
+def test_novel_rare_weighs_absent_words_by_rarity():
+    from evaltools.scoring.matcher import rarity
+
+    ctx = ["the", "mug", "costs", "5"]
+    hashes = {1: frozenset(map(hash, ngrams(ctx, 1)))}
+    assert rarity("7") == 1.0 and 0 < rarity("the") < 0.05 < rarity("mug") < 1
+    # "7" (weight 1) absent, "the" and "mug" present: 1 / (w_the + w_mug + 1)
+    assert _novel_rare(["the", "mug", "7"], hashes) == 1 / (rarity("the") + rarity("mug") + 1)
+    assert _novel_rare(["the", "mug"], hashes) == 0.0
+    assert _novel_rare(["xq17", "7"], hashes) == 1.0       # both absent
+    assert _novel_rare([], hashes) == 0.0 and _novel_rare(["7"], {}) == 1.0
+    # a rare absent word outweighs a common one: "formaldehyde" vs "the"
+    assert _novel_rare(["the", "formaldehyde"], {1: frozenset({hash(("the",))})}) > 0.9
 
 
 @pytest.mark.parametrize("text, declines, hedged", [

@@ -39,6 +39,7 @@ from evaltools.scoring.grounding import (
     GroundingScore,
     abstention_sentences,
 )
+from evaltools.scoring.matcher import rarity
 from evaltools.scoring.result import Anchor
 from evaltools.text import ngrams
 
@@ -70,6 +71,8 @@ SIGNALS: dict[str, str] = {
     "novel_unigrams": "share of response words absent from the context",
     "novel_bigrams": "share of response word pairs absent from the context",
     "novel_trigrams": "share of response word triples absent from the context",
+    "novel_rare": "share of response words absent from the context, each weighted by its "
+                  "rarity (matcher.rarity: 'the' ~0, a name 1)",
     # meaning markers
     "negation_mismatch": "share of sentences whose negation differs from their closest "
                          "context sentence's",
@@ -107,6 +110,13 @@ def _novel(words: Sequence[str], hashes: Mapping[int, frozenset[int]], n: int) -
     grams = ngrams(words, k)
     ctx = hashes.get(k, frozenset())
     return sum(1 for g in grams if hash(g) not in ctx) / len(grams)
+
+
+def _novel_rare(words: Sequence[str], hashes: Mapping[int, frozenset[int]]) -> float:
+    ctx = hashes.get(1, frozenset())
+    weights = [rarity(w) for w in words]
+    return _share(sum(x for x, w in zip(weights, words, strict=True) if hash((w,)) not in ctx),
+                  sum(weights))
 
 
 def _unit_shares(units: Sequence[GroundedUnit], text: str) -> dict[str, float]:
@@ -212,6 +222,7 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
         "novel_unigrams": _novel(response.words, context.ngrams_by_n, 1),
         "novel_bigrams": _novel(response.words, context.ngrams_by_n, 2),
         "novel_trigrams": _novel(response.words, context.ngrams_by_n, 3),
+        "novel_rare": _novel_rare(response.words, context.ngrams_by_n),
         "negation_mismatch": _negation_mismatch(response, context, dict(grounding.closest)),
         "hedged_sentences": _share(len({w.sent for w in response.units if w.key in HEDGES}),
                                    len(sentences)),
