@@ -17,6 +17,11 @@ support it:
 - **derivations**: WordNet's derivationally related forms (``+`` pointers) between those
   senses (*die* / *death*, *elect* / *election*).
 
+A second table, ``name_forms``, pairs a proper name with the adjective that pertains to
+it (WordNet's pertainym pointers, ``\\``, where both words are capitalised: *Belgian* /
+*Belgium*, *Argentinian* / *Argentina*, *Texan* / *Texas*), both ways; the matcher finds a
+capitalised name under its other form.
+
 Words are single lower-case words that ``wordfreq`` knows with a Zipf frequency between
 ``--min-zipf`` (2.5) and ``--max-zipf`` (6.0: *have*, *make*, *get* are left out, their
 synsets match everything). The table is deterministic (sorted keys and values).
@@ -73,6 +78,43 @@ def read_data(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, .
             ptrs = [tuple(f[k + 1 + 4 * j:k + 5 + 4 * j]) for j in range(n_ptr)]
             out[offset] = (words, ptrs)
     return out
+
+
+def read_cased(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, ...]]]]:
+    """As :func:`read_data`, words kept as written (proper names are capitalised)."""
+    out = {}
+    for path in paths:
+        for line in path.read_text(encoding="latin-1").splitlines():
+            if not line or line.startswith(" "):
+                continue
+            f = line.split(" | ", 1)[0].split()
+            n_words = int(f[3], 16)
+            k = 4 + 2 * n_words
+            ptrs = [tuple(f[k + 1 + 4 * j:k + 5 + 4 * j]) for j in range(int(f[k]))]
+            out[f[0]] = ([f[4 + 2 * i] for i in range(n_words)], ptrs)
+    return out
+
+
+def name_forms(dict_dir: Path) -> dict[str, list[str]]:
+    """Proper name <-> the capitalised adjective that pertains to it, as matcher keys."""
+    import re
+
+    adj = read_cased([dict_dir / "data.adj"])
+    nouns = read_cased(sorted(dict_dir.glob("data.noun*")))
+    table: dict[str, set[str]] = defaultdict(set)
+    for words, ptrs in adj.values():
+        for sym, target, tpos, st in ptrs:
+            if sym != "\\" or tpos != "n":
+                continue
+            a = re.sub(r"\([a-z]+\)$", "", words[int(st[:2], 16) - 1])
+            twords = nouns.get(target, ([], []))[0]
+            j = int(st[2:], 16) - 1
+            b = twords[j] if 0 <= j < len(twords) else ""
+            if a[:1].isupper() and b[:1].isupper() and a.isalpha() and b.isalpha() \
+                    and fold(a) != fold(b):
+                table[fold(a)].add(fold(b))
+                table[fold(b)].add(fold(a))
+    return {k: sorted(v) for k, v in sorted(table.items())}
 
 
 def _clean(word: str) -> str | None:
@@ -150,15 +192,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-zipf", type=float, default=6.0)
     args = ap.parse_args(argv)
     table = build(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
+    names = name_forms(args.dict_dir)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.output.with_suffix(".tmp")
     tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
                                "scripts/build_paraphrases.py", "senses": args.senses,
                                "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
-                               "supports": table}, separators=(",", ":"), sort_keys=True)
+                               "supports": table, "name_forms": names},
+                              separators=(",", ":"), sort_keys=True)
                    + "\n", encoding="utf-8")
     tmp.replace(args.output)
-    print(f"{len(table)} words, {sum(map(len, table.values()))} pairs -> {args.output}")
+    print(f"{len(table)} words, {sum(map(len, table.values()))} pairs, "
+          f"{len(names)} name forms -> {args.output}")
     return 0
 
 

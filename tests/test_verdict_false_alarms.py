@@ -361,3 +361,48 @@ def test_availability_words_weigh_nothing_in_grounding():
     rec = {"name": "Casa Verde", "attributes": {"OutdoorSeating": True}}
     assert _spans(rec, "Casa Verde offers outdoor seating.")[1] == []
     assert _spans(rec, "Casa Verde offers valet parking.")[1] == ["valet parking"]
+
+
+# ------------------------------------------------------------ fame and nationality
+
+ACTRESS = "Florencia Bertotti is an actress. She played the lead role in Floricienta, a telenovela."
+
+
+def test_best_known_is_fame_not_a_degree():
+    q = "Who is Florencia Bertotti?"
+    ok = _claims(evaltools.score(q, ACTRESS, "Florencia Bertotti is best known for her role in "
+                                             "Floricienta."))
+    assert list(ok.values()) == [True]
+    bad = _claims(evaltools.score(q, ACTRESS, "Florencia Bertotti is best known for her role in "
+                                              "Rebelde Way."))
+    assert list(bad.values()) == [False]
+    # a superlative that is a degree is still required
+    best = _claims(evaltools.score(q, ACTRESS, "Florencia Bertotti is the best actress in "
+                                               "Floricienta."))
+    assert list(best.values()) == [False]
+
+
+CYCLIST = "Joeri Adams (born 1989) is a Belgian cyclocross cyclist."
+
+
+def test_a_country_is_found_as_its_adjective_and_back():
+    q = "Who is Joeri Adams?"
+    ok = evaltools.score(q, CYCLIST, "Joeri Adams is from Belgium.")
+    assert list(_claims(ok).values()) == [True] and ok.unsupported_spans == ()
+    bad = evaltools.score(q, CYCLIST, "Joeri Adams is from the Netherlands.")
+    assert list(_claims(bad).values()) == [False]
+    assert [s.text for s in bad.unsupported_spans] == ["Netherlands"]
+    back = evaltools.score("Where is Adams from?", "Adams was born in Belgium in 1989.",
+                           "Adams is a Belgian.")
+    assert list(_claims(back).values()) == [True]
+
+
+def test_a_name_form_is_found_only_capitalised(nlp):
+    from evaltools.scoring.matcher import SentenceIndex, words_of
+
+    idx = SentenceIndex(nlp("We ate french fries. The French team won."))
+    (france,) = words_of(nlp("France"))
+    # positions count the words: We 0, ate 1, french 2, fries 3, The 4, French 5
+    assert idx.name_form_positions(france) == (5,)
+    (paris,) = words_of(nlp("Paris"))
+    assert idx.name_form_positions(paris) == ()

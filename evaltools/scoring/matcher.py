@@ -418,12 +418,30 @@ def paraphrases() -> dict[str, tuple[str, ...]]:
     >>> "car" in p.get("sedan", ())   # a sedan is a car; a car need not be a sedan
     False
     """
+    return {k: tuple(v) for k, v in _wordnet_tables()["supports"].items()}
+
+
+@functools.lru_cache(maxsize=1)
+def name_forms() -> dict[str, tuple[str, ...]]:
+    """For a proper name's key, the keys of its other forms: the place or person and the
+    adjective that pertains to it, from WordNet 3.0 (``paraphrases.json``, ``name_forms``).
+
+    Examples
+    --------
+    >>> f = name_forms()
+    >>> f["belgium"], f["belgian"], "argentinian" in f["argentina"]
+    (('belgian',), ('belgium',), True)
+    """
+    return {k: tuple(v) for k, v in _wordnet_tables()["name_forms"].items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _wordnet_tables() -> dict[str, Any]:
     import json
     from importlib.resources import files
 
-    data = json.loads(files(__package__).joinpath(_DATA, "paraphrases.json")
+    return json.loads(files(__package__).joinpath(_DATA, "paraphrases.json")
                       .read_text(encoding="utf-8"))
-    return {k: tuple(v) for k, v in data["supports"].items()}
 
 
 class SentenceIndex:
@@ -496,7 +514,9 @@ class SentenceIndex:
     def locate(self, word: Word) -> tuple[int, ...]:
         """Positions holding ``word``: under any of its forms, or (a compound) its first
         part where all its parts share a sentence, or (an acronym) the first word of
-        a name it abbreviates (:meth:`expansions`).
+        a name it abbreviates (:meth:`expansions`), or (a code or a capitalised name) the
+        name or code it stands for (:meth:`code_positions`) or the name's other form
+        (:meth:`name_form_positions`: *Belgian* for *Belgium*).
 
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
         is found as ``e-mail`` too (the compound's key is indexed).
@@ -504,6 +524,8 @@ class SentenceIndex:
         found = {j for f in word.forms for j in self.positions(f)}
         if not found:
             found = set(self.code_positions(word))
+        if not found and word.text[:1].isupper():
+            found = set(self.name_form_positions(word))
         if not found and is_acronym(word.text):
             return self.expansions(word.key)
         if len(word.parts) > 1:
@@ -539,6 +561,22 @@ class SentenceIndex:
                     start = self._starts[j]
                     if self.text[start:start + len(code)].isupper():
                         found.add(j)
+        self._memo[memo] = out = tuple(sorted(found))
+        return out
+
+    def name_form_positions(self, word: Word) -> tuple[int, ...]:
+        """Positions of a capitalised other form of the name ``word`` (:func:`name_forms`):
+        ``Belgium`` is found as ``Belgian``, ``Argentinian`` as ``Argentina``; a word in
+        lower case (``french fries``) is not a name."""
+        memo = ("name forms", word.forms)
+        if memo in self._memo:
+            return self._memo[memo]
+        table = name_forms()
+        found: set[int] = set()
+        for key in word.forms:
+            for other in table.get(key, ()):
+                found.update(j for j in self.positions(other)
+                             if self.text[self._starts[j]:self._starts[j] + 1].isupper())
         self._memo[memo] = out = tuple(sorted(found))
         return out
 

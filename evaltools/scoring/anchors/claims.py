@@ -99,6 +99,8 @@ OPINION_ADJ = frozenset({
 QUALIFIERS = frozenset({"only", "sole"})
 #: Comparative forms that state an amount rather than a degree.
 AMOUNT_WORDS = frozenset({"more", "most", "less", "least", "fewer", "fewest"})
+#: degrees of *known* that say only that something is famous (*best known for*)
+FAME_DEGREES = frozenset({"best", "better"})
 #: Pairs of opposite words (matching keys): a sentence with the opposite contradicts.
 ANTONYM_PAIRS = (
     ("open", "close"), ("open", "closed"), ("include", "exclude"), ("available", "unavailable"),
@@ -343,7 +345,11 @@ def _degree(tok) -> bool:
 
     *more*, *most*, *less* and *least* alone are amounts, not degrees (*burns
     more fuel*); the adjective they grade (*more expensive*) carries the claim.
+    *best known* and *better known* say that something is famous, as *well known*
+    does: no degree a source has to state.
     """
+    if tok.lower_ in FAME_DEGREES and tok.head.lemma_.lower() in ("know", "known"):
+        return False
     if tok.lower_ in QUALIFIERS:
         return tok.head.pos_ in ("NOUN", "PROPN", "NUM")
     return tok.tag_ in ("JJR", "JJS", "RBR", "RBS") and tok.lower_ not in AMOUNT_WORDS
