@@ -11,8 +11,9 @@ family (the shipped calibration's features, L2 logistic, each set and label weig
 same) **fitted on the other sets** (:func:`evaltools.calibration.lodo.fit_predict`), so a
 threshold is judged on data its model never saw; a ``--held-out`` file is scored by the model
 fitted on all of them. For every rule it prints, per set, the share of faithful responses
-given FAIL and the F1 of FAIL (label 1 = unfaithful), and the worst faithful FAIL over the
-sets. Rules:
+given FAIL and the F1 of FAIL (label 1 = unfaithful), the worst faithful FAIL over the
+sets, and the worst over the task types (each task's development records pooled: QA is LFQA
+and HaluEval, dialogue BEGIN and Q²). Rules:
 
 - ``spec``: FAIL if ``S_hall > 0.5`` or relevance < 0.1 (the spec);
 - ``p >= t``: FAIL if the probability is at least ``t``, or if ``S_hall > 0.5`` with an
@@ -21,7 +22,9 @@ sets. Rules:
 
 each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
 The chosen rule is the one with the highest mean F1 over the development sets among those
-whose worst faithful FAIL is at most ``--max-false``. Nothing is written.
+whose worst faithful FAIL **per task type** is at most ``--max-false`` (the target is stated
+per task type: a user's pipeline is one task, and two sets of one task that disagree on what
+a faithful reply is, as BEGIN and Q² do, are both that task). Nothing is written.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def read(path: Path):
     frame = features_frame(rows, features)
     frame["label"] = [int(r["label"]) for r in rows]
     frame["dataset"] = path.stem
+    frame["task"] = [str(r.get("task") or path.stem) for r in rows]
     frame["s_hall"] = [float(r["hallucination"]) for r in rows]
     frame["support"] = [float(r["support"]) for r in rows]
     frame["relevance_fail"] = [any(x.startswith("relevance ") and "(irrelevant)" in x
@@ -59,6 +63,20 @@ def read(path: Path):
                                       and a["kind"] in VALUE_KINDS for a in r["anchors"])
                                   for r in rows]
     return frame, features
+
+
+def _fail(frame, t: float | None, w: float, value_rule: bool) -> np.ndarray:
+    """FAIL under one rule: rule 1 (spec, or the probability at ``t``) or rule 2 unwaived."""
+    rel = frame["relevance_fail"].to_numpy()
+    if w > 0:
+        rel = rel & (frame["support"].to_numpy() < w)
+    if t is None:
+        rule1 = frame["s_hall"].to_numpy() > 0.5
+    else:
+        rule1 = frame["p"].to_numpy() >= t
+        if value_rule:
+            rule1 |= (frame["s_hall"].to_numpy() > 0.5) & frame["value_unsupported"].to_numpy()
+    return rule1 | rel
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,37 +111,36 @@ def main(argv: list[str] | None = None) -> int:
     print(f"features: {', '.join(features[0])}; each set's probability from the model fitted "
           "on the others\n")
     cols = [*names, *held_names]
-    print("| rule 1 | relevance waived at support | worst faithful FAIL (dev) | mean F1 (dev) | "
+    tasks = sorted(dev["task"].unique())
+    print("| rule 1 | relevance waived at support | worst faithful FAIL per task (dev) | "
+          "worst per set (dev) | mean F1 (dev) | "
           + " | ".join(f"{c} faithful FAIL / F1" for c in cols) + " |")
-    print("|---|---:|---:|---:|" + "---:|" * len(cols))
+    print("|---|---:|---:|---:|---:|" + "---:|" * len(cols))
     best = None
     for label, t, w, value_rule in rules:
+        fail = _fail(frame, t, w, value_rule)
         per = {}
         for name in cols:
-            d = frame[frame["dataset"] == name]
-            rel = d["relevance_fail"].to_numpy()
-            if w > 0:
-                rel = rel & (d["support"].to_numpy() < w)
-            if t is None:
-                rule1 = d["s_hall"].to_numpy() > 0.5
-            else:
-                rule1 = d["p"].to_numpy() >= t
-                if value_rule:
-                    rule1 |= (d["s_hall"].to_numpy() > 0.5) & d["value_unsupported"].to_numpy()
-            r = rates(d["label"].to_numpy(), rule1 | rel)
+            d = frame["dataset"] == name
+            r = rates(frame.loc[d, "label"].to_numpy(), fail[d.to_numpy()])
             per[name] = (r["faithful_fail"], r["f1"])
+        in_dev = (~frame["dataset"].isin(held_names)).to_numpy()
+        by_task = [rates(frame.loc[in_dev & (frame["task"] == k).to_numpy(), "label"].to_numpy(),
+                         fail[in_dev & (frame["task"] == k).to_numpy()])["faithful_fail"]
+                   for k in tasks]
+        worst_task = max(by_task)
         worst = max(per[n][0] for n in names)
         mean_f1 = float(np.mean([per[n][1] for n in names]))
-        print(f"| {label} | {w:g} | {worst:.1%} | {100 * mean_f1:.1f} | "
+        print(f"| {label} | {w:g} | {worst_task:.1%} | {worst:.1%} | {100 * mean_f1:.1f} | "
               + " | ".join(f"{per[c][0]:.1%} / {100 * per[c][1]:.1f}" for c in cols) + " |")
-        if worst <= args.max_false and (best is None or mean_f1 > best[0]):
-            best = (mean_f1, label, w, worst)
+        if worst_task <= args.max_false and (best is None or mean_f1 > best[0]):
+            best = (mean_f1, label, w, worst_task)
     if best:
-        print(f"\nchosen (worst faithful FAIL <= {args.max_false:.0%}, highest mean F1): "
-              f"{best[1]}, relevance waived at support >= {best[2]:g} "
-              f"(mean F1 {100 * best[0]:.1f}, worst faithful FAIL {best[3]:.1%})")
+        print(f"\nchosen (worst faithful FAIL per task <= {args.max_false:.0%}, highest mean "
+              f"F1): {best[1]}, relevance waived at support >= {best[2]:g} "
+              f"(mean F1 {100 * best[0]:.1f}, worst faithful FAIL per task {best[3]:.1%})")
     else:
-        print(f"\nno rule keeps every set's faithful FAIL at or under {args.max_false:.0%}")
+        print(f"\nno rule keeps every task's faithful FAIL at or under {args.max_false:.0%}")
     return 0
 
 

@@ -31,11 +31,12 @@ Examples
 >>> cal = load_calibration()
 >>> cal.feature_names == DEFAULT_FEATURES
 True
->>> def record(unsupported, names, numbers):
+>>> def record(unsupported, rare, numbers):
 ...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
-...         "unsupported_share": unsupported, "names_unsupported": names,
-...         "log_response_words": 3.0, "log_unsupported_numbers": numbers}}
->>> p = cal.probability(record(0.8, 1.0, 0.69))
+...         "unsupported_share": unsupported, "novel_rare": rare,
+...         "numbers_unsupported": numbers, "log_response_words": 3.0,
+...         "scattered_share": 0.0}}
+>>> p = cal.probability(record(0.8, 0.6, 1.0))
 >>> q = cal.probability(record(0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
 True
@@ -129,7 +130,8 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 #: selection under leave-one-dataset-out AUROC on the development sets
 #: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
 DEFAULT_FEATURES: tuple[str, ...] = (
-    "unsupported_share", "names_unsupported", "log_response_words", "log_unsupported_numbers")
+    "unsupported_share", "novel_rare", "numbers_unsupported", "log_response_words",
+    "scattered_share")
 
 
 def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:

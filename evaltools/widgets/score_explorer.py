@@ -18,7 +18,7 @@ Examples
 >>> ex.result.verdict, ex.verdict.verdict
 ('FAIL', 'FAIL')
 >>> ex.verdict.reasons[0]                        # rule 1 from the shipped calibration
-'hallucination probability 0.98 >= 0.7 (safety first; calibration)'
+'hallucination probability 0.99 >= 0.7 (safety first; calibration)'
 >>> ex.set_thresholds(hallucination=1.0)        # S_hall's threshold; the probability's stays
 >>> ex.verdict.verdict
 'FAIL'
