@@ -63,8 +63,12 @@ def read_index(path: Path) -> dict[str, list[str]]:
     return out
 
 
-def read_data(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, ...]]]]:
-    """synset offset -> (its words, its pointers as (symbol, offset, pos, source/target))."""
+def read_data(paths: list[Path], *, cased: bool = False
+              ) -> dict[str, tuple[list[str], list[tuple[str, ...]]]]:
+    """synset offset -> (its words, its pointers as (symbol, offset, pos, source/target)).
+
+    Words are lower-cased unless ``cased`` (proper names are capitalised as written).
+    """
     out = {}
     for path in paths:
         for line in path.read_text(encoding="latin-1").splitlines():
@@ -72,7 +76,7 @@ def read_data(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, .
                 continue
             f = line.split(" | ", 1)[0].split()
             offset, n_words = f[0], int(f[3], 16)
-            words = [f[4 + 2 * k].lower() for k in range(n_words)]
+            words = [f[4 + 2 * k] if cased else f[4 + 2 * k].lower() for k in range(n_words)]
             k = 4 + 2 * n_words
             n_ptr = int(f[k])
             ptrs = [tuple(f[k + 1 + 4 * j:k + 5 + 4 * j]) for j in range(n_ptr)]
@@ -80,27 +84,12 @@ def read_data(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, .
     return out
 
 
-def read_cased(paths: list[Path]) -> dict[str, tuple[list[str], list[tuple[str, ...]]]]:
-    """As :func:`read_data`, words kept as written (proper names are capitalised)."""
-    out = {}
-    for path in paths:
-        for line in path.read_text(encoding="latin-1").splitlines():
-            if not line or line.startswith(" "):
-                continue
-            f = line.split(" | ", 1)[0].split()
-            n_words = int(f[3], 16)
-            k = 4 + 2 * n_words
-            ptrs = [tuple(f[k + 1 + 4 * j:k + 5 + 4 * j]) for j in range(int(f[k]))]
-            out[f[0]] = ([f[4 + 2 * i] for i in range(n_words)], ptrs)
-    return out
-
-
 def name_forms(dict_dir: Path) -> dict[str, list[str]]:
     """Proper name <-> the capitalised adjective that pertains to it, as matcher keys."""
     import re
 
-    adj = read_cased([dict_dir / "data.adj"])
-    nouns = read_cased(sorted(dict_dir.glob("data.noun*")))
+    adj = read_data([dict_dir / "data.adj"], cased=True)
+    nouns = read_data(sorted(dict_dir.glob("data.noun*")), cased=True)
     table: dict[str, set[str]] = defaultdict(set)
     for words, ptrs in adj.values():
         for sym, target, tpos, st in ptrs:

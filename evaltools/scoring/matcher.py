@@ -568,30 +568,26 @@ class SentenceIndex:
         """Positions of a capitalised other form of the name ``word`` (:func:`name_forms`):
         ``Belgium`` is found as ``Belgian``, ``Argentinian`` as ``Argentina``; a word in
         lower case (``french fries``) is not a name."""
-        memo = ("name forms", word.forms)
-        if memo in self._memo:
-            return self._memo[memo]
-        table = name_forms()
-        found: set[int] = set()
-        for key in word.forms:
-            for other in table.get(key, ()):
-                found.update(j for j in self.positions(other)
-                             if self.text[self._starts[j]:self._starts[j] + 1].isupper())
-        self._memo[memo] = out = tuple(sorted(found))
-        return out
+        return self._table_positions("name forms", name_forms(), word, capitalised=True)
 
     def paraphrase_positions(self, word: Word) -> tuple[int, ...]:
         """Positions of context words that paraphrase ``word`` (:func:`paraphrases`):
         a synonym (*deaths* for *fatalities*), a more specific word (*sedan* for *car*)
         or a derivation the table knows (*election* for *elected*)."""
-        memo = ("paraphrase", word.forms)
+        return self._table_positions("paraphrase", paraphrases(), word)
+
+    def _table_positions(self, tag: str, table: dict[str, tuple[str, ...]], word: Word,
+                         capitalised: bool = False) -> tuple[int, ...]:
+        """Positions of the context words ``table`` lists for any form of ``word``
+        (only those written with a capital first letter when ``capitalised``)."""
+        memo = (tag, word.forms)
         if memo in self._memo:
             return self._memo[memo]
-        table = paraphrases()
         found: set[int] = set()
         for key in word.forms:
             for other in table.get(key, ()):
-                found.update(self.positions(other))
+                found.update(j for j in self.positions(other) if not capitalised
+                             or self.text[self._starts[j]:self._starts[j] + 1].isupper())
         self._memo[memo] = out = tuple(sorted(found))
         return out
 
