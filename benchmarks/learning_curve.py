@@ -2,7 +2,7 @@
 
     python benchmarks/learning_curve.py FILE... [--sizes 50 100 200 400] [--repeats 5]
         [--save-scored DIR] [--min-test 100] [--seed 0] [--features NAMES]
-        [--markdown] [--json OUT]
+        [--prior lodo|none] [--markdown] [--json OUT]
 
 Each FILE holds labelled records (``query, context, response, label``; optional
 ``group``; ``benchmarks/devsets.py`` builds the development sets). For each file
@@ -20,11 +20,16 @@ Beside it, on the same test records: the word-overlap baseline "content words
 absent" (no fitting), so a row says what the labels bought, and the F1 of
 flagging every test record (what F1 is worth on a set that is mostly unfaithful).
 
-Only the public fitting interface is used (``fit_calibration(records, label=,
-groups=, folds=, seed=)`` and ``FitResult.calibration.probability``), so the
-script measures whatever features and model that function fits by default:
-rerun it after changing them. ``--features`` (comma-separated) fits on other
-features instead.
+The fit is the one ``evaltools calibrate`` runs on a user's labels: it starts
+from a prior model (:func:`evaltools.calibration.labelled_fit.prior_options`:
+the prior's log-odds beside every signal, strongly regularised). The shipped
+prior was fitted on these very files, so here the prior of each file is
+fitted **on the other files** (``--prior lodo``, the default: the shipped
+model's features, each file and label weighing the same, as the shipped fit
+does), which is what a new user's pipeline meets. The column "no labels" is
+that prior's AUROC on the same test records, before any label of the file.
+``--prior none`` fits from scratch (``fit_calibration``'s default features);
+``--features`` (comma-separated) fits on other features.
 
 Records are scored with :func:`evaltools.score_frame` first; a file that already
 holds the score fields (written by ``--save-scored DIR``, or by ``evaltools
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 import warnings
@@ -50,9 +56,10 @@ if str(ROOT) not in sys.path:
 from evaltools.calibration.baselines import baselines_frame  # noqa: E402
 from evaltools.calibration.labelled_fit import (  # noqa: E402
     draw_groups,
+    prior_options,
     recommend_probability_threshold,
 )
-from evaltools.calibration.learned import fit_calibration  # noqa: E402
+from evaltools.calibration.learned import DEFAULT_FEATURES, fit_calibration  # noqa: E402
 from evaltools.io.labelled import read_labelled  # noqa: E402
 from evaltools.scoring.restore import score_labelled  # noqa: E402
 
@@ -77,6 +84,19 @@ def load(path: Path, save_scored: Path | None):
     print(f"{path.name}: {len(df)} records in {time.perf_counter() - t0:.1f} s",
           file=sys.stderr)
     return df
+
+
+def lodo_prior(frames):
+    """The shipped model's recipe fitted on other files: its default features, each file
+    and, within it, each label weighing the same."""
+    import pandas as pd
+
+    rows = pd.concat([f.assign(_set=i) for i, f in enumerate(frames)], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fit_calibration(rows, label="label_hallucinated", groups=list(rows["group"]),
+                               features=list(DEFAULT_FEATURES), strata=list(rows["_set"]),
+                               balance=True).calibration
 
 
 def prf(y: np.ndarray, flag: np.ndarray) -> tuple[float, float, float]:
@@ -119,8 +139,12 @@ def one_run(df, base: np.ndarray, size: int, repeat: int, seed: int, min_test: i
     p = np.asarray([fit.calibration.probability(r) for r in df.iloc[test].to_dict("records")],
                    dtype=float)
     precision, recall, f1 = prf(y_te, p >= threshold.value)
+    prior = (options or {}).get("prior")
+    no_labels = (float(roc_auc_score(y_te, [prior.logit(r) for r in
+                                            df.iloc[test].to_dict("records")]))
+                 if prior is not None else float("nan"))
     return {"n_train": len(train), "n_test": len(test),
-            "auroc": float(roc_auc_score(y_te, p)),
+            "auroc": float(roc_auc_score(y_te, p)), "no_labels_auroc": no_labels,
             "baseline_auroc": float(roc_auc_score(y_te, base[test])),
             "threshold": threshold.value, "precision": precision, "recall": recall, "f1": f1,
             "f1_flag_all": 2 * y_te.mean() / (1 + y_te.mean()),
@@ -135,7 +159,7 @@ def summarise(name: str, df, runs_by_size: dict[int, list[dict]], repeats: int) 
             continue
         stat = {}
         for key in ("auroc", "f1", "precision", "recall", "baseline_auroc", "n_test",
-                    "f1_flag_all"):
+                    "f1_flag_all", "no_labels_auroc"):
             v = np.asarray([r[key] for r in runs], dtype=float)
             stat[key] = float(v.mean())
             stat[key + "_sd"] = float(v.std(ddof=1)) if len(v) > 1 else float("nan")
@@ -166,10 +190,15 @@ def text_table(results: list[dict], sizes: list[int]) -> str:
     return "\n".join(lines)
 
 
+def _cell(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.3f}"
+
+
 def markdown_table(results: list[dict], sizes: list[int]) -> str:
     lines = ["| set | records (unfaithful) | labels | AUROC on the rest | F1 | precision | "
-             "recall | F1 flagging all | baseline AUROC | test records | runs |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "recall | F1 flagging all | no labels (prior) AUROC | baseline AUROC | "
+             "test records | runs |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         for s in sizes:
             st = r["sizes"].get(s)
@@ -179,7 +208,7 @@ def markdown_table(results: list[dict], sizes: list[int]) -> str:
                 f"| {r['set']} | {r['n']} ({r['n_hallucinated']}) | {s} | "
                 f"{st['auroc']:.3f} ± {st['auroc_sd']:.3f} | {st['f1']:.3f} ± {st['f1_sd']:.3f} | "
                 f"{st['precision']:.3f} | {st['recall']:.3f} | {st['f1_flag_all']:.3f} | "
-                f"{st['baseline_auroc']:.3f} | "
+                f"{_cell(st['no_labels_auroc'])} | {st['baseline_auroc']:.3f} | "
                 f"{st['n_test']:.0f} | {st['runs']} |")
     return "\n".join(lines)
 
@@ -195,15 +224,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save-scored", type=Path, metavar="DIR")
     ap.add_argument("--features", metavar="NAMES",
                     help="comma-separated features (default: fit_calibration's)")
+    ap.add_argument("--prior", choices=("lodo", "none"), default="lodo",
+                    help="start each file's fit from a model fitted on the other files "
+                         "(default), or fit from scratch")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path, metavar="OUT")
     args = ap.parse_args(argv)
 
-    options = ({"features": [f.strip() for f in args.features.split(",") if f.strip()]}
-               if args.features else {})
+    given = ({"features": [f.strip() for f in args.features.split(",") if f.strip()]}
+             if args.features else {})
+    frames = {path: load(path, args.save_scored) for path in args.files}
     results = []
-    for path in args.files:
-        df = load(path, args.save_scored)
+    for path, df in frames.items():
+        prior = None
+        if args.prior == "lodo":
+            others = [f for p, f in frames.items() if p != path]
+            if not others:
+                ap.error("--prior lodo needs two files or more")
+            prior = lodo_prior(others)
+        options = prior_options(prior, given)
         base = baselines_frame(df["response"], df["context"])[BASELINE].to_numpy(float)
         runs = {s: [r for r in (one_run(df, base, s, i, args.seed, args.min_test, options)
                                 for i in range(args.repeats)) if r is not None]

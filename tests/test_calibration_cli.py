@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evaltools.calibration.learned import FEATURES, load_calibration
+from evaltools.calibration.learned import DEFAULT_FEATURES, FEATURES, load_calibration
 from evaltools.cli import main
 
 
@@ -40,7 +40,7 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     out = tmp_path / "cal.json"
     code = main(["calibrate", str(src), "-o", str(out), "--group-by", "id",
                  "--group-regex", r"^(.*)_(?:right|halluc)$", "--folds", "4", "--note", "test",
-                 "--features", ",".join(FEATURES)])  # no signals in this hand-made file
+                 "--features", ",".join(FEATURES), "--prior", "none"])  # no signals here
     assert code == 0
     printed = capsys.readouterr().out
     assert "cross-validated AUROC" in printed and "(4 folds, grouped)" in printed
@@ -49,7 +49,7 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     assert meta["fitted_on"]["file"] == "scored.jsonl" and meta["fitted_on"]["n"] == 40
     assert len(meta["fitted_on"]["sha256"]) == 64
     assert meta["fitting"]["command"] == (
-        "evaltools calibrate scored.jsonl -o cal.json --folds 4 --group-by id "
+        "evaltools calibrate scored.jsonl -o cal.json --folds 4 --prior none --group-by id "
         "--group-regex '^(.*)_(?:right|halluc)$' --features " + ",".join(FEATURES))
     assert meta["metrics"]["cv_grouped"] is True and meta["note"] == "test"
     assert b"\x80" not in out.read_bytes()  # JSON text, not a pickle
@@ -61,7 +61,11 @@ def test_calibrate_prescored_file(tmp_path, capsys):
     ([], [], "in.jsonl: no records"),
     (prescored(), ["--group-regex", "x"], "--group-regex needs --group-by"),
     (prescored(), ["--folds", "1"], "--folds must be at least 2"),
-    (prescored(6), [], "each label needs at least folds=5 records"),
+    (prescored(6), ["--prior", "none"], "each label needs at least folds=5 records"),
+    (prescored(), [], "in.jsonl: the records have no 'signals' field (scored by an older "
+                      "evaltools?), which the prior reads: score them again, or fit from "
+                      "scratch with --prior none"),
+    (prescored(), ["--prior", "nowhere.json"], "nowhere.json: calibration file not found"),
 ])
 def test_calibrate_bad_input_exit_2_and_writes_nothing(tmp_path, capsys, rows, args, message):
     src = write_jsonl(tmp_path / "in.jsonl", rows)
@@ -106,12 +110,30 @@ def test_calibrate_scores_raw_records_then_score_uses_it(tmp_path, capsys, nlp):
     cal2 = tmp_path / "cal2.json"
     assert main(["calibrate", str(as_csv), "-o", str(cal2), "-q", "--folds", "3"]) == 0
     assert load_calibration(cal2).coefficients == load_calibration(cal).coefficients
+    # By default the fit starts from the shipped probability, folded into one linear model
+    shipped, got = load_calibration(), load_calibration(cal)
+    assert got.metadata["prior"]["features"] == list(shipped.feature_names)
+    assert set(shipped.feature_names) < set(got.feature_names)  # beside every signal
+    assert got.metadata["fitting"]["C"] == 0.01
+    scratch = tmp_path / "scratch.json"
+    assert main(["calibrate", str(src), "-o", str(scratch), "-q", "--folds", "3",
+                 "--prior", "none"]) == 0
+    fitted = load_calibration(scratch)
+    assert "prior" not in fitted.metadata and fitted.feature_names == DEFAULT_FEATURES
+    assert fitted.metadata["fitting"]["C"] == 1.0
+    # any calibration file can be the prior
+    chained = tmp_path / "chained.json"
+    assert main(["calibrate", str(src), "-o", str(chained), "-q", "--folds", "3",
+                 "--prior", str(scratch), "--features", "claims_score"]) == 0
+    got = load_calibration(chained)
+    assert got.metadata["prior"]["fitted_on"]["file"] == "raw.jsonl"
+    assert got.feature_names == ("claims_score", *DEFAULT_FEATURES)
 
 
 # ------------------------------------------------------------------ learning curve, threshold
 
 #: Hand-made files carry the score fields, not the scorer's signals.
-SCORE_FEATURES = ["--features", ",".join(FEATURES)]
+SCORE_FEATURES = ["--features", ",".join(FEATURES), "--prior", "none"]  # no signals
 
 
 def test_calibrate_reports_learning_curve_and_threshold(tmp_path, capsys):
@@ -166,7 +188,7 @@ def test_calibrate_given_threshold_is_the_verdicts_and_its_metrics_are_hand_chec
 
     rows = prescored(60)
     lf = fit_on_labels(rows, label="label", repeats=1, curve=False, threshold=0.7,
-                       features=list(FEATURES))
+                       features=list(FEATURES), prior=None)
     p = lf.fit.cv_probabilities
     y = [r["label"] for r in rows]
     flagged = [pi >= 0.7 for pi in p]

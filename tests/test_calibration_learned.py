@@ -236,3 +236,35 @@ def test_balanced_fit_weighs_each_stratum_and_label_alike():
     assert fit.calibration.metadata["fitting"]["strata"] == ["s", "t"]
     with pytest.raises(ValueError, match="'strata' must have one key per record"):
         fit_calibration(recs, features=LEGACY, strata=["s"])
+
+
+def test_a_fit_from_a_prior_is_one_model_equal_to_the_fit_it_folds():
+    """The prior's log-odds as a feature, folded back: the same probabilities as the
+    scikit-learn model fitted on [prior log-odds, features], record by record."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(3)
+    recs = []
+    for i in range(80):
+        claims, overlap = float(rng.uniform()), float(rng.uniform())
+        recs.append({**scored(claims, overlap, [anchor("number", bool(i % 3))]),
+                     "label_hallucinated": int(claims + 0.3 * rng.normal() > 0.5)})
+    # a prior over claims_score (shared with the fit) and a number count (prior only)
+    prior = LearnedCalibration((Coefficient("claims_score", 0.4, 0.3, 1.5),
+                                Coefficient("log1p_unsupported_numbers", 0.2, 0.5, 0.7)), -0.2)
+    fit = fit_calibration(recs, features=["claims_score", "ngram_overlap"], prior=prior, C=0.5)
+    cal = fit.calibration
+    assert cal.feature_names == ("claims_score", "ngram_overlap", "log1p_unsupported_numbers")
+    X = np.column_stack([[prior.logit(r) for r in recs],
+                         features_frame(recs, ["claims_score", "ngram_overlap"]).to_numpy()])
+    y = [r["label_hallucinated"] for r in recs]
+    ref = make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=1000)).fit(X, y)
+    assert cal.probabilities(recs) == pytest.approx(list(ref.predict_proba(X)[:, 1]), abs=1e-9)
+    assert cal.metadata["prior"]["weight"] == pytest.approx(
+        ref.steps[-1][1].coef_[0][0], abs=1e-4)
+    # a prior with no signal in it gets (nearly) no weight
+    noise = LearnedCalibration((Coefficient("ngram_overlap", 0.5, 0.3, 2.0),), 0.0)
+    assert abs(fit_calibration(recs, features=["claims_score"], prior=noise)
+               .calibration.metadata["prior"]["weight"]) < 0.5

@@ -218,7 +218,7 @@ def test_cross_fitted_f1_by_hand():
 
 
 def test_fit_on_labels_stores_threshold_and_curve_in_the_calibration(tmp_path):
-    lf = fit_on_labels(separable(60), repeats=2, metadata={"note": "x"}, **FEATURE)
+    lf = fit_on_labels(separable(60), repeats=2, metadata={"note": "x"}, prior=None, **FEATURE)
     cal = lf.calibration
     assert cal.metadata["note"] == "x"
     # one value: the fit's recommended_threshold (what the verdict reads), with metrics
@@ -233,7 +233,7 @@ def test_fit_on_labels_stores_threshold_and_curve_in_the_calibration(tmp_path):
     assert back.metadata["learning_curve"] == json.loads(json.dumps(cal.metadata[
         "learning_curve"]))
     assert "learning_curve" not in lf.fit.calibration.metadata  # the bare fit is unchanged
-    assert fit_on_labels(separable(60), curve=False, **FEATURE).curve is None
+    assert fit_on_labels(separable(60), curve=False, prior=None, **FEATURE).curve is None
 
 
 def test_threshold_is_rounded_down_so_the_chosen_record_stays_flagged():
@@ -262,7 +262,7 @@ def test_balancing_strata_follow_the_drawn_records():
     rows = [scored(float(i % 2), i % 2, set=f"s{i % 3}") for i in range(30)]
     rows.append({**scored(1.0, 1, set="s9"), "error": "bad"})  # left out, its stratum too
     lf = fit_on_labels(rows, strata=[r["set"] for r in rows], repeats=1, fit=fake_fit,
-                       balance=True, metadata={"note": "x"})
+                       balance=True, metadata={"note": "x"}, prior=None)
     assert lf.n_left_out == 1
     assert calls[0][2] == {"balance": True, "metadata": {"note": "x"}}  # the full fit
     assert all(c[2] == {"balance": True} for c in calls[1:])  # the curve's fits

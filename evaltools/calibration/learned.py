@@ -38,6 +38,51 @@ from evaltools.values import binary_label
 
 # ------------------------------------------------------------------ fitting
 
+#: The column holding a prior model's log-odds while :func:`fit_calibration` fits beside it.
+PRIOR_COLUMN = "prior_logit"
+
+
+def fold_prior(prior: LearnedCalibration, weight: Coefficient,
+               coefficients: Sequence[Coefficient], intercept: float
+               ) -> tuple[tuple[Coefficient, ...], float]:
+    """One linear model from a fit that used ``prior``'s log-odds as a feature.
+
+    The fit's log-odds are ``intercept + weight.coefficient * (L - weight.center) /
+    weight.scale + sum(c.coefficient * (x - c.center) / c.scale)``, where ``L`` is
+    itself linear in ``prior``'s features. Expanding ``L`` gives the same log-odds
+    as one model: a feature in both keeps the fit's center and scale, with the
+    prior's part of its coefficient rescaled onto them; a feature only in the
+    prior keeps the prior's. So the result is an ordinary calibration file, read
+    and applied like any other.
+
+    Examples
+    --------
+    Prior ``L = 0.5 + 4 (x - 1) / 2``; the fit gives ``L`` the weight 3 on
+    ``(L - 2) / 0.5`` and ``x`` itself ``1 * (x - 0) / 1``, intercept 0.1. In ``x``:
+    ``0.1 + 6 (0.5 + 2x - 2 - 2) + x = -20.9 + 13 x``:
+
+    >>> prior = LearnedCalibration((Coefficient("claims_score", 1.0, 2.0, 4.0),), 0.5)
+    >>> coefs, b = fold_prior(prior, Coefficient(PRIOR_COLUMN, 2.0, 0.5, 3.0),
+    ...                       [Coefficient("claims_score", 0.0, 1.0, 1.0)], 0.1)
+    >>> [(c.name, c.center, c.scale, c.coefficient) for c in coefs], round(b, 6)
+    ([('claims_score', 0.0, 1.0, 13.0)], -20.9)
+    """
+    a = weight.coefficient / weight.scale  # per unit of the prior's log-odds
+    b = intercept + a * (prior.intercept - weight.center)
+    out = {c.name: c for c in coefficients}
+    for p in prior.coefficients:
+        part = a * p.coefficient  # times (x - p.center) / p.scale
+        own = out.get(p.name)
+        if own is None:
+            out[p.name] = Coefficient(p.name, p.center, p.scale, part)
+            continue
+        # part (x - m)/s = part (σ/s) (x - μ)/σ + part (μ - m)/s
+        out[p.name] = Coefficient(own.name, own.center, own.scale,
+                                  own.coefficient + part * own.scale / p.scale)
+        b += part * (own.center - p.center) / p.scale
+    return tuple(out.values()), b
+
+
 
 @dataclass(frozen=True)
 class FitResult:
@@ -195,7 +240,8 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
                     metadata: Mapping[str, Any] | None = None,
                     features: Sequence[str] | None = None,
                     strata: Iterable[Any] | None = None,
-                    balance: bool = False) -> FitResult:
+                    balance: bool = False,
+                    prior: LearnedCalibration | None = None) -> FitResult:
     """Fit the hallucination probability on scored, labelled records.
 
     Records with an ``error`` or without a label are left out (counted in
@@ -223,6 +269,13 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         weighs the same in the fit (:func:`balancing_weights`).
     balance : bool, default False
         Weight records so that labels (within each stratum) weigh the same.
+    prior : LearnedCalibration, optional
+        A model fitted elsewhere (the shipped one, when ``evaltools calibrate``
+        fits a user's labels): its log-odds become one more feature, so the
+        fit starts from what it knows and the labels correct it. The result is
+        folded back into one linear model over the union of both models'
+        features (:func:`fold_prior`); ``metadata["prior"]`` says what it was
+        and the weight it got.
 
     Returns
     -------
@@ -255,6 +308,8 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         raise ValueError(f"fit_calibration: each label needs at least folds={folds} records. "
                          f"Got {int(counts[0])} of 0 and {int(counts[1])} of 1 instead.")
     X = features_frame(lab.rows, names)
+    if prior is not None:
+        X.insert(0, PRIOR_COLUMN, [prior.logit(r) for r in lab.rows])
     y = np.asarray(ys, dtype=int)
     g = None if lab.groups is None else np.asarray(lab.groups)
     weight = balancing_weights(y, lab.strata) if balance else None
@@ -266,6 +321,18 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
         Coefficient(name, float(m), float(s) if s > 0 else 1.0, float(w))
         for name, m, s, w in zip(X.columns, scaler.mean_, scaler.scale_, logreg.coef_[0],
                                  strict=True))
+    intercept = float(logreg.intercept_[0])
+    prior_meta = {}
+    if prior is not None:
+        weight, *own = coefs
+        coefs, intercept = fold_prior(prior, weight, own, intercept)
+        prior_meta = {"prior": {
+            "features": list(prior.feature_names),
+            "fitted_on": {k: v for k, v in prior.metadata.get("fitted_on", {}).items()
+                          if k in ("file", "sha256", "n", "n_hallucinated")},
+            "weight": round(weight.coefficient, 4),
+            "note": "the prior's log-odds were one feature (standardised weight above); "
+                    "the coefficients are the prior and the correction folded together"}}
     cv_auroc = float(roc_auc_score(y, cv_prob))
     cv_brier = float(brier_score_loss(y, cv_prob))
     from evaltools.calibration.thresholds import recommend_threshold
@@ -280,13 +347,14 @@ def fit_calibration(records, *, label: str = "label_hallucinated", C: float = 1.
                     "cv_folds": folds, "cv_grouped": g is not None},
         "fitting": {"C": C, "seed": seed, "label": label, "balanced": balance,
                     "strata": None if lab.strata is None else sorted(set(lab.strata))},
+        **prior_meta,
     }
     for key, value in (metadata or {}).items():
         if isinstance(value, Mapping) and isinstance(meta.get(key), Mapping):
             meta[key] = {**meta[key], **value}
         else:
             meta[key] = value
-    calibration = LearnedCalibration(coefs, float(logreg.intercept_[0]), meta)
+    calibration = LearnedCalibration(coefs, intercept, meta)
     return FitResult(calibration=calibration, labels=tuple(int(v) for v in y),
                      cv_probabilities=tuple(float(p) for p in cv_prob), cv_auroc=cv_auroc,
                      cv_brier=cv_brier, n_dropped=lab.n_dropped)

@@ -22,8 +22,14 @@ import re
 from pathlib import Path
 
 from evaltools import __version__
-from evaltools.calibration.labelled_fit import DEFAULT_REPEATS, LabelledFit, fit_on_labels
-from evaltools.calibration.learned import DEFAULT_FEATURES, is_feature
+from evaltools.calibration.labelled_fit import (
+    DEFAULT_REPEATS,
+    PRIOR_C,
+    SHIPPED,
+    LabelledFit,
+    fit_on_labels,
+)
+from evaltools.calibration.learned import DEFAULT_FEATURES, is_feature, load_calibration
 from evaltools.cli.progress import progress
 from evaltools.config import load_config
 from evaltools.errors import InputError
@@ -50,8 +56,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", type=Path, help="a TOML file overriding default settings")
     p.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the fold shuffling (default 0)")
-    p.add_argument("--C", type=float, default=1.0, dest="C",
-                   help="inverse L2 regularisation strength (default 1.0)")
+    p.add_argument("--C", type=float, default=None, dest="C",
+                   help=f"inverse L2 regularisation strength (default {PRIOR_C} with a prior, "
+                        "1.0 without)")
+    p.add_argument("--prior", default=SHIPPED, metavar="shipped|none|FILE",
+                   help="start from a fitted probability: its log-odds are one feature beside "
+                        "the signals, so the labels correct it ('shipped': the default "
+                        "calibration, the default; 'none': fit from scratch; or a "
+                        "calibration JSON)")
     p.add_argument("--group-by", metavar="FIELD",
                    help="keep records with the same FIELD value in one fold")
     p.add_argument("--group-regex", metavar="REGEX",
@@ -67,8 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--features", metavar="NAMES",
                    help="comma-separated features to fit on: signal names (the 'signals' "
                         "output field), score features such as claims_score, or products "
-                        "a*b, or 'all' for every signal (default: "
-                        + ",".join(DEFAULT_FEATURES) + ")")
+                        "a*b, or 'all' for every signal (default: every signal with a "
+                        "prior, else " + ",".join(DEFAULT_FEATURES) + ")")
     p.add_argument("--balance-by", metavar="FIELD",
                    help="weight records so that every FIELD value (e.g. a data set) and, "
                         "within it, both labels weigh the same in the fit")
@@ -115,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if args.folds < 2:
         raise InputError(f"--folds must be at least 2. Got {args.folds} instead.",
                          source=args.input.name)
-    if not (math.isfinite(args.C) and args.C > 0):
+    if args.C is not None and not (math.isfinite(args.C) and args.C > 0):
         raise InputError(f"--C must be a positive finite number. Got {args.C} instead.",
                          source="command line")
 
@@ -137,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--features: unknown feature {', '.join(map(repr, unknown))}"
                              if unknown else "--features names no feature",
                              source="command line")
+    prior = (None if args.prior == "none" else args.prior if args.prior == SHIPPED
+             else load_calibration(args.prior))
     config = load_config(args.config)
     joined = None
     if args.labels is None:
@@ -152,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
         records = list(joined.records)
     groups = _groups(records, args)
     frame = score_labelled(_scored(records, config, args), config=config)
+    if prior is not None and "signals" not in frame.columns:
+        raise InputError("the records have no 'signals' field (scored by an older evaltools?), "
+                         "which the prior reads: score them again, or fit from scratch with "
+                         "--prior none", source=args.input.name)
     import sklearn
 
     metadata = {
@@ -181,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
                                  repeats=max(args.repeats, 1), curve=args.repeats > 0,
                                  strata=strata, C=args.C, metadata=metadata,
                                  features=features, balance=bool(args.balance_by),
-                                 threshold=args.threshold)
+                                 threshold=args.threshold, prior=prior)
     except ValueError as exc:
         raise InputError(str(exc), source=args.input.name) from None
     labelled.calibration.save(args.output)
@@ -218,11 +236,26 @@ def _print_summary(labelled: LabelledFit, args: argparse.Namespace, *, grouped: 
         print(f"learning curve  ({c.repeats} random subsamples per size"
               + (", by group" if c.grouped else "") + f"; {c.folds}-fold CV in each)")
         print(_curve_table(c))
-    print("coefficients (standardised features)")
-    for co in getattr(calibration, "coefficients", ()):
+    prior = calibration.metadata.get("prior") if hasattr(calibration, "metadata") else None
+    if prior:
+        name = ("the shipped calibration" if args.prior == SHIPPED
+                 else f"{Path(args.prior).name}")
+        print(f"prior    {name} ({len(prior['features'])} features): its "
+              f"log-odds weigh {prior['weight']:+.3f} (standardised); the coefficients below "
+              "hold it and the labels' correction together")
+    coefs = sorted(getattr(calibration, "coefficients", ()), key=lambda c: -abs(c.coefficient))
+    shown = coefs[:COEFFICIENTS_SHOWN]
+    print("coefficients (standardised features" + (f"; the {len(shown)} largest of "
+                                                   f"{len(coefs)}, all in the JSON)"
+                                                   if len(coefs) > len(shown) else ")"))
+    for co in shown:
         print(f"  {co.name:<27} {co.coefficient:+.3f}")
     if hasattr(calibration, "intercept"):
         print(f"  {'intercept':<27} {calibration.intercept:+.3f}")
+
+
+#: coefficients printed by ``calibrate`` (largest first; the JSON holds all of them)
+COEFFICIENTS_SHOWN = 12
 
 
 def _fmt(x: float, width: int = 5, digits: int = 3) -> str:
@@ -249,7 +282,8 @@ def _curve_table(curve) -> str:
 def _argv(args: argparse.Namespace) -> list[str]:
     out = [args.input.name, "-o", args.output.name]
     for flag, value, default in (("--label", args.label, None), ("--folds", args.folds, 5),
-                                 ("--seed", args.seed, 0), ("--C", args.C, 1.0),
+                                 ("--seed", args.seed, 0), ("--C", args.C, None),
+                                 ("--prior", args.prior, SHIPPED),
                                  ("--group-by", args.group_by, None),
                                  ("--group-regex", args.group_regex, None),
                                  ("--features", args.features, None),
