@@ -2,7 +2,7 @@
 
     python benchmarks/learning_curve.py FILE... [--sizes 50 100 200 400] [--repeats 5]
         [--save-scored DIR] [--min-test 100] [--seed 0] [--features NAMES]
-        [--prior lodo|none] [--markdown] [--json OUT]
+        [--prior lodo|none] [--C C] [--markdown] [--json OUT]
 
 Each FILE holds labelled records (``query, context, response, label``; optional
 ``group``; ``benchmarks/devsets.py`` builds the development sets). For each file
@@ -224,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save-scored", type=Path, metavar="DIR")
     ap.add_argument("--features", metavar="NAMES",
                     help="comma-separated features (default: fit_calibration's)")
+    ap.add_argument("--C", type=float, dest="C",
+                    help="inverse L2 strength (default: 0.01 with a prior, 1.0 without)")
     ap.add_argument("--prior", choices=("lodo", "none"), default="lodo",
                     help="start each file's fit from a model fitted on the other files "
                          "(default), or fit from scratch")
@@ -233,6 +235,11 @@ def main(argv: list[str] | None = None) -> int:
 
     given = ({"features": [f.strip() for f in args.features.split(",") if f.strip()]}
              if args.features else {})
+    if args.features == "all":
+        from evaltools.scoring.signals import SIGNALS
+
+        given["features"] = list(SIGNALS)
+    given["C"] = args.C
     frames = {path: load(path, args.save_scored) for path in args.files}
     results = []
     for path, df in frames.items():
