@@ -1,6 +1,7 @@
 """Fit and measure the span model: which unsupported spans would people mark hallucinated?
 
     python benchmarks/span_model.py DEVDATA [--write evaltools/scoring/span_model.json]
+        [--records SCORED_DIR]
 
 DEVDATA is the folder ``benchmarks/devsets.py`` writes: ``spans.jsonl`` holds
 the character spans people marked in ``lfqa.jsonl`` (unsupported sentences),
@@ -18,6 +19,20 @@ ones included), **leaving that set out** of the span model's fit:
 - ``every unsupported span``: the grounding's runs without the model;
 - ``absent-word runs``: maximal runs of response words (``[^\\W_]+``) absent
   from the context, a baseline that needs no parse.
+
+With ``--records SCORED_DIR`` (the scored development sets
+``benchmarks/validity.py --save-scored`` writes) two more measurements, for
+``grounding.span_record_gate``:
+
+- ``+ record gate``: the spans of a record count only when the record's
+  hallucination probability reaches the gate. The probability of a record is
+  that of the shipped model's recipe fitted on the *other* record sets
+  (balanced, as the shipped fit), so the set measured is unseen by it too.
+- ``with faithful responses mixed in``: each held-out span set together with
+  every faithful record of the record sets without span labels (their gold
+  is empty: people marked nothing), which is what a pipeline whose responses
+  are mostly faithful looks like; the figures are the mean over two halves of
+  those sets, the threshold and gate chosen with the other half.
 
 With ``--write`` the model fitted on all three sets is saved (JSON
 coefficients) with its provenance and the threshold chosen on all of them.
@@ -43,6 +58,13 @@ from evaltools.scoring.grounding import ground, span_feature_rows  # noqa: E402
 from evaltools.scoring.scorer import ResponseScorer  # noqa: E402
 
 SETS = ("lfqa", "xsumfaith", "wice_tokens")
+#: record sets without span labels whose faithful records are mixed in, in two halves
+FAITHFUL = (("halueval_qa", "begin_dev", "wice"), ("webnlg", "q2_wow", "factscore"))
+#: the record set each span set is drawn from (left out of its record model)
+RECORD_SET = {"lfqa": "lfqa", "xsumfaith": "xsumfaith", "wice_tokens": "wice"}
+RECORD_SETS = ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "q2_wow", "wice",
+               "factscore")
+GATES = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7)
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -74,8 +96,9 @@ def prf(pred: list[set[int]], gold: list[set[int]]) -> dict:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
-def collect(devdata: Path):
-    """Per record: its gold characters, its spans (offsets, features) and the baseline."""
+def collect(devdata: Path, names=SETS, faithful_only: bool = False):
+    """Per record: its gold characters, its spans (offsets, features), the baseline and
+    its score output (for the record probability)."""
     gold_spans = {}
     for line in (devdata / "spans.jsonl").read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
@@ -83,26 +106,56 @@ def collect(devdata: Path):
     scorer = ResponseScorer()
     cfg = scorer.config
     out = []
-    for name in SETS:
+    for name in names:
         records = [json.loads(x) for x in
                    (devdata / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+        if faithful_only:
+            records = [r for r in records if r["label"] == 0]
+        results = list(scorer.score_records(records))
         cache = scorer.cache
         for i in range(0, len(records), 256):
             chunk = records[i:i + 256]
             cache.prepare((role, r[role]) for r in chunk for role in cache.ROLES)
-            for r in chunk:
+            for r, result in zip(chunk, results[i:i + 256], strict=True):
                 q, c, resp = (cache.get(role, r[role]) for role in cache.ROLES)
                 g = ground(resp, c, q, cfg.grounding)
                 feats = span_feature_rows(g, resp.text, resp.sentences)
-                gold = char_set(gold_spans.get(r["id"], []))
+                gold = set() if faithful_only else char_set(gold_spans.get(r["id"], []))
                 spans = []
                 for s, f in zip(g.unsupported_spans, feats, strict=True):
                     inside = sum(1 for k in range(s.start, s.end) if k in gold)
                     spans.append(((s.start, s.end), f, int(inside * 2 >= s.end - s.start)))
                 out.append({"set": name, "gold": gold, "spans": spans,
-                            "baseline": char_set(absent_runs(r["response"], r["context"]))})
+                            "baseline": char_set(absent_runs(r["response"], r["context"])),
+                            "score": result.to_dict(), "p_record": 1.0})
         print(f"scored {name}: {len(records)} records", file=sys.stderr)
     return out
+
+
+def record_probabilities(rows, scored: Path) -> None:
+    """Set each row's ``p_record``: the shipped model's features, fitted (balanced per set
+    and label) on the record sets other than the row's own."""
+    import pandas as pd
+
+    from evaltools.calibration.lodo import fit_predict
+    from evaltools.scoring.probability import DEFAULT_FEATURES, features_frame
+
+    names = list(DEFAULT_FEATURES)
+    parts = []
+    for name in RECORD_SETS:
+        recs = [json.loads(x) for x in
+                (scored / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+        part = features_frame(recs, names)
+        part["label"], part["dataset"] = [r["label"] for r in recs], name
+        parts.append(part)
+    train = pd.concat(parts, ignore_index=True)
+    for name in {r["set"] for r in rows}:
+        mine = [r for r in rows if r["set"] == name]
+        own = RECORD_SET.get(name, name)
+        p = fit_predict(train[train["dataset"] != own],
+                        features_frame([r["score"] for r in mine], names), names)
+        for r, v in zip(mine, p, strict=True):
+            r["p_record"] = float(v)
 
 
 def fit(rows, C: float = 1.0):
@@ -115,14 +168,52 @@ def fit(rows, C: float = 1.0):
     return fit_span_model(X, y, C=C, weights=w)
 
 
-def flagged(rows, model, t: float) -> list[set[int]]:
-    return [char_set([o for o, f, _ in r["spans"] if model.probability(f) >= t]) for r in rows]
+def flagged(rows, model, t: float, gate: float = 0.0) -> list[set[int]]:
+    return [char_set([o for o, f, _ in r["spans"] if model.probability(f) >= t])
+            if r["p_record"] >= gate else set() for r in rows]
 
 
-def best_threshold(rows, model) -> float:
+def best_threshold(rows, model, gates=(0.0,)) -> tuple[float, float]:
+    """The (threshold, gate) with the maximum F1 on ``rows``."""
     gold = [r["gold"] for r in rows]
-    grid = np.round(np.arange(0.05, 0.96, 0.05), 2)
-    return float(max(grid, key=lambda t: prf(flagged(rows, model, t), gold)["f1"]))
+    grid = [(float(t), g) for t in np.round(np.arange(0.05, 0.96, 0.05), 2) for g in gates]
+    return max(grid, key=lambda tg: prf(flagged(rows, model, *tg), gold)["f1"])
+
+
+def cell(v) -> str:
+    return f"P {v['precision']:.3f} R {v['recall']:.3f} F1 **{v['f1']:.3f}**"
+
+
+def gate_table(rows, faithful) -> dict:
+    """Span F1 of each span set, alone and with faithful records mixed in, without and
+    with the record gate (threshold and gate chosen on the other sets)."""
+    print()
+    print("| held-out set | mixed in | span model >= t | + record gate >= g | every unsupported "
+          "span | absent-word runs |")
+    print("|---|---|---|---|---|---|")
+    out = {}
+    for name in SETS:
+        test = [r for r in rows if r["set"] == name]
+        train = [r for r in rows if r["set"] != name]
+        model = fit(train)
+        mixes = [("nothing", test, train, None)] + [
+            (f"faithful of {', '.join(half)}", test + [r for r in faithful if r["set"] in half],
+             train + [r for r in faithful if r["set"] in other], half)
+            for half, other in (FAITHFUL, FAITHFUL[::-1])]
+        for label, te, tu, _ in mixes:
+            t0, _ = best_threshold(tu, model)
+            t1, g1 = best_threshold(tu, model, GATES)
+            gold = [r["gold"] for r in te]
+            got = {"model": prf(flagged(te, model, t0), gold),
+                   "gated": prf(flagged(te, model, t1, g1), gold),
+                   "every_span": prf([char_set([o for o, _, _ in r["spans"]]) for r in te], gold),
+                   "absent_runs": prf([r["baseline"] for r in te], gold),
+                   "threshold": t0, "gated_threshold": t1, "gate": g1}
+            out[f"{name} + {label}"] = got
+            print(f"| {name} | {label} | {cell(got['model'])} (t = {t0:.2f}) | "
+                  f"{cell(got['gated'])} (t = {t1:.2f}, g = {g1:.1f}) | "
+                  f"{cell(got['every_span'])} | {cell(got['absent_runs'])} |")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("devdata", type=Path)
     ap.add_argument("--write", type=Path, help="save the model fitted on all sets here")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
+    ap.add_argument("--records", type=Path, metavar="SCORED_DIR",
+                    help="scored record sets (benchmarks/validity.py --save-scored): also "
+                         "measure the record gate, with faithful responses mixed in")
     args = ap.parse_args(argv)
     rows = collect(args.devdata)
     figures = {}
@@ -140,20 +234,22 @@ def main(argv: list[str] | None = None) -> int:
         test = [r for r in rows if r["set"] == name]
         train = [r for r in rows if r["set"] != name]
         model = fit(train)
-        t = best_threshold(train, model)
+        t, _ = best_threshold(train, model)
         gold = [r["gold"] for r in test]
         got = {"model": prf(flagged(test, model, t), gold),
                "every_span": prf([char_set([o for o, _, _ in r["spans"]]) for r in test], gold),
                "absent_runs": prf([r["baseline"] for r in test], gold), "threshold": t}
         figures[name] = got
-
-        def cell(v):
-            return f"P {v['precision']:.3f} R {v['recall']:.3f} F1 **{v['f1']:.3f}**"
         print(f"| {name} | {len(test)} | {cell(got['model'])} (t = {t:.2f}) "
               f"| {cell(got['every_span'])} | {cell(got['absent_runs'])} |")
+    if args.records:
+        faithful = collect(args.devdata, [n for half in FAITHFUL for n in half],
+                           faithful_only=True)
+        record_probabilities(rows + faithful, args.records)
+        figures["record_gate"] = gate_table(rows, faithful)
     if args.write:
         model = fit(rows)
-        t = best_threshold(rows, model)
+        t, _ = best_threshold(rows, model)
         digest = hashlib.sha256((args.devdata / "spans.jsonl").read_bytes()).hexdigest()
         model = type(model)(model.names, model.centers, model.scales, model.coefficients,
                             model.intercept, {

@@ -97,6 +97,7 @@ class GroundingConfig:
     paraphrase_credit: float = setting(0.0, 1.0)
     reasons_max: int = setting(1, 100)
     span_threshold: float = setting(0.0, 1.0)
+    span_record_gate: float = setting(0.0, 1.0)
     span_merge_words: int = setting(0, 100)
 
 

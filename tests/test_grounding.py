@@ -12,6 +12,7 @@ from evaltools.highlight import case_html, highlight_html
 from evaltools.scoring.anchors.mentions import find_mentions
 from evaltools.scoring.grounding import grounding_score
 from evaltools.scoring.matcher import SentenceIndex, sentence_spans, words_of
+from evaltools.scoring.probability import load_calibration
 from evaltools.text import load_pipeline
 
 
@@ -128,8 +129,10 @@ def test_output_fields():
                                        "weight": span["weight"],
                                        "closest": "The mug costs $5.", "closest_start": 0,
                                        "closest_end": 17, "probability": span["probability"],
-                                       "hallucinated": span["probability"]
-                                       >= DEFAULT.grounding.span_threshold}]
+                                       "hallucinated": span["hallucinated"]}]
+    p_record = load_calibration().probability(d)
+    assert span["hallucinated"] == (span["probability"] >= DEFAULT.grounding.span_threshold
+                                    and p_record >= DEFAULT.grounding.span_record_gate)
     assert 0.0 < span["probability"] < 1.0
 
 

@@ -10,6 +10,7 @@ import evaltools
 from evaltools.calibration.span_fit import fit_span_model
 from evaltools.config import DEFAULT_CONFIG
 from evaltools.errors import InputError
+from evaltools.scoring.probability import load_calibration
 from evaltools.scoring.span_probability import (
     SPAN_FEATURES,
     SpanModel,
@@ -69,10 +70,28 @@ def test_shipped_model_loads_and_spans_carry_probability_and_threshold():
     spans = evaltools.score(q, c, r).unsupported_spans
     assert [s.text for s in spans] == ["$7"] and 0.0 < spans[0].probability < 1.0
     threshold = DEFAULT_CONFIG.grounding.span_threshold
-    assert spans[0].hallucinated == (spans[0].probability >= threshold)
+    gate = DEFAULT_CONFIG.grounding.span_record_gate
+    p_record = load_calibration().probability(evaltools.score(q, c, r))
+    assert spans[0].hallucinated == (spans[0].probability >= threshold and p_record >= gate)
     for threshold, flagged in ((0.0, True), (1.0, False)):
-        cfg = DEFAULT_CONFIG.replace(grounding={"span_threshold": threshold})
+        cfg = DEFAULT_CONFIG.replace(grounding={"span_threshold": threshold,
+                                                "span_record_gate": 0.0})
         (s,) = evaltools.score(q, c, r, config=cfg).unsupported_spans
         assert s.hallucinated is flagged
+
+
+def test_a_response_read_as_faithful_reports_no_hallucinated_span():
+    """``grounding.span_record_gate``: spans count as hallucinated only in a response whose
+    hallucination probability reaches it; the span's own probability is unchanged."""
+    q, c = "What colour is the mug?", "The mug is blue. It holds 300 ml."
+    r = "The mug is blue and holds 300 ml, and it is dishwasher safe."
+    p_record = load_calibration().probability(evaltools.score(q, c, r))
+    for gate in (0.0, p_record, min(1.0, p_record + 1e-6), 1.0):
+        cfg = DEFAULT_CONFIG.replace(grounding={"span_threshold": 0.0, "span_record_gate": gate})
+        spans = evaltools.score(q, c, r, config=cfg).unsupported_spans
+        assert spans and all(s.hallucinated is (p_record >= gate) for s in spans)
+    off = DEFAULT_CONFIG.replace(grounding={"span_record_gate": 1.0})
+    assert [s.probability for s in evaltools.score(q, c, r, config=off).unsupported_spans] == [
+        s.probability for s in evaltools.score(q, c, r).unsupported_spans]
     d = spans[0].to_dict()
     assert d["probability"] == round(spans[0].probability, 4) and "hallucinated" in d

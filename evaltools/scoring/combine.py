@@ -127,14 +127,20 @@ def score_features(rid: Any, query: QueryFeatures,
         anchors=hall.anchors, support=grounding.support,
         unsupported_spans=grounding.unsupported_spans,
         signals=response_signals(query, context, response, hall.anchors, grounding))
-    probability = None
-    if config.hallucination.verdict_from == "probability":
+    gate = config.grounding.span_record_gate
+    from_probability = config.hallucination.verdict_from == "probability"
+    p_record = None
+    if from_probability or (gate > 0 and any(s.hallucinated for s in result.unsupported_spans)):
         if calibration is None:
             from evaltools.scoring.probability import load_calibration
 
             calibration = load_calibration()
-        probability = (calibration.probability(result.to_dict()),
-                       calibration.recommended_threshold)
+        p_record = calibration.probability(result.to_dict())
+    probability = (p_record, calibration.recommended_threshold) if from_probability else None
+    if p_record is not None and p_record < gate:
+        # a response the probability reads as faithful reports no hallucinated span
+        result = dataclasses.replace(result, unsupported_spans=tuple(
+            dataclasses.replace(s, hallucinated=False) for s in result.unsupported_spans))
     grounded = (rcfg.waive_at_support > 0 and bool(grounding.units)
                 and grounding.support >= rcfg.waive_at_support)
     inputs = VerdictInputs(

@@ -102,7 +102,8 @@ class UnsupportedSpan:
     ``start``/``end`` index the response (``response[start:end] == text``);
     ``weight`` is the summed rarity weight of its content; ``probability`` how
     likely people would mark it hallucinated, and ``hallucinated`` whether that
-    passes ``grounding.span_threshold``; ``closest`` is the
+    passes ``grounding.span_threshold`` in a response whose hallucination
+    probability reaches ``grounding.span_record_gate``; ``closest`` is the
     context sentence that holds most of the rest of the response sentence, at
     ``closest_start``/``closest_end`` in the read context, or None.
     """
@@ -117,7 +118,8 @@ class UnsupportedSpan:
     #: P(people would mark this span hallucinated), from the span model
     #: (:mod:`evaltools.scoring.span_probability`); None when not computed
     probability: float | None = None
-    #: probability >= the config's ``grounding.span_threshold``
+    #: probability >= the config's ``grounding.span_threshold``, and the response's
+    #: hallucination probability >= ``grounding.span_record_gate``
     hallucinated: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
