@@ -28,7 +28,7 @@ from evaltools.io.label_store import MAX_LINE_BYTES, LabelStore, iter_label_even
 from evaltools.values import binary_label
 
 ROOT = Path(__file__).resolve().parent.parent
-HAND_MADE = ("--features", ",".join(FEATURES))  # prescored() rows carry no signals
+HAND_MADE = ("--features", ",".join(FEATURES), "--prior", "none")  # prescored(): no signals
 GOOD = {"id": "a", "query": "What does the mug cost?", "context": "The mug costs $12.",
         "response": "The mug costs $12."}
 

@@ -83,7 +83,6 @@ def fold_prior(prior: LearnedCalibration, weight: Coefficient,
     return tuple(out.values()), b
 
 
-
 @dataclass(frozen=True)
 class FitResult:
     """A fitted calibration with its cross-validated (out-of-fold) probabilities."""

@@ -238,8 +238,7 @@ def _print_summary(labelled: LabelledFit, args: argparse.Namespace, *, grouped: 
         print(_curve_table(c))
     prior = calibration.metadata.get("prior") if hasattr(calibration, "metadata") else None
     if prior:
-        name = ("the shipped calibration" if args.prior == SHIPPED
-                 else f"{Path(args.prior).name}")
+        name = "the shipped calibration" if args.prior == SHIPPED else Path(args.prior).name
         print(f"prior    {name} ({len(prior['features'])} features): its "
               f"log-odds weigh {prior['weight']:+.3f} (standardised); the coefficients below "
               "hold it and the labels' correction together")
