@@ -54,12 +54,13 @@ _EXPORTS = {
     "auc_table": "score_tables", "probability_table": "score_tables",
     "LearnedCalibration": "learned", "FitResult": "learned", "FEATURES": "learned",
     "fit_calibration": "learned", "load_calibration": "learned", "features_frame": "learned",
-    "cross_validated_probabilities": "learned",
+    "cross_validated_probabilities": "learned", "fold_prior": "learned",
     "LearningCurve": "labelled_fit", "CurvePoint": "labelled_fit",
     "ProbabilityThreshold": "labelled_fit", "LabelledFit": "labelled_fit",
     "learning_curve": "labelled_fit", "fit_on_labels": "labelled_fit",
     "recommend_probability_threshold": "labelled_fit", "curve_sizes": "labelled_fit",
     "cross_fitted_f1": "labelled_fit", "draw_groups": "labelled_fit",
+    "prior_options": "labelled_fit",
     "BASELINES": "baselines", "lexical_baselines": "baselines", "baselines_frame": "baselines",
 }
 
