@@ -51,6 +51,23 @@ def test_instruction_with_topical_words_reads_them(nlp):
     assert off.completeness == 0.0 and off.verdict != "PASS"
 
 
+def test_an_instructions_task_verbs_and_word_count_range_are_not_its_topic(nlp):
+    cfg = load_config(None)
+    q = nlp("Write an objective overview about the following local business based only on "
+            "the provided structured data in the JSON format. You should include details and "
+            "cover the information mentioned in the customers' review. The overview should be "
+            "100 - 200 words. Don't make up information.")
+    # left: only "customer" (the verbs include/cover/mention/make, "review" and the
+    # word-count range "100 - 200 words" name the task)
+    assert topical_words(q, cfg.relevance.task_words, cfg.completeness.keyword_pos) == (
+        ("customer",), ("customer",))
+    ctx = '{"name": "Joe\'s Pizza", "review_info": [{"review_text": "Great crust."}]}'
+    told = evaltools.score(q.text, ctx, "Customers praise the great crust at Joe's Pizza.")
+    assert told.keywords == ("customer",) and told.completeness == 1.0
+    silent = evaltools.score(q.text, ctx, "Joe's Pizza has a great crust.")
+    assert silent.completeness == 0.0  # the one topical word is missing
+
+
 def test_spec_letter_still_available():
     cfg = load_config().replace(relevance={"instruction": "query", "answer_type": False,
                                            "restated_context": False, "waive_at_support": 0.0})
@@ -320,6 +337,30 @@ ATTRS = ('{"name": "Sunrise Cafe", "categories": "Cafes", "attributes": {"Restau
 ])
 def test_availability_claims_read_a_records_yes_and_no(response, supported, note):
     (claim,) = [a for a in evaltools.score(CAFE_Q, ATTRS, response).anchors
+                if a.kind == "claim"]
+    assert claim.supported is supported and claim.note.startswith(note)
+
+
+#: a record the parser reads as one sentence: the "no" sits between other keys
+LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes": '
+               '{"OutdoorSeating": "False", "RestaurantsTakeOut": "True", "WiFi": "u\'free\'"}}')
+
+
+@pytest.mark.parametrize("response,supported,note", [
+    ("It does not have outdoor seating.", True, "(pronoun) / not have / seating: found"),
+    ("It has outdoor seating.", False, "(pronoun) / have / seating: the context negates it"),
+    ("It does not offer takeout.", False, "(pronoun) / not offer / takeout: the context affirms"),
+])
+def test_a_false_value_inside_a_record_read_as_one_sentence_negates_its_key(
+        response, supported, note):
+    from evaltools.scoring.anchors.claims import KEY_NO
+
+    # the piece "attributes outdoor seating: no" is found though the record is one sentence
+    text = "name: Joe's Pizza. attributes outdoor seating: no. attributes wifi: free."
+    assert [m.group() for m in KEY_NO.finditer(text)] == ["attributes outdoor seating: no"]
+    assert [m.group() for m in KEY_NO.finditer("name: No Name Bar. alcohol: none")] == [
+        "alcohol: none"]
+    (claim,) = [a for a in evaltools.score(CAFE_Q, LONG_RECORD, response).anchors
                 if a.kind == "claim"]
     assert claim.supported is supported and claim.note.startswith(note)
 

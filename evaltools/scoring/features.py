@@ -117,13 +117,23 @@ def _name_like(tok) -> bool:
     return tok.pos_ == "PROPN" or (tok.is_alpha and tok.is_title and not tok.is_stop)
 
 
+def _counts_task_words(toks, k: int, task: set[str]) -> bool:
+    """Whether the number ``toks[k]`` counts task words: the next content word that is not a
+    number either is one ("100 words", "100 - 200 words", "100 to 200 words")."""
+    for t in toks[k + 1:]:
+        if not t.like_num:
+            return t.lower_ in task or t.lemma_.lower() in task
+    return False
+
+
 def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
                   ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """An instruction's topical content lemmas and keywords: not its verb, not a task word.
 
     The first content word (the instruction's verb, "Summarise"), words of
     ``task_words`` ("article", "facts", "plain", "English") and a number
-    that counts task words ("in 100 words") name the task, not its topic.
+    that counts task words ("in 100 words", "100 - 200 words") name the
+    task, not its topic.
 
     Examples
     --------
@@ -136,6 +146,9 @@ def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
     >>> topical_words(nlp("Summarize what the article says about the Tokyo election."),
     ...               ["article"], ["NOUN", "PROPN"])
     (('tokyo', 'election'), ('tokyo', 'election'))
+    >>> topical_words(nlp("Write an overview of the record. It should be 100 - 200 words."),
+    ...               ["overview", "record", "words"], ["NOUN", "NUM"])
+    ((), ())
     """
     task = {w.lower() for w in task_words}
     allowed = set(pos)
@@ -148,7 +161,7 @@ def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
         lemma = t.lemma_.lower()
         if k == 0 or t.lower_ in task or lemma in task:
             continue
-        if t.like_num and k + 1 < len(toks) and toks[k + 1].lower_ in task:
+        if t.like_num and _counts_task_words(toks, k, task):
             continue
         if t.pos_ == "VERB" and t.lemma_.lower() in ("say", "base", "use"):
             continue

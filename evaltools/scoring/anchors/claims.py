@@ -132,7 +132,11 @@ OWN_CLAUSE_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "parataxis", "app
 RELATIVE_TAGS = frozenset({"WDT", "WP", "WP$"})
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "●"})
-_KEY_NO = re.compile(r":\s*(?:no|none)\s*[.;]?\s*$", re.IGNORECASE)
+#: A "key: no" (or "key: none") piece of a key/value text, as a JSON record's false value
+#: reads ("outdoor seating: no."): the key's words stand negated. Found piece by piece, not
+#: sentence by sentence: the parser may read a whole record as one sentence.
+KEY_NO = re.compile(r"(?:^|(?<=[.;]\s))[^.;:\n]*:\s*(?:no|none)\s*(?=[.;\n]|$)",
+                    re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)

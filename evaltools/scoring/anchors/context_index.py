@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.scoring.anchors.claims import (
-    _KEY_NO,
     ANTONYMS,
+    KEY_NO,
     Claim,
     ClaimWord,
     _objects,
@@ -107,13 +107,19 @@ class ContextIndex:
                 unit_spans.append((a, b))
         self._unit = unit
         self.spans = tuple(unit_spans)
-        key_no = {k for k, (a, b) in enumerate(spans) if _KEY_NO.search(self.text[a:b])}
+        no_pieces = [(m.start(), m.end()) for m in KEY_NO.finditer(self.text)]
+        no_starts = [a for a, _ in no_pieces]
+
+        def keyed_no(pos: int) -> bool:  # inside a "key: no" piece
+            i = bisect.bisect_right(no_starts, pos) - 1
+            return i >= 0 and pos < no_pieces[i][1]
+
         neg: dict[str, set[int]] = {}
         aff: dict[str, set[int]] = {}
         tok_at = {tok.idx: tok for tok in doc}
         for w in ws:
             tok = tok_at.get(w.start)
-            negated = w.sent in key_no or (tok is not None and clause_negated(tok))
+            negated = keyed_no(w.start) or (tok is not None and clause_negated(tok))
             for f in (*w.forms, *(w.parts if len(w.parts) > 1 else ())):
                 (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
         self._neg = {k: frozenset(v) for k, v in neg.items()}
