@@ -181,16 +181,20 @@ def keywords(doc, pos: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def words(doc) -> list[str]:
-    """Lower-cased word texts of ``doc``, punctuation and space dropped.
+def words(doc, *, outside: Sequence[tuple[int, int]] = ()) -> list[str]:
+    """Lower-cased word texts of ``doc``, punctuation and space dropped; with ``outside``,
+    only the words that start in none of those character spans.
 
     Examples
     --------
     >>> nlp = load_pipeline()
     >>> words(nlp("Ships in 3 days."))
     ['ships', 'in', '3', 'days']
+    >>> words(nlp("Ships in 3 days."), outside=[(0, 9)])
+    ['3', 'days']
     """
-    return [t.text.lower() for t in doc if _is_word(t)]
+    return [t.text.lower() for t in doc if _is_word(t)
+            and not any(lo <= t.idx < hi for lo, hi in outside)]
 
 
 def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:

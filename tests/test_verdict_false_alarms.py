@@ -14,8 +14,8 @@ from evaltools.scoring.anchors.mentions import find_mentions
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.context import unmark
 from evaltools.scoring.features import topical_words
-from evaltools.scoring.grounding import abstention_sentences
 from evaltools.scoring.scorer import ResponseScorer
+from evaltools.scoring.sources import abstention_sentences
 from evaltools.text import load_pipeline
 
 YETI = "The Yeti Rambler mug costs $44.95. It is made of stainless steel."
@@ -111,6 +111,32 @@ def test_abstention_is_neither_unsupported_nor_irrelevant():
     # an answer, not an abstention: checked as usual
     r = evaltools.score("How much does the Yeti mug cost?", ctx, "The Yeti mug costs $5.")
     assert r.verdict == "FAIL" and r.anchors_unsupported == 1
+
+
+YETI_CTX = "The Yeti Rambler 20 oz tumbler costs $35 and keeps drinks cold for up to 24 hours."
+YETI_Q = "How much does the Yeti Rambler tumbler cost?"
+
+
+@pytest.mark.parametrize("prefix", ["Based on the given passages, ",
+                                    "According to the information provided in the passages, ",
+                                    "The passages state that "])
+def test_saying_where_the_answer_comes_from_is_not_checked(prefix):
+    bare = evaltools.score(YETI_Q, YETI_CTX, "The Yeti Rambler 20 oz tumbler costs $35.")
+    told = evaltools.score(YETI_Q, YETI_CTX, prefix + "the Yeti Rambler 20 oz tumbler costs $35.")
+    assert told.support == bare.support == 1.0 and told.unsupported_spans == ()
+    assert told.signals["novel_rare"] == bare.signals["novel_rare"] == 0.0
+    assert [a for a in told.anchors if not a.supported] == []
+    # what follows the attribution is still checked
+    made_up = evaltools.score(YETI_Q, YETI_CTX, prefix + "the Yeti Rambler 20 oz tumbler is "
+                                                         "made in Italy.")
+    assert [s.text for s in made_up.unsupported_spans] == ["Italy"] and made_up.support < 1.0
+
+
+def test_a_number_in_an_attribution_is_not_counted():
+    r = evaltools.score(YETI_Q, YETI_CTX, "According to passage 2, the tumbler costs $35.")
+    (two,) = [a for a in r.anchors if a.text == "2"]
+    assert not two.counted and two.note.startswith("in a statement about the sources")
+    assert r.hallucination == 0.0
 
 
 def test_abstention_sentences():

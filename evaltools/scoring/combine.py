@@ -8,7 +8,7 @@ from typing import Any
 from evaltools.config import Config
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.grounding import GroundingScore, abstention_sentences, ground
+from evaltools.scoring.grounding import GroundingScore, ground
 from evaltools.scoring.hallucination import hallucination_score
 from evaltools.scoring.relevance import (
     CorpusTfidf,
@@ -18,6 +18,7 @@ from evaltools.scoring.relevance import (
 )
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
+from evaltools.scoring.sources import abstention_sentences
 from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, redecide
 
 

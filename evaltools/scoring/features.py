@@ -22,6 +22,7 @@ from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import ReadContext, read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
+from evaltools.scoring.sources import source_spans
 from evaltools.text import (
     bounded_runs,
     content_lemmas,
@@ -64,6 +65,10 @@ class ResponseFeatures:
     sentences: tuple[tuple[int, int], ...] = ()  # character spans of its sentences
     text: str = ""
     english: bool = True  # evaltools.text.looks_english (a warning, never a score)
+    # abstaining sentences and attribution phrases (evaltools.scoring.sources): not checked
+    about_sources: tuple[tuple[int, int], ...] = ()
+    # the words outside them (the detector's novelty signals); ``words`` when there are none
+    checked_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -203,11 +208,15 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     hall = config.hallucination if config is not None else None
     near = (mention_neighbours(doc, mentions, hall.number_context_window)
             if hall is not None and hall.number_context else ())
-    return ResponseFeatures(tuple(content_lemmas(doc)), tuple(words(doc)), mentions,
+    sents = sentence_spans(doc)
+    about = source_spans(doc.text, sents)
+    ws = tuple(words(doc))
+    return ResponseFeatures(tuple(content_lemmas(doc)), ws, mentions,
                             tuple(extract_claims(doc, mentions=mentions)), near,
                             sum(_name_like(t) for t in doc),
-                            tuple(words_of(doc)), sentence_spans(doc), doc.text,
-                            looks_english(doc.text))
+                            tuple(words_of(doc)), sents, doc.text,
+                            looks_english(doc.text), about,
+                            tuple(words(doc, outside=about)) if about else ws)
 
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:

@@ -49,13 +49,13 @@ from evaltools.scoring.anchors.claims import (
     HEDGE_AUX,
     HEDGE_VERBS,
     HEDGE_WORDS,
-    SOURCE_NOUNS,
 )
 from evaltools.scoring.anchors.mentions import Mention, find_support
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
 from evaltools.scoring.result import UnsupportedSpan
+from evaltools.scoring.sources import inside, source_spans
 from evaltools.scoring.span_probability import SpanModel, load_span_model, span_features
 
 #: Personal words (matcher keys): the speaker and the listener. What a response says of
@@ -192,50 +192,6 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
 
 HEDGES = HEDGE_AUX | HEDGE_VERBS | HEDGE_WORDS
 
-#: A sentence about the sources or declining to answer ("The passages do not say how much it
-#: costs", "I am unable to answer based on the given text"): it claims nothing of the world.
-_SOURCE = re.compile(r"\b(?:" + "|".join(sorted(SOURCE_NOUNS | {"passages", "sources", "documents",
-                     "texts", "articles", "contexts", "provided", "given"}, key=len,
-                     reverse=True)) + r")\b", re.IGNORECASE)
-_NEGATIVE = re.compile(r"\b(?:not|no|n't|never|nothing|neither|nor|unable|cannot|without|"
-                       r"insufficient|lacks?|unclear|unknown|silent)\b|n't\b", re.IGNORECASE)
-_ABSTAIN = re.compile(
-    r"\b(?:(?:unable|not able) to (?:answer|determine|find|tell|say|provide|confirm|verify)"
-    r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?(?:answer|determin|find|tell|say|"
-    r"provide|confirm|verify|know)\w*"
-    r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
-    r"mention|answer)"
-    r"|not (?:mentioned|specified|stated|provided|given|included|discussed|addressed|known)"
-    r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|provide|include|contain|"
-    r"discuss|address|give|indicate)"
-    r"|i (?:do not|don't) know)\b", re.IGNORECASE)
-
-
-def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
-                         ) -> tuple[tuple[int, int], ...]:
-    """The sentences that decline to answer or speak of the sources' silence.
-
-    Such a sentence names the sources and negates ("The passages do not say
-    ..."), or declines ("I am unable to answer ...", "... is not mentioned").
-    Grounding does not check its words and claims never count it: it states
-    nothing about the world the context could support or contradict.
-
-    Examples
-    --------
-    >>> t = "The passages do not say the price. It is red. I cannot answer that."
-    >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 34), (35, 45), (46, 67)])]
-    ['The passages do not say the price.', 'I cannot answer that.']
-    >>> abstention_sentences("The text is red.", [(0, 16)])
-    ()
-    """
-    out = []
-    for a, b in sents:
-        part = text[a:b]
-        if _ABSTAIN.search(part) or (_SOURCE.search(part) and _NEGATIVE.search(part)):
-            out.append((a, b))
-    return tuple(out)
-
-
 def _hedged_clauses(text: str, words: Sequence[Word]) -> list[tuple[int, int]]:
     """Character spans of the response's clauses that hold a hedge (*may*, *reportedly*, ...).
 
@@ -287,7 +243,8 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         adjacency_credit=config.adjacency_credit, query_words=config.query_words,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
         derived_credit=config.derived_credit, merge_words=config.span_merge_words,
-        paraphrase_credit=config.paraphrase_credit if config.paraphrase else None)
+        paraphrase_credit=config.paraphrase_credit if config.paraphrase else None,
+        about_sources=response.about_sources)
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold)
 
@@ -338,7 +295,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     query_words: bool = False, skip_hedged: bool = False,
                     personal: float = 0.0, derived_credit: float = 1.0,
                     merge_words: int = 0,
-                    paraphrase_credit: float | None = None) -> GroundingScore:
+                    paraphrase_credit: float | None = None,
+                    about_sources: Sequence[tuple[int, int]] | None = None) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     ``paraphrase_credit`` (None: off): a word the context holds only as a paraphrase
@@ -366,9 +324,10 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     if skip_hedged:
         hedged = _hedged_clauses(response_text, words)
         units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]
-    declined = abstention_sentences(response_text, response_sents)
-    if declined:
-        units = [u for u in units if not any(lo <= u.start < hi for lo, hi in declined)]
+    if about_sources is None:
+        about_sources = source_spans(response_text, response_sents)
+    if about_sources:  # abstentions and attributions (evaltools.scoring.sources)
+        units = [u for u in units if not inside(about_sources, u.start)]
     if not units:
         return GroundingScore(1.0, ())
     best = _closest(units)

@@ -31,8 +31,8 @@ from evaltools.scoring.anchors.mentions import (
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.grounding import abstention_sentences
 from evaltools.scoring.result import Anchor
+from evaltools.scoring.sources import inside
 
 
 @dataclass(frozen=True)
@@ -162,16 +162,17 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     anchors: list[Anchor] = []
     query_mentions = query.mentions if query is not None and not count_query_anchors else ()
     index = SupportIndex(context.mentions) if not number_context else None
-    declined = abstention_sentences(response.text, response.sentences)
+    declined = response.about_sources  # abstentions and attributions
 
     def about_sources(start: int) -> bool:
-        return any(lo <= start < hi for lo, hi in declined)
+        return inside(declined, start)
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
-                                  note="in a sentence about the sources or declining to "
-                                       "answer; not counted", counted=False))
+                                  note="in a statement about the sources (declining to "
+                                       "answer, or saying where the answer comes from); "
+                                       "not counted", counted=False))
             continue
         if number_context:
             found, note = number_support(m, response.near[k], context)

@@ -33,14 +33,10 @@ import re
 from collections.abc import Mapping, Sequence
 
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.grounding import (
-    HEDGES,
-    GroundedUnit,
-    GroundingScore,
-    abstention_sentences,
-)
+from evaltools.scoring.grounding import HEDGES, GroundedUnit, GroundingScore
 from evaltools.scoring.matcher import rarity
 from evaltools.scoring.result import Anchor
+from evaltools.scoring.sources import abstention_sentences
 from evaltools.text import ngrams
 
 #: Signal name -> what it measures. Shares are in [0, 1]; ``log_*`` are natural
@@ -78,7 +74,7 @@ SIGNALS: dict[str, str] = {
                          "context sentence's",
     "hedged_sentences": "share of sentences with a hedge (may, reportedly, ...: grounding.HEDGES)",
     "abstains": "1 when a sentence declines or speaks of the sources' silence "
-                "(grounding.abstention_sentences)",
+                "(sources.abstention_sentences)",
     # size and shape
     "log_response_words": "log of 1 + response words",
     "log_context_words": "log of 1 + context words",
@@ -212,6 +208,9 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
     n_resp = len(response.words)
     n_ctx = context.n_words
     sentences = response.sentences or ((0, len(text)),)
+    # words in statements about the sources are not checked (evaltools.scoring.sources);
+    # a response that is nothing else keeps all its words
+    checked = response.checked_words or response.words
     values = {
         **_unit_shares(grounding.units, text),
         "claims_score": _share(len(unsupported), len(counted)),
@@ -219,10 +218,10 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
         "log_unsupported_dates": math.log1p(sum(a.kind == "date" for a in unsupported)),
         "log_unsupported_claims": math.log1p(sum(a.kind == "claim" for a in unsupported)),
         "log_anchors": math.log1p(len(counted)),
-        "novel_unigrams": _novel(response.words, context.ngrams_by_n, 1),
-        "novel_bigrams": _novel(response.words, context.ngrams_by_n, 2),
-        "novel_trigrams": _novel(response.words, context.ngrams_by_n, 3),
-        "novel_rare": _novel_rare(response.words, context.ngrams_by_n),
+        "novel_unigrams": _novel(checked, context.ngrams_by_n, 1),
+        "novel_bigrams": _novel(checked, context.ngrams_by_n, 2),
+        "novel_trigrams": _novel(checked, context.ngrams_by_n, 3),
+        "novel_rare": _novel_rare(checked, context.ngrams_by_n),
         "negation_mismatch": _negation_mismatch(response, context, dict(grounding.closest)),
         "hedged_sentences": _share(len({w.sent for w in response.units if w.key in HEDGES}),
                                    len(sentences)),

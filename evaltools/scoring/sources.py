@@ -1,0 +1,130 @@
+"""Statements about the sources: what a response says of its context, not of the world.
+
+Two kinds, neither of which the context could support or contradict:
+
+- **abstentions** (:func:`abstention_sentences`): a sentence that declines to
+  answer or speaks of the sources' silence ("The passages do not say how much
+  it costs", "I am unable to answer based on the given text");
+- **attributions** (:func:`attribution_spans`): a phrase that says where the
+  answer comes from ("Based on the given passages, ...", "according to the
+  provided information", "The passage states that ...").
+
+Grounding does not check their words, claims and numbers in them are not
+counted, and the novelty signals leave their words out
+(:func:`source_spans`, both together): "Based on the given passages, the mug
+costs $35." is as grounded as "The mug costs $35.".
+
+Examples
+--------
+>>> t = "Based on the given passages, the mug costs $35. The passages do not say more."
+>>> [t[a:b] for a, b in source_spans(t, [(0, 47), (48, 78)])]
+['Based on the given passages', 'The passages do not say more.']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from evaltools.scoring.anchors.claims import SOURCE_NOUNS
+
+_SOURCE = re.compile(r"\b(?:" + "|".join(sorted(SOURCE_NOUNS | {"passages", "sources", "documents",
+                     "texts", "articles", "contexts", "provided", "given"}, key=len,
+                     reverse=True)) + r")\b", re.IGNORECASE)
+_NEGATIVE = re.compile(r"\b(?:not|no|n't|never|nothing|neither|nor|unable|cannot|without|"
+                       r"insufficient|lacks?|unclear|unknown|silent)\b|n't\b", re.IGNORECASE)
+_ABSTAIN = re.compile(
+    r"\b(?:(?:unable|not able) to (?:answer|determine|find|tell|say|provide|confirm|verify)"
+    r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?(?:answer|determin|find|tell|say|"
+    r"provide|confirm|verify|know)\w*"
+    r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
+    r"mention|answer)"
+    r"|not (?:mentioned|specified|stated|provided|given|included|discussed|addressed|known)"
+    r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|provide|include|contain|"
+    r"discuss|address|give|indicate)"
+    r"|i (?:do not|don't) know)\b", re.IGNORECASE)
+
+# An attribution names the sources: "the (given) passage(s) (2) (provided)".
+_SRC = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|information|data|"
+        r"excerpts?|snippets?|references?|knowledge|materials?|records?|search results|"
+        r"results|reviews?|paragraphs?|content|descriptions?|listings?)")
+_MOD = (r"(?:(?:the|these|this|those|my|all|both|two|three|given|provided|above|following|"
+        r"available|supplied|retrieved|relevant|cited|referenced|search|business|product|"
+        r"structured|json|original|reference)\s+)*")
+_NAMED = (_MOD + _SRC + r"(?:\s+(?:\d+|#\d+|[A-Z])\b)?"
+          r"(?:\s+(?:provided|given|above|supplied|available|presented|listed)\b"
+          r"(?!\s+(?:in|by|within)\b))?")
+_CHAIN = (r"(?:\s+(?:provided|given|presented|contained|found|included|mentioned|available)"
+          r"\s+(?:in|by|within)\s+" + _NAMED + r")?")
+_LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
+         r"as\s+(?:stated|mentioned|described|noted|indicated|shown|explained|reported|outlined|"
+         r"given|provided)\s+(?:in|by)|(?:drawing|relying)\s+on)")
+_REPORT = (r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
+           r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
+           r"points?\s+out)")
+_ATTRIBUTION = re.compile(
+    r"\b" + _LEAD + r"\s+" + _NAMED + _CHAIN                              # based on the passages
+    + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
+    + r"(?:\s+that)?\b"                                                   # the passage states that
+    + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)",                 # In passage 2, ...
+    re.IGNORECASE | re.MULTILINE)
+
+
+def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
+                         ) -> tuple[tuple[int, int], ...]:
+    """The sentences that decline to answer or speak of the sources' silence.
+
+    Such a sentence names the sources and negates ("The passages do not say
+    ..."), or declines ("I am unable to answer ...", "... is not mentioned").
+    Grounding does not check its words and claims never count it: it states
+    nothing about the world the context could support or contradict.
+
+    Examples
+    --------
+    >>> t = "The passages do not say the price. It is red. I cannot answer that."
+    >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 34), (35, 45), (46, 67)])]
+    ['The passages do not say the price.', 'I cannot answer that.']
+    >>> abstention_sentences("The text is red.", [(0, 16)])
+    ()
+    """
+    out = []
+    for a, b in sents:
+        part = text[a:b]
+        if _ABSTAIN.search(part) or (_SOURCE.search(part) and _NEGATIVE.search(part)):
+            out.append((a, b))
+    return tuple(out)
+
+
+def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Character spans of the phrases that say where the answer comes from.
+
+    Examples
+    --------
+    >>> def show(t):
+    ...     return [t[a:b] for a, b in attribution_spans(t)]
+    >>> show("Based on the given passages, the mug costs $35.")
+    ['Based on the given passages']
+    >>> show("According to the information provided in passage 2, it ships in 3 days.")
+    ['According to the information provided in passage 2']
+    >>> show("The passage also states that the lid is dishwasher safe.")
+    ['The passage also states that']
+    >>> show("In passage 3, the author praises the lid.")
+    ['In passage 3']
+    >>> show("The report says sales rose. The mug is based on a 1990 design.")
+    []
+    """
+    return tuple((m.start(), m.end()) for m in _ATTRIBUTION.finditer(text))
+
+
+def source_spans(text: str, sents: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Abstaining sentences and attribution phrases together, in text order."""
+    return tuple(sorted((*abstention_sentences(text, sents), *attribution_spans(text))))
+
+
+def inside(spans: Sequence[tuple[int, int]], pos: int) -> bool:
+    """Whether ``pos`` falls in one of ``spans``.
+
+    >>> inside([(0, 5), (10, 12)], 11), inside([(0, 5)], 5)
+    (True, False)
+    """
+    return any(lo <= pos < hi for lo, hi in spans)
