@@ -17,7 +17,10 @@ and HaluEval, dialogue BEGIN and Q²). Rules:
 
 - ``spec``: FAIL if ``S_hall > 0.5`` or relevance < 0.1 (the spec);
 - ``p >= t``: FAIL if the probability is at least ``t``, or if ``S_hall > 0.5`` with an
-  unsupported number or date (what ``hallucination.verdict_from = "probability"`` does);
+  unsupported number or date;
+- ``p >= t, value at p >= q``: the same, and an unsupported number or date also fails from
+  probability ``q`` on (what ``hallucination.verdict_from = "probability"`` does, with
+  ``q = hallucination.value_fail_probability``);
 - ``p >= t only``: the probability alone, for comparison;
 
 each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
@@ -65,17 +68,25 @@ def read(path: Path):
     return frame, features
 
 
-def _fail(frame, t: float | None, w: float, value_rule: bool) -> np.ndarray:
-    """FAIL under one rule: rule 1 (spec, or the probability at ``t``) or rule 2 unwaived."""
+def _fail(frame, t: float | None, w: float, value_rule: bool,
+          value_p: float | None = None) -> np.ndarray:
+    """FAIL under one rule: rule 1 (spec, or the probability at ``t``) or rule 2 unwaived.
+
+    With ``value_rule`` an unsupported number or date also fails when ``S_hall > 0.5``,
+    or (``value_p``) when the probability reaches ``value_p``."""
     rel = frame["relevance_fail"].to_numpy()
     if w > 0:
         rel = rel & (frame["support"].to_numpy() < w)
     if t is None:
         rule1 = frame["s_hall"].to_numpy() > 0.5
     else:
-        rule1 = frame["p"].to_numpy() >= t
+        p = frame["p"].to_numpy()
+        rule1 = p >= t
         if value_rule:
-            rule1 |= (frame["s_hall"].to_numpy() > 0.5) & frame["value_unsupported"].to_numpy()
+            value = frame["s_hall"].to_numpy() > 0.5
+            if value_p is not None:
+                value |= p >= value_p
+            rule1 |= value & frame["value_unsupported"].to_numpy()
     return rule1 | rel
 
 
@@ -86,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--thresholds", type=float, nargs="+",
                     default=[0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8])
     ap.add_argument("--waivers", type=float, nargs="+", default=[0.0, 0.6, 0.7, 0.8, 0.9])
+    ap.add_argument("--value-probabilities", type=float, nargs="*", default=[0.4, 0.5],
+                    help="also rules where an unsupported number or date fails from this "
+                         "probability on (hallucination.value_fail_probability)")
     ap.add_argument("--max-false", type=float, default=0.25)
     args = ap.parse_args(argv)
     import pandas as pd
@@ -105,9 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     frame = pd.concat([dev, *held], ignore_index=True)
     held_names = [p.stem for p in args.held_out]
 
-    rules = [("spec", None, w, False) for w in args.waivers]
-    rules += [(f"p >= {t:g}", t, w, True) for t in args.thresholds for w in args.waivers]
-    rules += [(f"p >= {t:g} only", t, w, False) for t in args.thresholds for w in args.waivers]
+    rules = [("spec", None, w, False, None) for w in args.waivers]
+    rules += [(f"p >= {t:g}", t, w, True, None) for t in args.thresholds for w in args.waivers]
+    rules += [(f"p >= {t:g}, value at p >= {q:g}", t, w, True, q) for q in args.value_probabilities
+              for t in args.thresholds for w in args.waivers if q < t]
+    rules += [(f"p >= {t:g} only", t, w, False, None) for t in args.thresholds
+              for w in args.waivers]
     print(f"features: {', '.join(features[0])}; each set's probability from the model fitted "
           "on the others\n")
     cols = [*names, *held_names]
@@ -117,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
           + " | ".join(f"{c} faithful FAIL / F1" for c in cols) + " |")
     print("|---|---:|---:|---:|---:|" + "---:|" * len(cols))
     best = None
-    for label, t, w, value_rule in rules:
-        fail = _fail(frame, t, w, value_rule)
+    for label, t, w, value_rule, value_p in rules:
+        fail = _fail(frame, t, w, value_rule, value_p)
         per = {}
         for name in cols:
             d = frame["dataset"] == name

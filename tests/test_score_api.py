@@ -42,7 +42,13 @@ def test_counting_query_anchors_is_the_spec_letter():
     cfg = load_config().replace(hallucination={"count_query_anchors": True})
     r = evaltools.score(QUERY, CONTEXT, "The Yeti Rambler 20 oz costs $29.99.", config=cfg)
     assert (r.anchors_total, r.anchors_unsupported, r.claims_score) == (2, 1, 0.5)
-    assert r.verdict == "PASS"   # 0.5 is not > 0.5: why the default leaves echoes out
+    spec = cfg.replace(hallucination={"verdict_from": "spec"})
+    # the spec's rule passes the wrong price (0.5 is not > 0.5: why the default leaves echoes
+    # out); the probability's rule fails it on the unsupported price
+    assert evaltools.score(QUERY, CONTEXT, "The Yeti Rambler 20 oz costs $29.99.",
+                           config=spec).verdict == "PASS"
+    assert r.verdict == "FAIL" and r.reasons[0].endswith(
+        "with an unsupported number or date (safety first)")
 
 
 def test_relevance_and_completeness_by_hand():

@@ -132,8 +132,10 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     # call (with the cache full, a rescoring slider would pass unseen).
     ex._cache.clear()
     ex.sliders["hallucination"].value = 1.0       # tolerate everything
+    ex.sliders["value_probability"].value = 1.0   # ... a wrong number too
     assert calls == []                            # the sliders only re-decide
-    cfg = load_config().replace(hallucination={"fail_above": 1.0})
+    cfg = load_config().replace(hallucination={"fail_above": 1.0,
+                                               "value_fail_probability": 1.0})
     unsupported = [(a.kind, a.text) for a in ex.result.anchors if a.counted and not a.supported]
     inputs = ex.result.verdict_inputs  # the probability and its threshold, as scored
     expected = decide(ex.result.relevance, ex.result.completeness, h, config=cfg,
@@ -144,6 +146,7 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value
     ex.reset_button.click()
     assert ex.sliders["hallucination"].value == 0.5
+    assert ex.sliders["value_probability"].value == 0.4
     assert ex.verdict.verdict == "FAIL"
     assert "configured thresholds" not in ex.verdict_html.value
     assert calls == []
@@ -213,7 +216,10 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
     assert cut == 0.7 and ex.sliders["probability"].value == 0.7 and p >= 0.7
     assert ex.verdict.reasons[0] == f"hallucination probability {p:.2f} >= 0.7 (safety first; " \
                                     "calibration)"
-    ex.set_thresholds(probability=1.0, hallucination=1.0)   # neither part of rule 1 crossed
+    ex.set_thresholds(probability=1.0, hallucination=1.0)   # the wrong price still fails
+    assert ex.verdict.reasons[0] == (f"hallucination probability {p:.2f} >= 0.4 with an "
+                                     "unsupported number or date (safety first)")
+    ex.set_thresholds(value_probability=1.0)                 # no part of rule 1 crossed
     assert ex.verdict.verdict == "WARN"                      # completeness 0 is left
     assert ex.verdict.reasons[0] == "completeness 0.00 < 0.6 (potentially incomplete)"
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value
@@ -222,8 +228,9 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
                                      "date (safety first)")
     ex.reset_thresholds()
     assert ex.sliders["probability"].value == 0.7 and ex.verdict.verdict == "FAIL"
+    assert ex.sliders["value_probability"].value == 0.4
     spec = ScoreExplorer(query=q, context=c, response="It costs $35.00.",
                          config=load_config().replace(hallucination={"verdict_from": "spec"}))
-    assert "probability" not in spec.sliders
+    assert "probability" not in spec.sliders and "value_probability" not in spec.sliders
     with pytest.raises(ValueError, match="verdict_from"):
         spec.set_thresholds(probability=0.5)

@@ -86,8 +86,9 @@ class ScoreVerdict:
         return {"verdict": self.verdict, "reasons": list(self.reasons)}
 
 
-#: Anchor kinds whose being unsupported fails rule 1 under the probability whenever
-#: ``S_hall > fail_above`` (a wrong price is never passed).
+#: Anchor kinds whose being unsupported fails rule 1 under the probability when
+#: ``S_hall > fail_above`` or ``P >= hallucination.value_fail_probability`` (a wrong price is
+#: not passed on a probability just under the threshold).
 VALUE_KINDS = frozenset({"number", "date"})
 
 
@@ -149,9 +150,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     instruction with no topical word, so rules 2 and 3 do not apply.
     ``probability`` (config ``hallucination.verdict_from = "probability"``):
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
-    ``P >= threshold``, or ``S_hall > fail_above`` when ``value_unsupported``
-    (a number or date of the response is not in the context: a wrong price
-    is never passed, whatever the probability).
+    ``P >= threshold``, or, when ``value_unsupported`` (a number or date of
+    the response is not in the context: a wrong price), ``S_hall >
+    fail_above`` or ``P >= hallucination.value_fail_probability``.
 
     Examples
     --------
@@ -174,9 +175,16 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ('FAIL', 'hallucination probability 0.71 >= 0.4 (safety first; calibration)')
     >>> decide(0.8, 1.0, 0.9, probability=(0.39, 0.4)).verdict
     'PASS'
-    >>> v = decide(0.8, 1.0, 0.9, probability=(0.39, 0.4), value_unsupported=True)
+    >>> v = decide(0.8, 1.0, 0.9, probability=(0.39, 0.7), value_unsupported=True)
     >>> v.verdict, v.reasons[0]
     ('FAIL', 'hallucination 0.90 > 0.5 with an unsupported number or date (safety first)')
+    >>> v = decide(0.8, 1.0, 0.5, probability=(0.52, 0.7), value_unsupported=True)
+    >>> v.verdict   # "It costs $45" for $35: S_hall 0.5, P 0.52 >= 0.4
+    'FAIL'
+    >>> v.reasons[0]
+    'hallucination probability 0.52 >= 0.4 with an unsupported number or date (safety first)'
+    >>> decide(0.8, 1.0, 0.5, probability=(0.39, 0.7), value_unsupported=True).verdict
+    'PASS'
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
@@ -189,6 +197,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                                     "(safety first; calibration)"))
         elif value_unsupported and hallucination > h_max:
             crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} with an "
+                                    "unsupported number or date (safety first)"))
+        elif value_unsupported and p is not None and p >= cfg.hallucination.value_fail_probability:
+            crossed.append(("FAIL", f"hallucination probability {p:.2f} >= "
+                                    f"{cfg.hallucination.value_fail_probability:g} with an "
                                     "unsupported number or date (safety first)"))
     elif hallucination > h_max:
         crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} (safety first)"))

@@ -23,6 +23,9 @@ Examples
 >>> ex.verdict.verdict
 'FAIL'
 >>> ex.set_thresholds(probability=0.99)         # the calibration's threshold, live
+>>> ex.verdict.reasons[0]                        # the unsupported price still fails
+'hallucination probability 0.99 >= 0.4 with an unsupported number or date (safety first)'
+>>> ex.set_thresholds(value_probability=1.0)    # ... from probability 0.4 on; now never
 >>> ex.verdict.verdict, ex.verdict.reasons[0]
 ('WARN', 'completeness 0.00 < 0.6 (potentially incomplete)')
 >>> spec = ScoreExplorer(query=ex.query.value, context=ex.context.value,
@@ -126,9 +129,11 @@ class ScoreExplorer:
     prev_button, next_button, score_button : ipywidgets.Button
     sliders : dict of str to ipywidgets.FloatSlider
         Keys ``hallucination``, ``relevance``, ``completeness`` (the config's
-        thresholds), and ``probability`` when rule 1 reads the calibrated
-        probability (``hallucination.verdict_from = "probability"``, the
-        default): the calibration's threshold.
+        thresholds), and, when rule 1 reads the calibrated probability
+        (``hallucination.verdict_from = "probability"``, the default),
+        ``probability`` (the calibration's threshold) and ``value_probability``
+        (``hallucination.value_fail_probability``: from where an unsupported
+        number or date fails).
     verdict_html, scores_html, reasons_html, highlight, anchors_html : ipywidgets.HTML
     result : ScoreResult
         The scores of the texts shown (verdict under the config's thresholds).
@@ -160,6 +165,9 @@ class ScoreExplorer:
         sections: dict[str, dict[str, float]] = {}
         for key, (section, name, _) in SLIDERS.items():
             sections.setdefault(section, {})[name] = float(self.sliders[key].value)
+        if "value_probability" in self.sliders:
+            sections["hallucination"]["value_fail_probability"] = float(
+                self.sliders["value_probability"].value)
         return self.config.replace(**sections)
 
     def score_now(self) -> None:
@@ -191,13 +199,15 @@ class ScoreExplorer:
     def set_thresholds(self, *, hallucination: float | None = None,
                        relevance: float | None = None,
                        completeness: float | None = None,
-                       probability: float | None = None) -> None:
+                       probability: float | None = None,
+                       value_probability: float | None = None) -> None:
         """Move sliders (the verdict follows through the slider observers)."""
         for key, value in (("hallucination", hallucination), ("relevance", relevance),
-                           ("completeness", completeness), ("probability", probability)):
+                           ("completeness", completeness), ("probability", probability),
+                           ("value_probability", value_probability)):
             if value is not None:
                 if key not in self.sliders:
-                    raise ValueError("ScoreExplorer.set_thresholds: probability needs "
+                    raise ValueError(f"ScoreExplorer.set_thresholds: {key} needs "
                                      "hallucination.verdict_from = \"probability\"")
                 self.sliders[key].value = value
 
@@ -215,6 +225,8 @@ class ScoreExplorer:
             self.sliders[key].value = getattr(getattr(self.config, section), name)
         if "probability" in self.sliders:
             self.sliders["probability"].value = self._probability_threshold()
+            self.sliders["value_probability"].value = \
+                self.config.hallucination.value_fail_probability
 
     def select(self, which: int | str) -> None:
         """Load a record of the frame by position (int) or id (str), and score it."""
@@ -316,13 +328,17 @@ class ScoreExplorer:
             s.observe(lambda _ch: self.redecide(), names="value")
             self.sliders[key] = s
         if self.config.hallucination.verdict_from == "probability":
-            s = W.FloatSlider(value=self._probability_threshold(), min=0.0, max=1.0,
-                              step=0.01, readout_format=".2f",
-                              description="FAIL if probability >=", continuous_update=True,
-                              style={"description_width": "170px"},
-                              layout=W.Layout(width="420px"))
-            s.observe(lambda _ch: self.redecide(), names="value")
-            self.sliders["probability"] = s
+            for key, value, label in (
+                    ("probability", self._probability_threshold(), "FAIL if probability >="),
+                    ("value_probability", self.config.hallucination.value_fail_probability,
+                     "... with a wrong number from")):
+                s = W.FloatSlider(value=value, min=0.0, max=1.0,
+                                  step=0.01, readout_format=".2f",
+                                  description=label, continuous_update=True,
+                                  style={"description_width": "170px"},
+                                  layout=W.Layout(width="420px"))
+                s.observe(lambda _ch: self.redecide(), names="value")
+                self.sliders[key] = s
         self.reset_button = W.Button(description="Spec thresholds",
                                      tooltip="Sliders back to the configured thresholds")
         self.reset_button.on_click(lambda _b: self.reset_thresholds())
