@@ -50,7 +50,7 @@ _SRC = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|informatio
         r"results|reviews?|paragraphs?|content|descriptions?|listings?)")
 _MOD = (r"(?:(?:the|these|this|those|my|all|both|two|three|given|provided|above|following|"
         r"available|supplied|retrieved|relevant|cited|referenced|search|business|product|"
-        r"structured|json|original|reference)\s+)*")
+        r"structured|json|original|reference)\s+){0,4}")  # bounded: linear in long texts
 _NAMED = (_MOD + _SRC + r"(?:\s+(?:\d+|#\d+|[A-Z])\b)?"
           r"(?:\s+(?:provided|given|above|supplied|available|presented|listed)\b"
           r"(?!\s+(?:in|by|within)\b))?")
