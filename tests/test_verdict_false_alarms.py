@@ -350,35 +350,38 @@ ATTRS = ('{"name": "Sunrise Cafe", "categories": "Cafes", "attributes": {"Restau
          'true, "RestaurantsDelivery": false, "Alcohol": "u\'none\'", "DogsAllowed": true}}')
 
 
-@pytest.mark.parametrize("response,supported,note", [
-    ("Takeout is available.", True, "takeout / be / available: found together"),
-    ("Takeout is not available.", False, "takeout / not be / available: the context affirms it"),
-    ("Delivery is not offered.", True, "delivery / not offer / : found together"),
-    ("Delivery is offered.", False, "delivery / offer / : the context negates it"),
-    ("The cafe does not serve alcohol.", True, "cafe / not serve / alcohol: found together"),
-    ("The cafe serves alcohol.", False, "cafe / serve / alcohol: the context negates it"),
-    ("Dogs are allowed.", True, "dog / allow / : found together"),
-    ("Dogs are not allowed.", False, "dog / not allow / : the context affirms it"),
-    ("Cats are allowed.", False, "cat / allow / : only 0% of its subject's words"),
-])
-def test_availability_claims_read_a_records_yes_and_no(response, supported, note):
-    (claim,) = [a for a in evaltools.score(CAFE_Q, ATTRS, response).anchors
-                if a.kind == "claim"]
-    assert claim.supported is supported and claim.note.startswith(note)
-
-
 #: a record the parser reads as one sentence: the "no" sits between other keys
 LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes": '
                '{"OutdoorSeating": "False", "RestaurantsTakeOut": "True", "WiFi": "u\'free\'"}}')
 
 
-@pytest.mark.parametrize("response,supported,note", [
-    ("It does not have outdoor seating.", True, "(pronoun) / not have / seating: found"),
-    ("It has outdoor seating.", False, "(pronoun) / have / seating: the context negates it"),
-    ("It does not offer takeout.", False, "(pronoun) / not offer / takeout: the context affirms"),
+@pytest.mark.parametrize("record,response,supported,note", [
+    (ATTRS, "Takeout is available.", True, "takeout / be / available: found together"),
+    (ATTRS, "Takeout is not available.", False,
+     "takeout / not be / available: the context affirms it"),
+    (ATTRS, "Delivery is not offered.", True, "delivery / not offer / : found together"),
+    (ATTRS, "Delivery is offered.", False, "delivery / offer / : the context negates it"),
+    (ATTRS, "The cafe does not serve alcohol.", True,
+     "cafe / not serve / alcohol: found together"),
+    (ATTRS, "The cafe serves alcohol.", False, "cafe / serve / alcohol: the context negates it"),
+    (ATTRS, "Dogs are allowed.", True, "dog / allow / : found together"),
+    (ATTRS, "Dogs are not allowed.", False, "dog / not allow / : the context affirms it"),
+    (ATTRS, "Cats are allowed.", False, "cat / allow / : only 0% of its subject's words"),
+    # a false value between other keys of a record read as one sentence
+    (LONG_RECORD, "It does not have outdoor seating.", True,
+     "(pronoun) / not have / seating: found"),
+    (LONG_RECORD, "It has outdoor seating.", False,
+     "(pronoun) / have / seating: the context negates it"),
+    (LONG_RECORD, "It does not offer takeout.", False,
+     "(pronoun) / not offer / takeout: the context affirms"),
 ])
-def test_a_false_value_inside_a_record_read_as_one_sentence_negates_its_key(
-        response, supported, note):
+def test_availability_claims_read_a_records_yes_and_no(record, response, supported, note):
+    (claim,) = [a for a in evaltools.score(CAFE_Q, record, response).anchors
+                if a.kind == "claim"]
+    assert claim.supported is supported and claim.note.startswith(note)
+
+
+def test_a_no_is_found_piece_by_piece_not_sentence_by_sentence():
     from evaltools.scoring.anchors.claims import KEY_NO
 
     # the piece "attributes outdoor seating: no" is found though the record is one sentence
@@ -386,9 +389,6 @@ def test_a_false_value_inside_a_record_read_as_one_sentence_negates_its_key(
     assert [m.group() for m in KEY_NO.finditer(text)] == ["attributes outdoor seating: no"]
     assert [m.group() for m in KEY_NO.finditer("name: No Name Bar. alcohol: none")] == [
         "alcohol: none"]
-    (claim,) = [a for a in evaltools.score(CAFE_Q, LONG_RECORD, response).anchors
-                if a.kind == "claim"]
-    assert claim.supported is supported and claim.note.startswith(note)
 
 
 # ------------------------------------------------------------ codes and names in business records
