@@ -424,6 +424,53 @@ def test_stars_are_a_rating_and_an_address_a_location():
         ("claim", "has a rating of 4 stars"), ("number", "4 stars")]
 
 
+def test_stars_in_a_longer_key_are_a_rating_too():
+    rec = {"name": "Casa Verde", "business_stars": 4.5}
+    ok = _spans(rec, "Casa Verde has a rating of 4.5 stars.")[0]
+    assert ok.support == 1.0 and all(a.supported for a in ok.anchors)
+    bad = _spans(rec, "Casa Verde has a rating of 3.5 stars.")[0]
+    assert [(a.kind, a.text) for a in bad.anchors if not a.supported] == [
+        ("claim", "Casa Verde has a rating of 3.5 stars"), ("number", "3.5 stars")]
+
+
+def test_a_weekday_short_form_in_a_review_is_a_word():
+    from evaltools.scoring.context import flatten_json
+
+    rec = {"name": "Casa Verde", "hours": {"Sat": "8:0-16:0"},
+           "review_info": [{"review_text": "We sat outside with our dog. The sun was out."}]}
+    assert flatten_json(rec) == ("name: Casa Verde. hours open Saturday: 8:00–16:00. "
+                                 "review information review text: We sat outside with our dog. "
+                                 "The sun was out.")
+    ok = _claims(_spans(rec, "One reviewer sat outside with their dog.")[0])
+    assert ok == {"sat outside with their dog": True}
+    bad = _claims(_spans(rec, "One reviewer sat inside with their cat.")[0])
+    assert ok.keys() != bad.keys() and list(bad.values()) == [False]
+
+
+def test_a_record_stays_one_unit_where_the_parser_splits_a_key_from_its_value():
+    # spaCy ends a sentence at "Monday:", so "7:00-15:00." stood alone and broke the
+    # record in two: the name and the ambience were no longer read together
+    days = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+    rec = {"name": "The Blue Door Cafe", "hours": dict.fromkeys(days, "7:0-15:0"),
+           "attributes": {"Ambience": "{'casual': True, 'upscale': False}"}}
+    ok = _claims(_spans(rec, "The Blue Door Cafe is a casual cafe.")[0])
+    assert list(ok.values()) == [True]
+    bad = _claims(_spans(rec, "The Blue Door Cafe is a casual bakery.")[0])
+    assert list(bad.values()) == [False]
+    negated = _spans(rec, "The Blue Door Cafe is an upscale cafe.")[0]
+    assert next(a.note for a in negated.anchors if a.kind == "claim").endswith(
+        "the context negates it")
+
+
+def test_a_compound_of_a_kind_is_found_where_its_first_part_is():
+    rec = {"name": "The Blue Door Cafe", "address": "1214 Pine St",
+           "attributes": {"Ambience": "{'hipster': True}"}}
+    ok = _claims(_spans(rec, "The hipster-style cafe is located at 1214 Pine St.")[0])
+    assert ok == {"The hipster-style cafe is located at 1214 Pine St.": True}
+    bad = _claims(_spans(rec, "The retro-style cafe is located at 1214 Pine St.")[0])
+    assert bad == {"The retro-style cafe is located at 1214 Pine St.": False}
+
+
 def test_availability_words_weigh_nothing_in_grounding():
     rec = {"name": "Casa Verde", "attributes": {"OutdoorSeating": True}}
     assert _spans(rec, "Casa Verde offers outdoor seating.")[1] == []

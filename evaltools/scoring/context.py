@@ -54,6 +54,8 @@ WEEKDAYS = {
     "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday",
     "sat": "Saturday", "sun": "Sunday",
 }
+#: A value of at most this many words (or one holding a time) is read as a schedule.
+SCHEDULE_WORDS = 4
 _DAY_NAMES = frozenset(d.lower() for d in WEEKDAYS.values())
 _WEEKDAY = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
                       + r")\b\.?", re.IGNORECASE)
@@ -196,6 +198,12 @@ def split_key(key: str) -> str:
 
     >>> split_key("RestaurantsPriceRange2"), split_key("stars")
     ('restaurants price range 2', 'stars rating')
+
+    Stars are a rating in any key that ends with them, unless a short form
+    already says what they are (``avg_stars``):
+
+    >>> split_key("business_stars"), split_key("review_stars")
+    ('business stars rating', 'review stars rating')
     """
     words = []
     for segment in _KEY_SEP.split(str(key)):
@@ -209,6 +217,8 @@ def split_key(key: str) -> str:
             words.append(_key_word(part))
     if len(words) == 1:  # a one-word key: "stars", not "review_stars" or "opening_hours"
         words.append(KEY_ALSO.get(words[0], ""))
+    elif words[-1:] == ["stars"] and words[-2] not in KEY_WORDS.values():
+        words.append(KEY_ALSO["stars"])  # "business_stars" is a rating; "avg_stars" an average
     return " ".join(w for w in words if w)
 
 
@@ -236,6 +246,15 @@ def read_value(value: str) -> str:
     >>> read_value("Mon-Fri 8:0-18:0")
     'Monday-Friday 8:00–18:00'
 
+    Weekday short forms are read only in a schedule: a value of at most
+    :data:`SCHEDULE_WORDS` words, or, written with a capital, in one that
+    holds a time. In prose they are words (*we sat outside*, *the sun*):
+
+    >>> read_value("Sat"), read_value("We sat outside in the sun at 9:30 with our dog.")
+    ('Saturday', 'We sat outside in the sun at 9:30 with our dog.')
+    >>> read_value("Open Mon to Sat from 9:0 to 17:0 daily")
+    'Open Monday to Saturday from 9:00 to 17:00 daily'
+
     ``none`` in lower case is a word ("Alcohol": "u'none'" or "none": no alcohol
     is served); ``None`` and ``null`` unquoted are Python's and JSON's nothing:
 
@@ -258,9 +277,12 @@ def read_value(value: str) -> str:
         return ""
     if _SNAKE_VALUE.match(s):
         return s.replace("_", " ")
+    short = len(s.split()) <= SCHEDULE_WORDS
+    timed = _TIME.search(s) is not None
     s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
     s = _TIME_RANGE.sub(r"\1–\2", s)
-    return _WEEKDAY.sub(lambda d: WEEKDAYS[d.group(1).lower()], s)
+    return _WEEKDAY.sub(lambda d: WEEKDAYS[d.group(1).lower()] if short or (
+        timed and d.group(1)[0].isupper()) else d.group(0), s)
 
 
 def _scalar(value: Any) -> str:

@@ -121,6 +121,10 @@ def token_key(tok) -> str:
 ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
 #: Longest name, in words, an acronym is read as.
 ACRONYM_MAX = 6
+#: Second parts of a compound that only say "of that kind" (*hipster-style*, *Italian-inspired*):
+#: the compound is found where its other parts are.
+LIGHT_PARTS = frozenset({"style", "like", "type", "base", "based", "theme", "themed", "inspire",
+                         "inspired", "esque"})
 
 
 def is_acronym(text: str) -> bool:
@@ -519,7 +523,9 @@ class SentenceIndex:
         (:meth:`name_form_positions`: *Belgian* for *Belgium*).
 
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
-        is found as ``e-mail`` too (the compound's key is indexed).
+        is found as ``e-mail`` too (the compound's key is indexed). A part after
+        the first that only says "of that kind" (:data:`LIGHT_PARTS`) is not
+        looked for: *hipster-style* is found where *hipster* is.
         """
         found = {j for f in word.forms for j in self.positions(f)}
         if not found:
@@ -529,12 +535,13 @@ class SentenceIndex:
         if not found and is_acronym(word.text):
             return self.expansions(word.key)
         if len(word.parts) > 1:
+            parts = [word.parts[0], *(p for p in word.parts[1:] if p not in LIGHT_PARTS)]
             together = None
-            for p in word.parts:
+            for p in parts:
                 s = self.sentences(p)
                 together = s if together is None else together & s
             if together:
-                found.update(j for j in self.positions(word.parts[0])
+                found.update(j for j in self.positions(parts[0])
                              if self._word_sent[j] in together)
         return tuple(sorted(found))
 

@@ -68,7 +68,9 @@ class ContextIndex:
     """What claim support needs from a parsed context, unit by unit.
 
     A unit is a sentence; consecutive ``key: value`` (or ``a | b | c``) lines,
-    as a JSON record reads, form one unit, so a record is read whole. For
+    as a JSON record reads, form one unit, so a record is read whole (a value
+    the parser split from its key, ``hours open Monday:`` | ``7:00–15:00.``,
+    stays in it). For
     each unit: which words it holds (:class:`~evaltools.scoring.matcher.SentenceIndex`),
     where each word stands negated or affirmed, whether it has a subject of
     its own, the (agent, relation, patient) roles of its clauses, and its
@@ -76,8 +78,8 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_elided", "_mention_unit", "_mentions", "_neg", "_roles", "_unit",
-                 "_unit_memo", "sentences", "spans", "text")
+    __slots__ = ("_aff", "_elided", "_keyed", "_mention_unit", "_mentions", "_neg", "_roles",
+                 "_unit", "_unit_memo", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -96,6 +98,9 @@ class ContextIndex:
                 subjects.add(sent_of_tok(tok))
             elif tok.text in (":", "|"):
                 keyed.add(sent_of_tok(tok))
+        for k in range(1, len(spans)):  # "hours Monday:" | "7:00-15:00.": a key and its value
+            if k - 1 in keyed and self.text[spans[k - 1][0]:spans[k - 1][1]].rstrip().endswith(":"):
+                keyed.add(k)
         unit: list[int] = []
         unit_spans: list[tuple[int, int]] = []
         for k, (a, b) in enumerate(spans):
@@ -131,6 +136,7 @@ class ContextIndex:
                 r = _roles(tok, subj, _objects(tok), passive)
                 if r is not None:
                     roles.setdefault(unit[sent_of_tok(tok)], set()).add(r)
+        self._keyed = frozenset(unit[k] for k in keyed)
         self._elided = frozenset(unit[k] for k in range(len(spans))
                                  if k not in subjects or k in keyed)
         self._roles = {k: frozenset(v) for k, v in roles.items()}
@@ -156,13 +162,22 @@ class ContextIndex:
         return self._units(found)
 
     def _polarity_ok(self, claim: Claim, s: int) -> bool:
+        """The claim's focus negated in sentence ``s`` exactly when the claim is; and,
+        in a record, no word of an affirmed claim's predicate only negated there
+        (*an upscale cafe* against ``ambience upscale: no``)."""
         key = claim.focus
-        if not key:
+        if key:
+            seen = {True} if s in self._neg.get(key, ()) else set()
+            if s in self._aff.get(key, ()):
+                seen.add(False)
+            if seen and claim.negated not in seen:
+                return False
+        if claim.negated or s not in self._keyed:
             return True
-        seen = {True} if s in self._neg.get(key, ()) else set()
-        if s in self._aff.get(key, ()):
-            seen.add(False)
-        return not seen or claim.negated in seen
+        return not any(w.role == "predicate" and w.weight > 0 and not w.word.num
+                       and s in self._neg.get(w.word.key, ())
+                       and s not in self._aff.get(w.word.key, ())
+                       for w in claim.words)
 
     def _value_units(self, m: Mention) -> frozenset[int]:
         return frozenset(self._mention_unit[i] for i in self._mentions.supporting(m))
