@@ -78,7 +78,7 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_elided", "_keyed", "_mention_unit", "_mentions", "_neg", "_roles",
+    __slots__ = ("_aff", "_elided", "_mention_unit", "_mentions", "_neg", "_no_key", "_roles",
                  "_unit", "_unit_memo", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
@@ -121,14 +121,19 @@ class ContextIndex:
 
         neg: dict[str, set[int]] = {}
         aff: dict[str, set[int]] = {}
+        no_key: dict[str, set[int]] = {}
         tok_at = {tok.idx: tok for tok in doc}
         for w in ws:
             tok = tok_at.get(w.start)
-            negated = keyed_no(w.start) or (tok is not None and clause_negated(tok))
+            keyed_negated = keyed_no(w.start)
+            negated = keyed_negated or (tok is not None and clause_negated(tok))
             for f in (*w.forms, *(w.parts if len(w.parts) > 1 else ())):
                 (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
+                if keyed_negated:
+                    no_key.setdefault(f, set()).add(unit[w.sent])
         self._neg = {k: frozenset(v) for k, v in neg.items()}
         self._aff = {k: frozenset(v) for k, v in aff.items()}
+        self._no_key = {k: frozenset(v) for k, v in no_key.items()}
         roles: dict[int, set[tuple[str, str, str]]] = {}
         for tok in doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
@@ -136,7 +141,6 @@ class ContextIndex:
                 r = _roles(tok, subj, _objects(tok), passive)
                 if r is not None:
                     roles.setdefault(unit[sent_of_tok(tok)], set()).add(r)
-        self._keyed = frozenset(unit[k] for k in keyed)
         self._elided = frozenset(unit[k] for k in range(len(spans))
                                  if k not in subjects or k in keyed)
         self._roles = {k: frozenset(v) for k, v in roles.items()}
@@ -162,8 +166,8 @@ class ContextIndex:
         return self._units(found)
 
     def _polarity_ok(self, claim: Claim, s: int) -> bool:
-        """The claim's focus negated in sentence ``s`` exactly when the claim is; and,
-        in a record, no word of an affirmed claim's predicate only negated there
+        """The claim's focus negated in sentence ``s`` exactly when the claim is; and no
+        word of an affirmed claim's predicate there only as a record's ``key: no``
         (*an upscale cafe* against ``ambience upscale: no``)."""
         key = claim.focus
         if key:
@@ -172,12 +176,10 @@ class ContextIndex:
                 seen.add(False)
             if seen and claim.negated not in seen:
                 return False
-        if claim.negated or s not in self._keyed:
-            return True
-        return not any(w.role == "predicate" and w.weight > 0 and not w.word.num
-                       and s in self._neg.get(w.word.key, ())
-                       and s not in self._aff.get(w.word.key, ())
-                       for w in claim.words)
+        return claim.negated or not any(
+            w.role == "predicate" and w.weight > 0 and not w.word.num
+            and s in self._no_key.get(w.word.key, ()) and s not in self._aff.get(w.word.key, ())
+            for w in claim.words)
 
     def _value_units(self, m: Mention) -> frozenset[int]:
         return frozenset(self._mention_unit[i] for i in self._mentions.supporting(m))
