@@ -61,11 +61,17 @@ def test_an_instructions_task_verbs_and_word_count_range_are_not_its_topic(nlp):
     # word-count range "100 - 200 words" name the task)
     assert topical_words(q, cfg.relevance.task_words, cfg.completeness.keyword_pos) == (
         ("customer",), ("customer",))
-    ctx = '{"name": "Joe\'s Pizza", "review_info": [{"review_text": "Great crust."}]}'
+    ctx = '{"name": "Joe\'s Pizza", "review_info": [{"review_text": "Customers love the crust."}]}'
     told = evaltools.score(q.text, ctx, "Customers praise the great crust at Joe's Pizza.")
     assert told.keywords == ("customer",) and told.completeness == 1.0
     silent = evaltools.score(q.text, ctx, "Joe's Pizza has a great crust.")
     assert silent.completeness == 0.0  # the one topical word is missing
+    # a topical word the context lacks is about the task: reviews by patients never say
+    # "customers", so a faithful overview that says "patients" is not incomplete
+    dentist = '{"name": "Bright Smile Dental", "review_info": [{"review_text": "Painless."}]}'
+    patients = evaltools.score(q.text, dentist, "Patients find Bright Smile Dental painless.")
+    assert patients.keywords == () and patients.verdict == "PASS"
+    assert any("no topical word the context holds" in r for r in patients.reasons)
 
 
 def test_spec_letter_still_available():
@@ -297,6 +303,16 @@ def test_a_short_camelcase_key_is_one_word():
     assert bad == {"The cafe offers free parking": False}
 
 
+def test_what_reviewers_do_with_what_they_review_weighs_nothing():
+    ok = evaltools.score(CAFE_Q, CAFE, "Customers rave about the pancakes.")
+    assert _claims(ok) == {"rave about the pancakes": True}
+    bad = evaltools.score(CAFE_Q, CAFE, "Customers rave about the waffles.")
+    assert _claims(bad) == {"rave about the waffles": False}
+    # the verb is weighed as usual when the subject is not a reviewer
+    chefs = evaltools.score(CAFE_Q, CAFE, "Chefs rave about the pancakes.")
+    assert list(_claims(chefs).values()) == [False]
+
+
 def test_reviewers_as_subject_claim_what_the_reviews_say():
     ok = evaltools.score(CAFE_Q, CAFE, "Customers praise the pancakes.")
     assert _claims(ok) == {"praise the pancakes": True}
@@ -367,6 +383,7 @@ LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes":
     (ATTRS, "Dogs are allowed.", True, "dog / allow / : found together"),
     (ATTRS, "Dogs are not allowed.", False, "dog / not allow / : the context affirms it"),
     (ATTRS, "Cats are allowed.", False, "cat / allow / : only 0% of its subject's words"),
+
     # a false value between other keys of a record read as one sentence
     (LONG_RECORD, "It does not have outdoor seating.", True,
      "(pronoun) / not have / seating: found"),
@@ -379,6 +396,21 @@ def test_availability_claims_read_a_records_yes_and_no(record, response, support
     (claim,) = [a for a in evaltools.score(CAFE_Q, record, response).anchors
                 if a.kind == "claim"]
     assert claim.supported is supported and claim.note.startswith(note)
+
+
+def test_a_bare_verb_joined_to_a_negated_one_shares_its_not():
+    # "the place" names the record's own entity (ENTITY_NOUNS)
+    ok = evaltools.score(CAFE_Q, ATTRS, "The place does not serve alcohol or offer delivery.")
+    assert [(a.supported, a.note) for a in ok.anchors if a.kind == "claim"] == [
+        (True, "place / not serve / alcohol: found together in one context sentence"),
+        (True, "place / not offer / delivery: found together in one context sentence")]
+    bad = evaltools.score(CAFE_Q, ATTRS, "The place does not serve alcohol but offers delivery.")
+    assert [(a.supported, a.note) for a in bad.anchors if a.kind == "claim"] == [
+        (True, "place / not serve / alcohol: found together in one context sentence"),
+        (False, "place / offer / delivery: the context negates it")]
+    # a subject that is not such a noun is still looked up
+    cats = evaltools.score(CAFE_Q, ATTRS, "The cat does not serve alcohol.")
+    assert [a.supported for a in cats.anchors if a.kind == "claim"] == [False]
 
 
 def test_a_no_is_found_piece_by_piece_not_sentence_by_sentence():
@@ -520,3 +552,34 @@ def test_a_name_form_is_found_only_capitalised(nlp):
     assert idx.name_form_positions(france) == (5,)
     (paris,) = words_of(nlp("Paris"))
     assert idx.name_form_positions(paris) == ()
+
+
+# ------------------------------------------------------------ a subject named in full elsewhere
+
+HOGWOOD = ("Manchester City is a rival. Conductor Christopher Hogwood has died at the age of "
+           "73. He founded the Academy of Ancient Music in 1973. It toured widely. "
+           "Hogwood was considered one of the most influential exponents of early music. "
+           "Liverpool Football Club has won 3 UEFA Super Cups.")
+
+
+def test_a_subject_named_by_its_head_lends_its_full_name_written_beside_it():
+    q = "Summarise the news."
+    ok = evaltools.score(q, HOGWOOD, "Christopher Hogwood was considered one of the most "
+                                     "influential exponents of early music.")
+    assert list(_claims(ok).values()) == [True]
+    # a name the context writes elsewhere, not beside the head, is not lent
+    bad = evaltools.score(q, HOGWOOD, "Manchester City Football Club has won 3 UEFA Super Cups.")
+    assert [(a.supported, a.note) for a in bad.anchors if a.kind == "claim"] == [
+        (False, "club / win / cups: 'City', 'Manchester' are not in the same context sentence")]
+
+
+def test_a_plural_the_lemmatizer_reads_as_another_word(nlp):
+    from evaltools.scoring.matcher import token_key
+
+    assert [token_key(t) for t in nlp("Property taxes and the axes.")] == [
+        "property", "tax", "and", "the", "axis", ""]
+    ctx = "A tax on property was used by almost all OECD countries because it was stable."
+    ok = evaltools.score("Summarise the review.", ctx, "Property taxes are stable.")
+    assert list(_claims(ok).values()) == [True]
+    bad = evaltools.score("Summarise the review.", ctx, "Property taxes are unstable.")
+    assert list(_claims(bad).values()) == [False]

@@ -50,12 +50,18 @@ def query_reference(query: QueryFeatures, context: ContextFeatures, rcfg
     ``against`` is ``"query"``, ``"topical"`` (an instruction's topical words,
     config ``relevance.instruction = "topical"``) or ``"context"``
     (``relevance.reference = "auto"``). ``applicable`` is False for an
-    instruction with no topical word: nothing in the query says what the
-    response should be about, so rules 2 and 3 do not apply.
+    instruction with no topical word that the context holds: nothing in the
+    query says what the response should be about (a word of the instruction
+    the context lacks, the *customers* of "cover what the customers' reviews
+    say" over reviews by patients, is about the task), so rules 2 and 3 do
+    not apply.
     """
     tokens, kws, applicable = query.tokens, query.keywords, True
     if query.instruction and rcfg.instruction == "topical" and rcfg.reference != "auto":
-        tokens, kws, applicable = query.topical, query.topical_keywords, bool(query.topical)
+        held = set(context.tokens)
+        tokens = tuple(t for t in query.topical if t in held)
+        kws = tuple(k for k in query.topical_keywords if k in held)
+        applicable = bool(tokens)
         if applicable:
             return tokens, kws, "topical", True
     reference, against = relevance_reference(tokens, query.instruction, context.tokens,
@@ -164,8 +170,8 @@ def score_features(rid: Any, query: QueryFeatures,
                      "sources' silence")
     if not applicable:
         notes.append("relevance and completeness not applicable: the query is an instruction "
-                     "about the context with no topical word (relevance.instruction = "
-                     "\"topical\")")
+                     "about the context with no topical word the context holds "
+                     "(relevance.instruction = \"topical\")")
     elif against == "topical":
         notes.append("relevance and completeness read the instruction's topical words: "
                      + ", ".join(reference))

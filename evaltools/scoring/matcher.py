@@ -93,6 +93,8 @@ def token_key(tok) -> str:
     ['5', 'kilometer', 'on', '3', 'september', '', '2', 'kilometer']
     >>> [token_key(t) for t in load_pipeline()("Open on Mondays")]
     ['open', 'on', 'monday']
+    >>> [token_key(t) for t in load_pipeline()("taxes, crises")]
+    ['tax', '', 'crisis']
     """
     text = tok.text
     if text in WEEKDAY_KEYS:
@@ -112,6 +114,8 @@ def token_key(tok) -> str:
     if _ABBREVIATION.match(text):  # U.S. = US, R. = R
         return fold(text.replace(".", ""))
     key = fold(tok.lemma_ or text)
+    if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
+        key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
     if text.isupper() and len(text) > 1:
         return key  # SEC, MI, FT: names, not units
     return tables["units"].get(key, tables["units"].get(low, key))  # km = kilometre = kilometer

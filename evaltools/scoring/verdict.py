@@ -147,7 +147,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ``relevance_waived`` (config ``relevance.answer_type``): the response is a
     short answer of the type the question asks for, so rule 2 is not applied;
     ``relevance_waived`` and ``completeness_waived`` together: the query is an
-    instruction with no topical word, so rules 2 and 3 do not apply.
+    instruction with no topical word the context holds, so rules 2 and 3 do not apply.
     ``probability`` (config ``hallucination.verdict_from = "probability"``):
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
     ``P >= threshold``, or, when ``value_unsupported`` (a number or date of

@@ -70,7 +70,20 @@ SOURCE_NOUNS = frozenset({
 #: claims what the reviews say, so its subject is not looked up (as a pronoun's is not).
 REVIEWER_NOUNS = frozenset({
     "customer", "reviewer", "guest", "visitor", "patron", "user", "buyer", "client", "shopper",
-    "purchaser", "consumer",
+    "purchaser", "consumer", "diner", "patient", "traveler", "traveller",
+})
+#: Nouns that name whatever a record or text is about ("the shop is open ...", "the company
+#: was founded ..."): as a subject the context never uses, they name its own entity.
+ENTITY_NOUNS = frozenset({
+    "business", "place", "shop", "store", "company", "establishment", "venue", "spot",
+    "location", "firm", "outlet", "organization", "organisation", "product", "item",
+})
+#: What reviewers do with what they review ("customers rave about the pancakes"): with a
+#: reviewer as subject the verb weighs nothing; what is praised is the claim.
+REVIEW_VERBS = frozenset({
+    "praise", "rave", "laud", "commend", "applaud", "appreciate", "highlight", "complain",
+    "criticize", "criticise", "note", "mention", "describe", "report", "say", "find", "call",
+    "love", "like", "enjoy", "recommend", "rate", "point", "comment", "remark", "express",
 })
 #: Words that say only that something is there to be had ("takeout is available", "the cafe
 #: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
@@ -309,8 +322,20 @@ def clause_negated(tok) -> bool:
 
     True when ``tok`` (or a noun above it) is determined by *no* or governed
     by *without*, or when the nearest governing verb has a ``neg`` child or
-    an argument determined by *no* (*no pets are allowed*). Used alike for a
-    claim and for every context token, so both sides read polarity the same way.
+    an argument determined by *no* (*no pets are allowed*); a bare verb joined
+    to a negated verb shares its negation (*does not serve alcohol or take
+    reservations*). Used alike for a claim and for every context token, so both
+    sides read polarity the same way.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It does not serve alcohol, take reservations or offer catering.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['alcohol', 'reservations', 'catering']
+    >>> doc = load_pipeline()("He did not win but finished second.")
+    >>> clause_negated(doc[5]), clause_negated(doc[3])
+    (False, True)
     """
     t = tok
     for _ in range(12):
@@ -319,10 +344,18 @@ def clause_negated(tok) -> bool:
         if t.dep_ == "pobj" and t.head.lower_ == "without":
             return True
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
-            return any(c.dep_ == "neg" or (
-                c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
-                and any(g.dep_ == "det" and g.lower_ == "no" for g in c.children))
-                for c in t.children)
+            if any(c.dep_ == "neg" or (
+                    c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
+                    and any(g.dep_ == "det" and g.lower_ == "no" for g in c.children))
+                    for c in t.children):
+                return True
+            # a bare verb joined to a negated one shares its "not": "does not serve
+            # alcohol, take reservations or cater" ("did not go but stayed" does not)
+            if (t.dep_ == "conj" and t.tag_ == "VB" and t.head.pos_ in ("VERB", "AUX")
+                    and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
+                t = t.head
+                continue
+            return False
         if t.head.i == t.i:
             return False
         t = t.head
@@ -478,8 +511,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             or (primary.dep_ == "acomp" and any(
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
-    named_subject = (subj is not None and not _is_pronoun(subj)
-                     and _lemma(subj) not in REVIEWER_NOUNS)
+    reviewer = subj is not None and _lemma(subj) in REVIEWER_NOUNS
+    named_subject = subj is not None and not _is_pronoun(subj) and not reviewer
     own_subject = named_subject and subj.head.i == pred.i
     subj_tokens = _phrase(subj, drop_conj=False) if named_subject else []
     # the predicate's own tokens: the verb, its particles and arguments (objects apart)
@@ -508,8 +541,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         obj_heads = frozenset(o.i for o in group if not _is_pronoun(o))
         pred_words, pred_values = words.claim_words(
             [*shared, *obj_tokens], "predicate", obj_heads)
+        light = AVAILABILITY_WORDS | (REVIEW_VERBS if reviewer else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
-                      if w.word.key in AVAILABILITY_WORDS and not w.qualifier else w
+                      if w.word.key in light and not w.qualifier else w
                       for w in pred_words]
         if any(o.i == pred.head.i for o in group):  # "the car that she bought": car is the object
             extra, _ = words.claim_words(_phrase(pred.head), "predicate", frozenset({pred.head.i}))

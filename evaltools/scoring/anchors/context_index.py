@@ -14,8 +14,12 @@ Support (:meth:`ContextIndex.support`): the claim is supported by a context
   weigh little, so they need not occur verbatim);
 
 where a context sentence without a subject of its own (*It is designed ...*,
-*Includes a lid.*, a key/value line of a JSON record) lends the claim's
-subject words from anywhere in the context. The sentence must also agree:
+*Includes a lid.*, a key/value line of a JSON record), or one that names the
+claim's subject by its head word, lends the claim's subject words from
+anywhere in the context; a subject the context never names, when it is a
+noun for whatever a text is about (*the shop*, *the company*:
+:data:`~evaltools.scoring.anchors.claims.ENTITY_NOUNS`), is, in a sentence
+without a subject, the one it speaks of. The sentence must also agree:
 
 - **polarity** — the claim's object (else its predicate) negated in the
   context sentence exactly when the claim is negated (*not/n't/never*,
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 
 from evaltools.scoring.anchors.claims import (
     ANTONYMS,
+    ENTITY_NOUNS,
     KEY_NO,
     Claim,
     ClaimWord,
@@ -281,22 +286,39 @@ class ContextIndex:
         start, end = self.spans[s]
         return ClaimSupport(False, start, end, note)
 
+    def _beside(self, w: ClaimWord, head: ClaimWord, reach: int = 3) -> bool:
+        """Whether the context writes ``w`` within ``reach`` words of ``head`` somewhere."""
+        near = self.sentences.locate(head.word)
+        return any(abs(p - q) <= reach for p in self.sentences.locate(w.word) for q in near)
+
     def _judge(self, claim: Claim, s: int, found, vals, required, min_share: float
                ) -> tuple[bool, tuple, str]:
         """Whether sentence ``s`` supports ``claim``; a rank for the closest miss; a note."""
         weight = {"subject": 0.0, "predicate": 0.0}
         got = {"subject": 0.0, "predicate": 0.0}
         missing = []
+        # the subject's other words are lent from anywhere in the context when the
+        # sentence has no subject of its own; when it names the claim's subject by its
+        # head, so are its common words, and its names where the context writes them
+        # next to that head (*Hogwood was considered...* and *Christopher Hogwood*
+        # elsewhere; not *Manchester City* for *the club* of another sentence)
         elided = s in self._elided
+        head = next((w for w, f in zip(claim.words, found, strict=True)
+                     if w.role == "subject" and w.head and s in f), None)
         for w, f, req in zip(claim.words, found, required, strict=True):
             weight[w.role] += w.weight
-            if s in f or (w.role == "subject" and elided and f):
+            if s in f or (w.role == "subject" and f and (elided or (
+                    head is not None and (not w.name or self._beside(w, head))))):
                 got[w.role] += w.weight
             elif req:
                 missing.append(w.word.text)
         for m, f in zip(claim.values, vals, strict=True):
             if s not in f:
                 missing.append(m.text)
+        if elided and got["subject"] < weight["subject"] and all(
+                w.word.key in ENTITY_NOUNS for w, f in zip(claim.words, found, strict=True)
+                if w.role == "subject" and not f):
+            got["subject"] = weight["subject"]  # "The shop is open ...": the record's own entity
         shares = {r: (got[r] / weight[r] if weight[r] else 1.0) for r in weight}
         share = min(shares.values())
         for w, f in zip(claim.words, found, strict=True):
