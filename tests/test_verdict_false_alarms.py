@@ -583,3 +583,41 @@ def test_a_plural_the_lemmatizer_reads_as_another_word(nlp):
     assert list(_claims(ok).values()) == [True]
     bad = evaltools.score("Summarise the review.", ctx, "Property taxes are unstable.")
     assert list(_claims(bad).values()) == [False]
+
+
+# ------------------------------------------------------------ numbered lists and the sources
+
+ONIONS = ("Cutting an onion breaks its cells. The enzymes released make a gas, "
+          "syn-propanethial-S-oxide, in about 30 seconds. The gas reaches the eyes and "
+          "the eyes make tears to wash it away.")
+
+
+def test_a_numbered_lists_item_numbers_and_count_are_not_facts():
+    q = "Why do onions make you cry?"
+    ok = evaltools.score(q, ONIONS, "Based on the passages, it happens in three steps:\n"
+                                    "1. Cutting an onion breaks its cells.\n"
+                                    "2. The enzymes make a gas in about 30 seconds.\n"
+                                    "3. The gas reaches the eyes, which make tears.")
+    assert ok.verdict == "PASS" and ok.anchors_unsupported == 0
+    assert [(a.text, a.counted) for a in ok.anchors if a.kind == "number"] == [
+        ("three", False), ("30 seconds", True)]
+    bad = evaltools.score(q, ONIONS, "Based on the passages, it happens in three steps:\n"
+                                     "1. Cutting an onion breaks its cells.\n"
+                                     "2. The enzymes make a gas in about 90 seconds.\n"
+                                     "3. The gas reaches the eyes, which make tears.")
+    assert bad.verdict == "FAIL"
+    assert [a.text for a in bad.anchors if a.counted and not a.supported] == [
+        "The enzymes make a gas", "90 seconds"]
+
+
+def test_the_sources_pointing_to_something_is_about_the_sources():
+    ctx = "Prices rose because buyers wanted more cars. Factories also made fewer cars."
+    q = "Why did prices rise?"
+    reasons = ": buyers wanted more cars, and factories made fewer cars."
+    ok = evaltools.score(q, ctx, "The passages point to several reasons" + reasons)
+    assert [(a.text, a.supported) for a in ok.anchors] == [
+        ("wanted more cars", True), ("factories made fewer cars", True)]
+    bad = evaltools.score(q, ctx, "Economists point to several reasons" + reasons)
+    assert [(a.text, a.supported) for a in bad.anchors] == [
+        ("Economists point to several reasons", False), ("wanted more cars", True),
+        ("factories made fewer cars", True)]

@@ -134,6 +134,10 @@ def unescape_quotes(text: str) -> str:
     return out
 
 
+#: The number of a numbered list's item: "1." or "2)" opening a line.
+_LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
+
+
 def unmark(text: str) -> str:
     """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
     character reference its character (stdlib :func:`html.unescape`) with the
@@ -151,9 +155,18 @@ def unmark(text: str) -> str:
     (True, 'x<y and z>w', 'AT&T')
     >>> unmark("the union\\'s vote")   # escaped quotes too (unescape_quotes)
     "the union's  vote"
+
+    The number of a numbered list's item is markup too (a bullet, not a
+    fact); a number that starts a line otherwise is kept:
+
+    >>> unmark("Two steps:\\n1. Cut it.\\n 2) Cry.\\n1990. 12.5 kg")
+    'Two steps:\\n   Cut it.\\n    Cry.\\n1990. 12.5 kg'
     """
     if "\\" in text or "``" in text:
         text = unescape_quotes(text)
+    if "\n" in text or text[:1].isdigit() or text[:1] in " \t":
+        # a list item's number is markup as a bullet is: "1. Cut the onion" states no 1
+        text = _LIST_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     if "<" not in text and "&" not in text:
         return text
 

@@ -11,6 +11,10 @@ repeats the question rather than claiming it. With
 ``hallucination.count_query_anchors = true`` it counts, as the spec's letter
 has it.
 
+A bare count of 2 to 10 in a line that ends with a colon before more lines
+("It works in **three** steps:" then the steps) counts the response's own
+list: it is listed with ``counted=False`` too.
+
 With ``hallucination.number_context`` on, a number or date must also stand
 near what it is said of (:func:`number_support`): "introduced the Tundra in
 **2006**" is not supported by "founded the company in 2006" when the context
@@ -19,6 +23,7 @@ dates the Tundra 2008.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -145,6 +150,30 @@ def echoes_query(claim, query: QueryFeatures) -> bool:
     return all(any(f in query.keys for f in w.word.forms) for w in claim.words)
 
 
+def counts_own_list(text: str, m: Mention) -> bool:
+    r"""Whether ``m`` is a bare count (2-10) in a line that ends with a colon and
+    introduces lines that follow: the number of the response's own list items.
+
+    Examples
+    --------
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> text = "It stays put in two ways:\n- tear film\n- lid pressure\nIt has 3 rooms:"
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('two', True), ('3', False)]
+    >>> [counts_own_list(t, find_mentions(t)[0]) for t in (
+    ...     "It has 3 rooms. Options are:\n- a", "It costs $5:\n- a", "Two:\n")]
+    [False, False, False]
+    """
+    value = m.value
+    if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
+        return False
+    nl = text.find("\n", m.end)
+    if nl < 0 or not text[nl:].strip():
+        return False
+    line = text[m.end:nl].rstrip()
+    return line.endswith(":") and ". " not in line and len(line) > 1
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
@@ -174,6 +203,11 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                        "answer, or saying where the answer comes from); "
                                        "not counted", counted=False))
             continue
+        if counts_own_list(response.text, m):  # "in three steps:" before the steps
+            anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
+                                  note="counts the response's own list items; not counted",
+                                  counted=False))
+            continue
         if number_context:
             found, note = number_support(m, response.near[k], context)
         else:
@@ -191,6 +225,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     for c in response.claims:
         if about_sources(c.start):
             continue
+        if any(counts_own_list(response.text, v) for v in c.values):
+            c = dataclasses.replace(c, values=tuple(
+                v for v in c.values if not counts_own_list(response.text, v)))
         s = context.index.support(c, min_share=min_share, rare_above=rare_above,
                                  head_rare_above=head_rare_above, window=claim_window,
                                  paraphrase=paraphrase)

@@ -98,6 +98,7 @@ REPORT_VERBS = frozenset({
     "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
     "detail", "describe", "report", "tell", "provide", "contain", "list", "include", "give",
     "show", "note", "clarify", "confirm", "explain", "reference", "refer", "be",
+    "point", "highlight", "outline", "emphasize", "emphasise", "identify", "present", "focus",
 })
 #: Verbs of liking: "you will love it" is an opinion.
 OPINION_VERBS = frozenset({"love", "like", "enjoy", "prefer", "hate", "recommend", "adore"})

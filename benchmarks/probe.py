@@ -1,0 +1,86 @@
+"""Build the written probe: modern-LLM-style outputs of the three RAG task shapes.
+
+    python benchmarks/probe.py --devdata devdata --out devdata/probe.jsonl
+
+The development sets hold few outputs of the kind a current RAG pipeline
+writes: fluent overviews of a business record given as JSON, news summaries
+written from an instruction, answers that open with "Based on the given
+passages". ``benchmarks/probe_responses.jsonl`` holds 50 such outputs written
+for this project (not by people labelling a model's outputs, so it is
+development data, not a held-out test):
+
+- ``data2text`` — 10 faithful overviews of invented Yelp-style business
+  records (the record is in the file), and for each a hallucinated variant
+  with one or two edits of the kinds LLMs make (an invented fact, a wrong
+  value, a contradicted attribute, a swapped entity, an unsupported
+  generalisation; field ``edit`` says which);
+- ``summary`` — 10 faithful summaries of XSumFaith articles and their
+  hallucinated variants;
+- ``qa`` — 10 faithful answers to LFQA questions from their passages.
+
+Records of the last two shapes name their source record (``source``: file
+and id) instead of holding its text; this script joins them with the
+development sets built by ``benchmarks/devsets.py`` and writes records
+``{id, query, context, response, label, task, group, source}``, ready for
+``benchmarks/claims_quality.py`` and ``benchmarks/verdict_rates.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+PROBE = Path(__file__).resolve().with_name("probe_responses.jsonl")
+
+
+def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
+    """The probe's records with their contexts (see the module docstring)."""
+    rows = [json.loads(line) for line in probe.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    wanted: dict[str, set[str]] = {}
+    for row in rows:
+        if "source" in row:
+            wanted.setdefault(row["source"]["file"], set()).add(row["source"]["id"])
+    contexts: dict[tuple[str, str], str] = {}
+    for name, ids in wanted.items():
+        path = devdata / name
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                record = json.loads(line)
+                if record["id"] in ids:
+                    contexts[(name, record["id"])] = record["context"]
+        missing = ids - {i for (n, i) in contexts if n == name}
+        if missing:
+            raise SystemExit(f"{path}: no record with id {sorted(missing)[0]!r} "
+                             "(build it with benchmarks/devsets.py)")
+    out = []
+    for row in rows:
+        src = row.get("source")
+        context = row["context"] if src is None else contexts[(src["file"], src["id"])]
+        base = row["id"].removesuffix("_h")
+        out.append({"id": row["id"], "query": row["query"], "context": context,
+                    "response": row["response"], "label": row["label"], "task": row["task"],
+                    "group": base, "source": f"probe/{src['file'] if src else 'written'}"})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--devdata", type=Path, required=True,
+                    help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
+    ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
+    args = ap.parse_args(argv)
+    records = build(args.devdata)
+    tmp = args.out.with_suffix(args.out.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    tmp.replace(args.out)
+    print(f"{args.out}: {len(records)} records", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
