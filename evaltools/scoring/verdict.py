@@ -179,11 +179,11 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> v.verdict, v.reasons[0]
     ('FAIL', 'hallucination 0.90 > 0.5 with an unsupported number or date (safety first)')
     >>> v = decide(0.8, 1.0, 0.5, probability=(0.52, 0.7), value_unsupported=True)
-    >>> v.verdict   # "It costs $45" for $35: S_hall 0.5, P 0.52 >= 0.2
+    >>> v.verdict   # "It costs $45" for $35: S_hall 0.5, P 0.52 >= 0.3
     'FAIL'
     >>> v.reasons[0]
-    'hallucination probability 0.52 >= 0.2 with an unsupported number or date (safety first)'
-    >>> decide(0.8, 1.0, 0.5, probability=(0.19, 0.7), value_unsupported=True).verdict
+    'hallucination probability 0.52 >= 0.3 with an unsupported number or date (safety first)'
+    >>> decide(0.8, 1.0, 0.5, probability=(0.29, 0.7), value_unsupported=True).verdict
     'PASS'
     """
     cfg = config or DEFAULT_CONFIG
