@@ -299,16 +299,16 @@ class ContextIndex:
         missing = []
         # the subject's other words are lent from anywhere in the context when the
         # sentence has no subject of its own; when it names the claim's subject by its
-        # head, so are its common words, and its names where the context writes them
-        # next to that head (*Hogwood was considered...* and *Christopher Hogwood*
-        # elsewhere; not *Manchester City* for *the club* of another sentence)
+        # head, those the context writes next to that head somewhere (*Hogwood was
+        # considered...* and *Conductor Christopher Hogwood* elsewhere; not *Manchester
+        # City* for *the club* of another sentence, nor *brain* for *activity*)
         elided = s in self._elided
         head = next((w for w, f in zip(claim.words, found, strict=True)
                      if w.role == "subject" and w.head and s in f), None)
         for w, f, req in zip(claim.words, found, required, strict=True):
             weight[w.role] += w.weight
-            if s in f or (w.role == "subject" and f and (elided or (
-                    head is not None and (not w.name or self._beside(w, head))))):
+            if s in f or (w.role == "subject" and f and (
+                    elided or (head is not None and self._beside(w, head)))):
                 got[w.role] += w.weight
             elif req:
                 missing.append(w.word.text)
