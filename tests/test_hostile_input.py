@@ -748,3 +748,18 @@ def test_statement_patterns_stay_linear_on_long_runs_of_their_words():
     text = "Based on the given passages, it is red. " * 2_000
     assert len(source_spans(text, [])) == 2_000
     assert len(list(KEY_NO.finditer("key words: no. " * 20_000))) == 20_000
+
+
+def test_list_numbers_are_read_in_linear_time():
+    """A count's line end is looked for within OWN_LIST_REACH characters, so a long text of
+    small numbers without a line break is read in one pass (unbounded, 20,000 counts in a
+    240,000-character line scanned the rest of the line for each)."""
+    from evaltools.scoring.anchors.mentions import find_mentions
+    from evaltools.scoring.context import unmark
+    from evaltools.scoring.hallucination import counts_own_list
+
+    text = "it has 5 parts and " * 20_000
+    mentions = find_mentions(text)
+    assert len(mentions) == 20_000 and not any(counts_own_list(text, m) for m in mentions)
+    listed = "Steps:\n" + "1. Cut it.\n" * 50_000
+    assert unmark(listed).count("Cut it.") == 50_000 and "1." not in unmark(listed)

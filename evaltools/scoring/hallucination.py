@@ -150,6 +150,10 @@ def echoes_query(claim, query: QueryFeatures) -> bool:
     return all(any(f in query.keys for f in w.word.forms) for w in claim.words)
 
 
+#: Characters after a count within which the colon and line end that introduce a list must be.
+OWN_LIST_REACH = 120
+
+
 def counts_own_list(text: str, m: Mention) -> bool:
     r"""Whether ``m`` is a bare count (2-10) in a line that ends with a colon and
     introduces lines that follow: the number of the response's own list items.
@@ -167,8 +171,8 @@ def counts_own_list(text: str, m: Mention) -> bool:
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
         return False
-    nl = text.find("\n", m.end)
-    if nl < 0 or not text[nl:].strip():
+    nl = text.find("\n", m.end, m.end + OWN_LIST_REACH)  # bounded: linear in long texts
+    if nl < 0 or not text[nl:nl + OWN_LIST_REACH].strip():
         return False
     line = text[m.end:nl].rstrip()
     return line.endswith(":") and ". " not in line and len(line) > 1

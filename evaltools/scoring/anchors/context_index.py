@@ -83,8 +83,8 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_elided", "_mention_unit", "_mentions", "_neg", "_no_key", "_roles",
-                 "_unit", "_unit_memo", "sentences", "spans", "text")
+    __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_neg",
+                 "_no_key", "_roles", "_unit", "_unit_memo", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -154,6 +154,7 @@ class ContextIndex:
             for k in (max(0, bisect.bisect_right(starts, m.start) - 1) for m in mentions))
         self._mentions = SupportIndex(mentions)
         self._unit_memo: dict[frozenset[int], frozenset[int]] = {}
+        self._beside_memo: dict[tuple, bool] = {}
 
     def _units(self, sents: frozenset[int]) -> frozenset[int]:
         hit = self._unit_memo.get(sents)
@@ -287,9 +288,21 @@ class ContextIndex:
         return ClaimSupport(False, start, end, note)
 
     def _beside(self, w: ClaimWord, head: ClaimWord, reach: int = 3) -> bool:
-        """Whether the context writes ``w`` within ``reach`` words of ``head`` somewhere."""
-        near = self.sentences.locate(head.word)
-        return any(abs(p - q) <= reach for p in self.sentences.locate(w.word) for q in near)
+        """Whether the context writes ``w`` within ``reach`` words of ``head`` somewhere
+        (remembered per pair; each position found by bisection, so a long context that
+        repeats both words is read in time linear in their counts)."""
+        memo = (w.word.forms, w.word.parts, head.word.forms, head.word.parts, reach)
+        hit = self._beside_memo.get(memo)
+        if hit is None:
+            near = self.sentences.locate(head.word)  # sorted
+            hit = False
+            for p in self.sentences.locate(w.word):
+                i = bisect.bisect_left(near, p - reach)
+                if i < len(near) and near[i] <= p + reach:
+                    hit = True
+                    break
+            self._beside_memo[memo] = hit
+        return hit
 
     def _judge(self, claim: Claim, s: int, found, vals, required, min_share: float
                ) -> tuple[bool, tuple, str]:
