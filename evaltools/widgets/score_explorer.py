@@ -24,8 +24,8 @@ Examples
 'FAIL'
 >>> ex.set_thresholds(probability=0.99)         # the calibration's threshold, live
 >>> ex.verdict.reasons[0]                        # the unsupported price still fails
-'hallucination probability 0.99 >= 0.4 with an unsupported number or date (safety first)'
->>> ex.set_thresholds(value_probability=1.0)    # ... from probability 0.4 on; now never
+'hallucination probability 0.99 >= 0.3 with an unsupported number or date (safety first)'
+>>> ex.set_thresholds(value_probability=1.0)    # ... from probability 0.3 on; now never
 >>> ex.verdict.verdict, ex.verdict.reasons[0]
 ('WARN', 'completeness 0.00 < 0.6 (potentially incomplete)')
 >>> spec = ScoreExplorer(query=ex.query.value, context=ex.context.value,
