@@ -745,6 +745,7 @@ def test_statement_patterns_stay_linear_on_long_runs_of_their_words():
 
     assert attribution_spans("the " * 100_000) == ()
     assert attribution_spans("based on " + "the given " * 50_000 + "passages") == ()
+    assert attribution_spans("the passages give " + "very " * 50_000 + "reasons") == ()
     text = "Based on the given passages, it is red. " * 2_000
     assert len(source_spans(text, [])) == 2_000
     assert len(list(KEY_NO.finditer("key words: no. " * 20_000))) == 20_000

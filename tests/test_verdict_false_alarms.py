@@ -621,3 +621,17 @@ def test_the_sources_pointing_to_something_is_about_the_sources():
     assert [(a.text, a.supported) for a in bad.anchors] == [
         ("Economists point to several reasons", False), ("wanted more cars", True),
         ("factories made fewer cars", True)]
+
+
+def test_a_count_of_the_responses_own_points_is_not_a_fact():
+    ctx = "Prices rose because buyers wanted more cars. Factories also made fewer cars."
+    ok = evaltools.score("Why did prices rise?", ctx,
+                         "The passages give two main reasons. Buyers wanted more cars, and "
+                         "factories made fewer cars.")
+    assert [(a.text, a.counted) for a in ok.anchors if a.kind == "number"] == [("two", False)]
+    assert ok.verdict == "PASS" and ok.anchors_unsupported == 0
+    bad = evaltools.score("Why did prices rise?", ctx,
+                          "There are two main factories. Buyers wanted more cars, and "
+                          "factories made fewer cars.")
+    assert [(a.text, a.counted, a.supported) for a in bad.anchors if a.kind == "number"] == [
+        ("two", True, False)]

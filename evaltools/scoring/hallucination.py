@@ -24,6 +24,7 @@ dates the Tundra 2008.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.result import Anchor
-from evaltools.scoring.sources import inside
+from evaltools.scoring.sources import POINT_NOUNS, inside
 
 
 @dataclass(frozen=True)
@@ -154,9 +155,16 @@ def echoes_query(claim, query: QueryFeatures) -> bool:
 OWN_LIST_REACH = 120
 
 
+#: "three main reasons", "two ways": a count of the points the response itself makes.
+_OWN_POINTS = re.compile(
+    r"\s+(?:(?:main|key|major|primary|common|different|possible|important|basic|general|"
+    r"other)\s+)?" + POINT_NOUNS + r"\b", re.IGNORECASE)
+
+
 def counts_own_list(text: str, m: Mention) -> bool:
-    r"""Whether ``m`` is a bare count (2-10) in a line that ends with a colon and
-    introduces lines that follow: the number of the response's own list items.
+    r"""Whether ``m`` is a bare count (2-10) of the response's own points: in a line
+    that ends with a colon and introduces lines that follow, or before a noun that
+    names points made (*two reasons*, *three main ways*: :data:`_OWN_POINTS`).
 
     Examples
     --------
@@ -167,10 +175,15 @@ def counts_own_list(text: str, m: Mention) -> bool:
     >>> [counts_own_list(t, find_mentions(t)[0]) for t in (
     ...     "It has 3 rooms. Options are:\n- a", "It costs $5:\n- a", "Two:\n")]
     [False, False, False]
+    >>> text = "The passages give three main reasons. It comes in two sizes."
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('three', True), ('two', False)]
     """
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
         return False
+    if _OWN_POINTS.match(text, m.end, m.end + OWN_LIST_REACH):
+        return True
     nl = text.find("\n", m.end, m.end + OWN_LIST_REACH)  # bounded: linear in long texts
     if nl < 0 or not text[nl:nl + OWN_LIST_REACH].strip():
         return False
@@ -207,9 +220,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                        "answer, or saying where the answer comes from); "
                                        "not counted", counted=False))
             continue
-        if counts_own_list(response.text, m):  # "in three steps:" before the steps
+        if counts_own_list(response.text, m):  # "in three steps:", "two reasons"
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
-                                  note="counts the response's own list items; not counted",
+                                  note="counts the response's own points or list items; "
+                                       "not counted",
                                   counted=False))
             continue
         if number_context:

@@ -7,7 +7,8 @@ Two kinds, neither of which the context could support or contradict:
   it costs", "I am unable to answer based on the given text");
 - **attributions** (:func:`attribution_spans`): a phrase that says where the
   answer comes from ("Based on the given passages, ...", "according to the
-  provided information", "The passage states that ...").
+  provided information", "The passage states that ...", "The passages give
+  two main reasons").
 
 Grounding does not check their words, claims and numbers in them are not
 counted, and the novelty signals leave their words out
@@ -62,8 +63,17 @@ _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|ac
 _REPORT = (r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
            r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
            r"points?\s+out)")
+#: Nouns for the points a response makes ("two main reasons", "three ways"): a count of them
+#: is the response's own structure (``hallucination.counts_own_list``), and the sources
+#: "giving" them is an attribution.
+POINT_NOUNS = (r"(?:reasons|ways|steps|factors|types|kinds|points|options|methods|causes|"
+               r"benefits|tips|stages|aspects|things|explanations|possibilities|approaches)")
+_GIVE = (r"(?:gives?|offers?|lists?|points?\s+to|suggests?|identif(?:y|ies)|highlights?|"
+         r"outlines?|describes?|mentions?|explains?|provides?|presents?|discuss(?:es)?|cites?)")
 _ATTRIBUTION = re.compile(
     r"\b" + _LEAD + r"\s+" + _NAMED + _CHAIN                              # based on the passages
+    + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _GIVE
+    + r"\s+(?:[\w-]+\s+){0,3}?" + POINT_NOUNS + r"\b"                    # they give two reasons
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
     + r"(?:\s+that)?\b"                                                   # the passage states that
     + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)",                 # In passage 2, ...
@@ -110,6 +120,8 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['The passage also states that']
     >>> show("In passage 3, the author praises the lid.")
     ['In passage 3']
+    >>> show("The passages give two main reasons: demand grew.")
+    ['The passages give two main reasons']
     >>> show("The report says sales rose. The mug is based on a 1990 design.")
     []
     """
