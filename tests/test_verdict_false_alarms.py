@@ -635,3 +635,8 @@ def test_a_count_of_the_responses_own_points_is_not_a_fact():
                           "factories made fewer cars.")
     assert [(a.text, a.counted, a.supported) for a in bad.anchors if a.kind == "number"] == [
         ("two", True, False)]
+    assert "are two main factories" in [a.text for a in bad.anchors if not a.supported]
+    # "there are several reasons" states the response's own structure, not a fact
+    several = evaltools.score("Why did prices rise?", ctx,
+                              "There are several reasons. Buyers wanted more cars.")
+    assert [(a.text, a.supported) for a in several.anchors] == [("wanted more cars", True)]

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evaltools.scoring.anchors.claims import POINT_NOUNS
 from evaltools.scoring.anchors.mentions import (
     Mention,
     describe_support,
@@ -38,7 +39,7 @@ from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.result import Anchor
-from evaltools.scoring.sources import POINT_NOUNS, inside
+from evaltools.scoring.sources import inside
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from evaltools.scoring.anchors.claims import SOURCE_NOUNS
+from evaltools.scoring.anchors.claims import POINT_NOUNS, SOURCE_NOUNS
 
 _SOURCE = re.compile(r"\b(?:" + "|".join(sorted(SOURCE_NOUNS | {"passages", "sources", "documents",
                      "texts", "articles", "contexts", "provided", "given"}, key=len,
@@ -63,11 +63,6 @@ _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|ac
 _REPORT = (r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
            r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
            r"points?\s+out)")
-#: Nouns for the points a response makes ("two main reasons", "three ways"): a count of them
-#: is the response's own structure (``hallucination.counts_own_list``), and the sources
-#: "giving" them is an attribution.
-POINT_NOUNS = (r"(?:reasons|ways|steps|factors|types|kinds|points|options|methods|causes|"
-               r"benefits|tips|stages|aspects|things|explanations|possibilities|approaches)")
 _GIVE = (r"(?:gives?|offers?|lists?|points?\s+to|suggests?|identif(?:y|ies)|highlights?|"
          r"outlines?|describes?|mentions?|explains?|provides?|presents?|discuss(?:es)?|cites?)")
 _ATTRIBUTION = re.compile(

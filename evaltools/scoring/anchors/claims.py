@@ -66,6 +66,12 @@ SOURCE_NOUNS = frozenset({
     "snippet", "page", "description", "listing", "record", "material", "data", "detail",
     "mention", "knowledge", "paragraph", "review", "reviews", "summary", "input",
 })
+#: Nouns for the points a response makes ("two main reasons", "three ways"): a count of them
+#: is the response's own structure (``hallucination.counts_own_list``), "there are two
+#: reasons" is no claim, and the sources "giving" them is an attribution (``sources``).
+#: Not *types*, *kinds*, *causes*: "there are three types of guitars" is a fact of the world.
+POINT_NOUNS = (r"(?:reasons|ways|steps|factors|points|options|methods|tips|explanations|"
+               r"possibilities|approaches)")
 #: Nouns that name the authors of reviews in the context: "customers praise the pancakes"
 #: claims what the reviews say, so its subject is not looked up (as a pronoun's is not).
 REVIEWER_NOUNS = frozenset({
@@ -209,6 +215,9 @@ class Claim:
                 "negated": self.negated, "kind": self.kind,
                 "words": [w.to_dict() for w in self.words],
                 "values": [m.to_dict() for m in self.values]}
+
+
+_OWN_POINT = re.compile(POINT_NOUNS, re.IGNORECASE)
 
 
 def _lemma(tok) -> str:
@@ -506,6 +515,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
     if subj is not None and _first_person(subj):
         return []
     objs = _objects(pred)
+    if (subj is not None and subj.dep_ == "expl" and objs
+            and _OWN_POINT.fullmatch(objs[0].lower_)):
+        return []  # "There are two main reasons (why ...)": the response's own structure
     primary = next((c for c in pred.children if c.dep_ in OBJECT_DEPS | {"acomp"}), None)
     if primary is not None and (
             words.mention_at(primary.idx, primary.idx + len(primary.text))
