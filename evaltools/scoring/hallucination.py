@@ -11,9 +11,9 @@ repeats the question rather than claiming it. With
 ``hallucination.count_query_anchors = true`` it counts, as the spec's letter
 has it.
 
-A bare count of 2 to 10 in a line that ends with a colon before more lines
-("It works in **three** steps:" then the steps) counts the response's own
-list: it is listed with ``counted=False`` too.
+A bare count of 2 to 10 of the response's own points or list items ("It works
+in **three** steps:" then the steps, "there are **two** main reasons") is
+listed with ``counted=False`` too (:func:`counts_own_list`).
 
 With ``hallucination.number_context`` on, a number or date must also stand
 near what it is said of (:func:`number_support`): "introduced the Tundra in
@@ -214,6 +214,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     def about_sources(start: int) -> bool:
         return inside(declined, start)
 
+    # counts of the response's own points or list items, found once for anchors and claims
+    own_counts = {m.start for m in response.mentions if counts_own_list(response.text, m)}
+
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
@@ -221,7 +224,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                        "answer, or saying where the answer comes from); "
                                        "not counted", counted=False))
             continue
-        if counts_own_list(response.text, m):  # "in three steps:", "two reasons"
+        if m.start in own_counts:  # "in three steps:", "two reasons"
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
                                   note="counts the response's own points or list items; "
                                        "not counted",
@@ -244,9 +247,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     for c in response.claims:
         if about_sources(c.start):
             continue
-        if any(counts_own_list(response.text, v) for v in c.values):
+        if any(v.start in own_counts for v in c.values):
             c = dataclasses.replace(c, values=tuple(
-                v for v in c.values if not counts_own_list(response.text, v)))
+                v for v in c.values if v.start not in own_counts))
         s = context.index.support(c, min_share=min_share, rare_above=rare_above,
                                  head_rare_above=head_rare_above, window=claim_window,
                                  paraphrase=paraphrase)
