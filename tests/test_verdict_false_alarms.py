@@ -152,6 +152,53 @@ def test_abstention_sentences():
     assert abstention_sentences("The text is blue.", [(0, 17)]) == ()
 
 
+@pytest.mark.parametrize("text, silent", [
+    ("The passages do not provide information about the price.", True),
+    ("Passage 2 doesn't mention the lid.", True),
+    ("None of the passages mention the lid.", True),
+    ("There is no information about it in the provided text.", True),
+    ("The given data lacks a price.", True),
+    ("I could not find the price in the passages.", True),
+    # a negated statement about the world, with or without a noun that can name a source
+    ("It does not provide outdoor seating.", False),
+    ("Breakfast is not included.", False),
+    ("The results were not significant.", False),
+    ("None of the reviews were negative.", False),
+    ("Small asteroids are not round: gravity cannot pull all the material in.", False),
+    ("The article reports that there is no magic bullet.", False),
+    ("According to reviews, the mechanics do not try to upsell customers.", False),
+])
+def test_only_the_sources_silence_is_an_abstention(text, silent):
+    assert bool(abstention_sentences(text, [(0, len(text))])) is silent
+
+
+def test_a_negated_world_statement_is_checked_like_any_other():
+    # "does not provide outdoor seating" once made the whole sentence an abstention, and its
+    # "delivery", which the record denies, went unchecked
+    rec = ('{"name": "Golden Crust Bakery", "attributes": {"RestaurantsTakeOut": "True", '
+           '"RestaurantsDelivery": "False", "OutdoorSeating": "False"}}')
+    ok = evaltools.score(CAFE_Q, rec, "It offers takeout but does not provide outdoor seating.")
+    assert [(a.text, a.supported) for a in ok.anchors if a.kind == "claim"] == [
+        ("offers takeout", True), ("does not provide outdoor seating", True)]
+    bad = evaltools.score(CAFE_Q, rec, "It offers takeout and delivery but does not provide "
+                                       "outdoor seating.")
+    assert [(a.text, a.supported, a.counted) for a in bad.anchors if a.kind == "claim"] == [
+        ("offers takeout", True, True), ("delivery", False, True),
+        ("does not provide outdoor seating", True, True)]
+
+
+def test_a_no_in_a_name_negates_nothing():
+    rec = '[{"name": "Nord (Year of No Light album)", "genre": "Sludge metal"}]'
+    ok = evaltools.score("Describe the album.", rec, "Nord is a sludge metal album.")
+    (claim,) = [a for a in ok.anchors if a.kind == "claim"]
+    assert claim.supported and "negates" not in claim.note
+    # a "no" that is a determiner still negates
+    bad = evaltools.score("Describe the album.", '[{"name": "Nord", "note": "no sludge metal '
+                          'album"}]', "Nord is a sludge metal album.")
+    assert [a.note.split(": ", 1)[1] for a in bad.anchors if a.kind == "claim"] == [
+        "the context negates it"]
+
+
 # ------------------------------------------------------------ HTML markup
 
 def test_unmark_keeps_offsets():

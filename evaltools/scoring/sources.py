@@ -27,22 +27,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from evaltools.scoring.anchors.claims import POINT_NOUNS, SOURCE_NOUNS
+from evaltools.scoring.anchors.claims import POINT_NOUNS
 
-_SOURCE = re.compile(r"\b(?:" + "|".join(sorted(SOURCE_NOUNS | {"passages", "sources", "documents",
-                     "texts", "articles", "contexts", "provided", "given"}, key=len,
-                     reverse=True)) + r")\b", re.IGNORECASE)
-_NEGATIVE = re.compile(r"\b(?:not|no|n't|never|nothing|neither|nor|unable|cannot|without|"
-                       r"insufficient|lacks?|unclear|unknown|silent)\b|n't\b", re.IGNORECASE)
 _ABSTAIN = re.compile(
     r"\b(?:(?:unable|not able) to (?:answer|determine|find|tell|say|provide|confirm|verify)"
     r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?(?:answer|determin|find|tell|say|"
     r"provide|confirm|verify|know)\w*"
     r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
     r"mention|answer)"
-    r"|not (?:mentioned|specified|stated|provided|given|included|discussed|addressed|known)"
-    r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|provide|include|contain|"
-    r"discuss|address|give|indicate)"
+    r"|not (?:mentioned|specified|stated|discussed|addressed)"
+    r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
     r"|i (?:do not|don't) know)\b", re.IGNORECASE)
 
 # An attribution names the sources: "the (given) passage(s) (2) (provided)".
@@ -57,6 +51,32 @@ _NAMED = (_MOD + _SRC + r"(?:\s+(?:\d+|#\d+|[A-Z])\b)?"
           r"(?!\s+(?:in|by|within)\b))?")
 _CHAIN = (r"(?:\s+(?:provided|given|presented|contained|found|included|mentioned|available)"
           r"\s+(?:in|by|within)\s+" + _NAMED + r")?")
+# The sources' silence: a named source is the subject of a negated verb ("the passages do
+# not give", "passage 2 doesn't", "none of the texts", "the given data lacks"), or what is
+# negated is looked for in one ("there is no word on it in the passages"). A source noun
+# elsewhere in a negated sentence is not enough: "the material is not round", "a record
+# with no losses", "the article reports that there is no magic bullet".
+_NEG_VERB = (r"(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|will|may)"
+             r"(?:\s+not|n't)|cannot|never|lacks?|is\s+silent|are\s+silent|"
+             r"(?:says?|mentions?|gives?|contains?|provides?|includes?|offers?|has|have|makes?)"
+             r"\s+(?:no|nothing)\b)")
+# Nouns that name the sources only: "the results were not significant" and "the reviews
+# are not positive" speak of the world, "the provided data does not" of the sources.
+_SRC_ONLY = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|excerpts?|snippets?|"
+             r"references?|paragraphs?|search\s+results)")
+_GIVEN = (r"(?:given|provided|above|supplied|available|following|retrieved|structured|json)\s+"
+          r"(?:information|data|details|records?|reviews?|content|descriptions?|listings?)"
+          r"|(?:information|data|details)\s+(?:provided|given|above|supplied|available)")
+_SILENT_NAMED = (_MOD + r"(?:" + _SRC_ONLY + r"|" + _GIVEN + r")"
+                 + r"(?:\s+(?:\d+|#\d+|[A-Z])\b)?(?:\s+(?:provided|given|above|supplied))?")
+_SILENT = re.compile(
+    r"\b(?:(?:the|these|this|those|both|all|my)\s+" + _SILENT_NAMED
+    + r"|(?:passages?|documents?|sources?|texts?|excerpts?|snippets?)\s+(?:\d+|#\d+|[A-Z])"
+    + r")\s+(?:(?:also|only|even|actually|specifically|really|here)\s+)?" + _NEG_VERB + r"\b"
+    + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
+    + r"|\b(?:not|n't|no|nothing|never)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
+    + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
+    re.IGNORECASE)
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
          r"as\s+(?:stated|mentioned|described|noted|indicated|shown|explained|reported|outlined|"
          r"given|provided)\s+(?:in|by)|(?:drawing|relying)\s+on)")
@@ -79,8 +99,9 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
                          ) -> tuple[tuple[int, int], ...]:
     """The sentences that decline to answer or speak of the sources' silence.
 
-    Such a sentence names the sources and negates ("The passages do not say
-    ..."), or declines ("I am unable to answer ...", "... is not mentioned").
+    Such a sentence says the sources are silent ("The passages do not give
+    the price", "There is nothing on it in the text"), or declines ("I am unable
+    to answer ...", "... is not mentioned").
     Grounding does not check its words and claims never count it: it states
     nothing about the world the context could support or contradict.
 
@@ -95,7 +116,7 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     out = []
     for a, b in sents:
         part = text[a:b]
-        if _ABSTAIN.search(part) or (_SOURCE.search(part) and _NEGATIVE.search(part)):
+        if _ABSTAIN.search(part) or _SILENT.search(part):
             out.append((a, b))
     return tuple(out)
 

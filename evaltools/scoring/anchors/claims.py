@@ -327,6 +327,28 @@ def _objects(pred) -> list:
     return []
 
 
+def _no_det(tok) -> bool:
+    """Whether ``tok`` is the determiner *no*, not a word of a title or name.
+
+    A capitalised *No* after a word and before a capitalised word is part of a
+    name ("Nord (Year of No Light album)", "the No Name Bar"): it negates nothing.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> [_no_det(t) for t in nlp("No pets are allowed.") if t.lower_ == "no"]
+    [True]
+    >>> [_no_det(t) for t in nlp("It is a Year of No Light album.") if t.lower_ == "no"]
+    [False]
+    """
+    if tok.dep_ != "det" or tok.lower_ != "no":
+        return False
+    doc = tok.doc
+    return not (tok.text == "No" and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].is_alpha
+                and doc[tok.i + 1].text[:1].isupper())
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
@@ -349,14 +371,14 @@ def clause_negated(tok) -> bool:
     """
     t = tok
     for _ in range(12):
-        if any(c.dep_ == "det" and c.lower_ == "no" for c in t.children):
+        if any(_no_det(c) for c in t.children):
             return True
         if t.dep_ == "pobj" and t.head.lower_ == "without":
             return True
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
             if any(c.dep_ == "neg" or (
                     c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
-                    and any(g.dep_ == "det" and g.lower_ == "no" for g in c.children))
+                    and any(_no_det(g) for g in c.children))
                     for c in t.children):
                 return True
             # a bare verb joined to a negated one shares its "not": "does not serve
@@ -590,7 +612,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         focus = ("" if focus_tok.is_stop else
                  fold(focus_tok.text) if _degree(focus_tok) else token_key(focus_tok))
         negated = (clause_negated(obj) if obj is not None else clause_negated(pred)) or (
-            named_subject and any(c.dep_ == "det" and c.lower_ == "no" for c in subj.children))
+            named_subject and any(_no_det(c) for c in subj.children))
         kind = ("imperative" if imperative else "relative" if pred.dep_ == "relcl"
                 else "participle" if pred.dep_ in ("acl", "advcl") else "passive" if passive
                 else "copula" if pred.lemma_ == "be" else "svo")
