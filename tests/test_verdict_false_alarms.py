@@ -199,6 +199,31 @@ def test_a_no_in_a_name_negates_nothing():
         "the context negates it"]
 
 
+def test_an_opposite_word_contradicts_only_beside_the_claims_words():
+    ctx = ("Parents of children aged 4 to 17 years old said school meals helped the children "
+           "try foods.")
+    q = "Summarize the survey."
+    ok = evaltools.score(q, ctx, "School meals helped children try new foods.")
+    assert not any("where it says" in a.note for a in ok.anchors)   # "years old" opposes nothing
+    bad = evaltools.score(q, "School meals helped the children try new foods.",
+                          "School meals helped children try old foods.")
+    assert [a.note.split(": ", 1)[1] for a in bad.anchors if a.kind == "claim"] == [
+        "the context says 'new' where it says 'old'"]
+
+
+def test_a_discourse_marker_is_no_part_of_a_claim():
+    ctx = "Guests reported that the pool was cold. The hotel offers a free breakfast."
+    q = "Write an overview of the hotel."
+    r = evaltools.score(q, ctx, "On the other hand, guests reported that the pool was cold. "
+                                "In addition, the hotel offers a free breakfast.")
+    assert [(a.text, a.supported) for a in r.anchors if a.kind == "claim"] == [
+        ("the pool was cold", True), ("the hotel offers a free breakfast", True)]
+    # a fronted phrase with content is still part of the claim
+    r = evaltools.score(q, ctx, "In Paris, the hotel offers a free breakfast.")
+    assert [(a.text, a.supported) for a in r.anchors if a.kind == "claim"] == [
+        ("In Paris, the hotel offers a free breakfast", False)]
+
+
 # ------------------------------------------------------------ HTML markup
 
 def test_unmark_keeps_offsets():

@@ -152,6 +152,25 @@ OWN_CLAUSE_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "parataxis", "app
 RELATIVE_TAGS = frozenset({"WDT", "WP", "WP$"})
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "●"})
+#: Discourse markers: a fronted adverbial made of one of these ("On the other hand, ...",
+#: "Overall, ...", "In addition, ...") links the sentence to the text around it and is no
+#: word of the claim (it was read as the predicate's object or words, and the context rarely
+#: says "overall" or "the other hand").
+DISCOURSE_MARKERS = frozenset({
+    "on the other hand", "on the one hand", "on the downside", "on the upside",
+    "on the plus side", "on the minus side", "on the bright side", "on the positive side",
+    "on the negative side", "on the whole", "in addition", "in contrast", "by contrast",
+    "in comparison", "by comparison", "in general", "in summary", "in conclusion", "in short",
+    "in brief", "in particular", "in fact", "in reality", "in practice", "in other words",
+    "in the end", "in any case", "for example", "for instance", "as a result", "as such",
+    "at the same time", "after all", "of course", "above all", "all in all", "to summarize",
+    "to sum up", "to conclude", "overall", "however", "additionally", "furthermore",
+    "moreover", "also", "notably", "meanwhile", "nonetheless", "nevertheless", "besides",
+    "similarly", "likewise", "ultimately", "finally", "lastly", "firstly", "secondly",
+    "thirdly", "first", "second", "third", "thus", "therefore", "hence", "consequently",
+    "instead", "otherwise", "indeed", "importantly", "interestingly", "unfortunately",
+    "fortunately", "generally", "specifically", "essentially", "basically", "altogether",
+})
 #: A "key: no" (or "key: none") piece of a key/value text, as a JSON record's false value
 #: reads ("outdoor seating: no."): the key's words stand negated. Found piece by piece, not
 #: sentence by sentence: the parser may read a whole record as one sentence.
@@ -320,7 +339,7 @@ def _objects(pred) -> list:
         if child.dep_ == "acomp":
             return [child, *child.conjuncts]
     for child in pred.children:
-        if child.dep_ in ("agent", "prep"):
+        if child.dep_ in ("agent", "prep") and not _discourse(child, pred):
             for grandchild in child.children:
                 if grandchild.dep_ == "pobj":
                     return [grandchild, *grandchild.conjuncts]
@@ -347,6 +366,22 @@ def _no_det(tok) -> bool:
     doc = tok.doc
     return not (tok.text == "No" and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].is_alpha
                 and doc[tok.i + 1].text[:1].isupper())
+
+
+def _discourse(child, pred) -> bool:
+    """Whether ``child`` of ``pred`` is a fronted discourse marker ("On the other hand, ...").
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("In addition, the hotel offers a pool. In Paris, it opened.")
+    >>> [c.text for t in doc for c in t.children if _discourse(c, t)]
+    ['In']
+    """
+    if child.i > pred.i or child.dep_ not in ("prep", "advmod", "npadvmod"):
+        return False
+    sub = list(child.subtree)
+    return " ".join(t.lower_ for t in sub if not t.is_punct) in DISCOURSE_MARKERS
 
 
 def clause_negated(tok) -> bool:
@@ -554,7 +589,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
     shared = [pred]
     obj_ids = {o.i for o in objs}
     for child in pred.children:
-        if child.dep_ in ARGUMENT_DEPS and child.i not in obj_ids and not (
+        if child.dep_ in ARGUMENT_DEPS and child.i not in obj_ids and not _discourse(
+                child, pred) and not (
                 child.dep_ in ("prep", "agent") and any(g.i in obj_ids for g in child.children)):
             shared.extend(_phrase(child))
     prep_objs = {o.i for o in objs if o.dep_ == "pobj"}

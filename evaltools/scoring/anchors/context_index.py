@@ -287,6 +287,21 @@ class ContextIndex:
         start, end = self.spans[s]
         return ClaimSupport(False, start, end, note)
 
+    def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
+                 reach: int = 3) -> bool:
+        """Whether sentence ``s`` writes ``opposite`` within ``reach`` words of another word
+        of the claim: it says *old foods* to the claim's *new foods*, not *4-17 years old*."""
+        at = [p for p in self.sentences.positions(opposite)
+              if self._unit[self.sentences.sentence_of(p)] == s]
+        for o in claim.words:
+            if o is w or o.weight <= 0:
+                continue
+            for q in self.sentences.locate(o.word):
+                i = bisect.bisect_left(at, q - reach)
+                if i < len(at) and at[i] <= q + reach:
+                    return True
+        return False
+
     def _beside(self, w: ClaimWord, head: ClaimWord, reach: int = 3) -> bool:
         """Whether the context writes ``w`` within ``reach`` words of ``head`` somewhere
         (remembered per pair; each position found by bisection, so a long context that
@@ -337,7 +352,8 @@ class ContextIndex:
         for w, f in zip(claim.words, found, strict=True):
             if w.role == "predicate" and s not in f:
                 opposite = next((a for a in ANTONYMS.get(w.word.key, ())
-                                 if s in self._units(self.sentences.sentences(a))), None)
+                                 if s in self._units(self.sentences.sentences(a))
+                                 and self._opposes(a, s, w, claim)), None)
                 if opposite is not None:
                     return False, (True, 1, share), (
                         f"the context says '{opposite}' where it says '{w.word.text}'")
