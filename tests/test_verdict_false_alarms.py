@@ -224,6 +224,20 @@ def test_a_discourse_marker_is_no_part_of_a_claim():
         ("In Paris, the hotel offers a free breakfast", False)]
 
 
+def test_a_count_of_the_items_the_response_lists_is_its_own():
+    ctx = ("The frigates HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall are "
+           "moored in Portsmouth Harbour.")
+    q = "Summarize the article."
+    listed = evaltools.score(q, ctx, "Four frigates - HMS Cumberland, HMS Campbeltown, HMS "
+                                     "Chatham and HMS Cornwall - are moored in Portsmouth.")
+    (four,) = [a for a in listed.anchors if a.kind == "number"]
+    assert not four.counted and four.note.startswith("counts the response's own")
+    assert listed.hallucination == 0.0
+    bare = evaltools.score(q, ctx, "Four frigates are moored in Portsmouth Harbour.")
+    assert [(a.text, a.counted, a.supported) for a in bare.anchors if a.kind == "number"] == [
+        ("Four", True, False)]
+
+
 # ------------------------------------------------------------ HTML markup
 
 def test_unmark_keeps_offsets():

@@ -162,10 +162,30 @@ _OWN_POINTS = re.compile(
     r"other)\s+)?" + POINT_NOUNS + r"\b", re.IGNORECASE)
 
 
+#: A count's noun phrase, then a dash, colon or parenthesis that opens the list of its items.
+_ENUMERATION = re.compile(
+    r"(?:\s+[\w'-]+){1,6}?\s*(?:[-\u2013\u2014:(]|,\s+(?:namely|including)\b)\s*"
+    r"([^.;:()\u2013\u2014]{3,300}?)(?=\s+[-\u2013\u2014]\s|[.;:()\u2013\u2014]|$)")
+_ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def _enumerates(text: str, m: Mention, n: int) -> bool:
+    """Whether a list of exactly ``n`` short items follows the count ``m`` in its sentence
+    (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*)."""
+    e = _ENUMERATION.match(text, m.end, m.end + 400)
+    if e is None:
+        return False
+    items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
+    return len(items) == n and all(len(i.split()) <= 5 for i in items)
+
+
 def counts_own_list(text: str, m: Mention) -> bool:
     r"""Whether ``m`` is a bare count (2-10) of the response's own points: in a line
-    that ends with a colon and introduces lines that follow, or before a noun that
-    names points made (*two reasons*, *three main ways*: :data:`_OWN_POINTS`).
+    that ends with a colon and introduces lines that follow, before a noun that
+    names points made (*two reasons*, *three main ways*: :data:`_OWN_POINTS`), or
+    before the list of exactly as many items that it counts (*four frigates - HMS
+    Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*: the items are checked,
+    their count is the response's own).
 
     Examples
     --------
@@ -179,11 +199,15 @@ def counts_own_list(text: str, m: Mention) -> bool:
     >>> text = "The passages give three main reasons. It comes in two sizes."
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
     [('three', True), ('two', False)]
+    >>> text = ("Four frigates - HMS Cumberland, HMS Chatham, HMS Kent and HMS York - are "
+    ...         "moored. Three sizes (small and large) are sold.")
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('Four', True), ('Three', False)]
     """
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
         return False
-    if _OWN_POINTS.match(text, m.end, m.end + OWN_LIST_REACH):
+    if _OWN_POINTS.match(text, m.end, m.end + OWN_LIST_REACH) or _enumerates(text, m, value[1]):
         return True
     nl = text.find("\n", m.end, m.end + OWN_LIST_REACH)  # bounded: linear in long texts
     if nl < 0 or not text[nl:nl + OWN_LIST_REACH].strip():
