@@ -16,8 +16,8 @@ sets, and the worst over the task types (each task's development records pooled:
 and HaluEval, dialogue BEGIN and Q²). Rules:
 
 - ``spec``: FAIL if ``S_hall > 0.5`` or relevance < 0.1 (the spec);
-- ``p >= t``: FAIL if the probability is at least ``t``, or if ``S_hall > 0.5`` with an
-  unsupported number or date;
+- ``p >= t``: FAIL if the probability is at least ``t``, if a record's own "no" denies a
+  claim, or if ``S_hall > 0.5`` with an unsupported number or date;
 - ``p >= t, value at p >= q``: the same, and an unsupported number or date also fails from
   probability ``q`` on (what ``hallucination.verdict_from = "probability"`` does, with
   ``q = hallucination.value_fail_probability``);
@@ -65,6 +65,9 @@ def read(path: Path):
     frame["value_unsupported"] = [any(a.get("counted", True) and not a["supported"]
                                       and a["kind"] in VALUE_KINDS for a in r["anchors"])
                                   for r in rows]
+    frame["record_denied"] = [any(a.get("counted", True) and not a["supported"]
+                                  and a.get("contradiction") == "record_no"
+                                  for a in r["anchors"]) for r in rows]
     return frame, features
 
 
@@ -81,7 +84,7 @@ def _fail(frame, t: float | None, w: float, value_rule: bool,
         rule1 = frame["s_hall"].to_numpy() > 0.5
     else:
         p = frame["p"].to_numpy()
-        rule1 = p >= t
+        rule1 = (p >= t) | frame["record_denied"].to_numpy()
         if value_rule:
             value = frame["s_hall"].to_numpy() > 0.5
             if value_p is not None:

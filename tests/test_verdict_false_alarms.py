@@ -462,10 +462,11 @@ LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes":
     (ATTRS, "Takeout is not available.", False,
      "takeout / not be / available: the context affirms it"),
     (ATTRS, "Delivery is not offered.", True, "delivery / not offer / : found together"),
-    (ATTRS, "Delivery is offered.", False, "delivery / offer / : the context negates it"),
+    (ATTRS, "Delivery is offered.", False, "delivery / offer / : a record's 'no' negates it"),
     (ATTRS, "The cafe does not serve alcohol.", True,
      "cafe / not serve / alcohol: found together"),
-    (ATTRS, "The cafe serves alcohol.", False, "cafe / serve / alcohol: the context negates it"),
+    (ATTRS, "The cafe serves alcohol.", False,
+     "cafe / serve / alcohol: a record's 'no' negates it"),
     (ATTRS, "Dogs are allowed.", True, "dog / allow / : found together"),
     (ATTRS, "Dogs are not allowed.", False, "dog / not allow / : the context affirms it"),
     (ATTRS, "Cats are allowed.", False, "cat / allow / : only 0% of its subject's words"),
@@ -474,7 +475,7 @@ LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes":
     (LONG_RECORD, "It does not have outdoor seating.", True,
      "(pronoun) / not have / seating: found"),
     (LONG_RECORD, "It has outdoor seating.", False,
-     "(pronoun) / have / seating: the context negates it"),
+     "(pronoun) / have / seating: a record's 'no' negates it"),
     (LONG_RECORD, "It does not offer takeout.", False,
      "(pronoun) / not offer / takeout: the context affirms"),
 ])
@@ -482,6 +483,29 @@ def test_availability_claims_read_a_records_yes_and_no(record, response, support
     (claim,) = [a for a in evaltools.score(CAFE_Q, record, response).anchors
                 if a.kind == "claim"]
     assert claim.supported is supported and claim.note.startswith(note)
+
+
+def test_a_claim_a_records_no_denies_fails_rule_1():
+    said = "Sunrise Cafe is a cafe that offers takeout and allows dogs. "
+    bad = evaltools.score(CAFE_Q, ATTRS, said + "It also offers delivery.")
+    assert [(a.text, a.contradiction) for a in bad.anchors if a.kind == "claim"] == [
+        ("Sunrise Cafe is a cafe", None), ("offers takeout", None), ("allows dogs", None),
+        ("offers delivery", "record_no")]
+    # the probability alone (about 0.2) passes it; the record's own "no" does not
+    assert bad.verdict_inputs.probability[0] < 0.3 and bad.verdict_inputs.record_denied
+    assert bad.verdict == "FAIL"
+    assert bad.reasons[0] == "a record's own 'no' denies a claim (safety first)"
+    ok = evaltools.score(CAFE_Q, ATTRS, said + "It does not offer delivery.")
+    assert ok.verdict == "PASS" and not ok.verdict_inputs.record_denied
+    # a claim the context negates in prose is shown as contradicted, but is no record's "no"
+    prose = evaltools.score(CAFE_Q, "Sunrise Cafe does not offer delivery.",
+                            "Sunrise Cafe offers delivery.")
+    assert [a.contradiction for a in prose.anchors] == ["negation"]
+    assert not prose.verdict_inputs.record_denied
+    # the spec's rule 1 reads S_hall alone
+    spec = evaltools.score(CAFE_Q, ATTRS, said + "It also offers delivery.",
+                           config=load_config().replace(hallucination={"verdict_from": "spec"}))
+    assert spec.verdict == "PASS"
 
 
 def test_a_bare_verb_joined_to_a_negated_one_shares_its_not():
@@ -493,7 +517,7 @@ def test_a_bare_verb_joined_to_a_negated_one_shares_its_not():
     bad = evaltools.score(CAFE_Q, ATTRS, "The place does not serve alcohol but offers delivery.")
     assert [(a.supported, a.note) for a in bad.anchors if a.kind == "claim"] == [
         (True, "place / not serve / alcohol: found together in one context sentence"),
-        (False, "place / offer / delivery: the context negates it")]
+        (False, "place / offer / delivery: a record's 'no' negates it")]
     # a subject that is not such a noun is still looked up
     cats = evaltools.score(CAFE_Q, ATTRS, "The cat does not serve alcohol.")
     assert [a.supported for a in cats.anchors if a.kind == "claim"] == [False]
@@ -577,7 +601,7 @@ def test_a_record_stays_one_unit_where_the_parser_splits_a_key_from_its_value():
     assert list(bad.values()) == [False]
     negated = _spans(rec, "The Blue Door Cafe is an upscale cafe.")[0]
     assert next(a.note for a in negated.anchors if a.kind == "claim").endswith(
-        "the context negates it")
+        "a record's 'no' negates it")
 
 
 def test_a_compound_of_a_kind_is_found_where_its_first_part_is():

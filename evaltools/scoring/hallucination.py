@@ -284,7 +284,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         suffix = "; restated from the query, not counted" if echo else ""
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
-                              note=f"{triple}: {s.note}{suffix}", counted=not echo))
+                              note=f"{triple}: {s.note}{suffix}", counted=not echo,
+                              contradiction=s.contradiction))
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
 

@@ -75,6 +75,9 @@ class Anchor:
     at ``evidence_start``/``evidence_end``, or None when nothing matched.
     ``counted`` is False for a number or date restated from the query: shown,
     but not part of ``anchors_total`` (config ``hallucination.count_query_anchors``).
+    ``contradiction`` says how the evidence contradicts an unsupported claim
+    ("negation", "record_no", "opposite", "roles":
+    :data:`~evaltools.scoring.anchors.context_index.CONTRADICTIONS`), else None.
     """
 
     kind: str
@@ -87,12 +90,14 @@ class Anchor:
     evidence_end: int | None = None
     note: str = ""
     counted: bool = True
+    contradiction: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "start": self.start, "end": self.end,
                 "supported": self.supported, "evidence": self.evidence,
                 "evidence_start": self.evidence_start, "evidence_end": self.evidence_end,
-                "note": self.note, "counted": self.counted}
+                "note": self.note, "counted": self.counted,
+                "contradiction": self.contradiction}
 
 
 @dataclass(frozen=True)

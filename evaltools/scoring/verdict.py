@@ -92,6 +92,19 @@ class ScoreVerdict:
 VALUE_KINDS = frozenset({"number", "date"})
 
 
+def record_denied(anchor) -> bool:
+    """Whether an unsupported claim is one a record's own ``key: no`` denies ("offers
+    delivery" against ``restaurants delivery: no``): the hardest evidence there is, and
+    rule 1 fails on it whatever the probability (docs/validity.md, "Seventh round").
+
+    >>> from evaltools.scoring.result import Anchor
+    >>> [record_denied(Anchor("claim", "x", 0, 1, False, contradiction=c))
+    ...  for c in (None, "negation", "record_no")]
+    [False, False, True]
+    """
+    return anchor.kind == "claim" and anchor.contradiction == "record_no"
+
+
 @dataclass(frozen=True)
 class VerdictInputs:
     """What the verdict reads besides the three scores and the thresholds.
@@ -106,12 +119,14 @@ class VerdictInputs:
     completeness_waived: bool = False
     probability: tuple[float | None, float] | None = None
     value_unsupported: bool = False
+    record_denied: bool = False
 
     def to_dict(self) -> dict:
         return {"relevance_waived": self.relevance_waived,
                 "completeness_waived": self.completeness_waived,
                 "probability": None if self.probability is None else list(self.probability),
-                "value_unsupported": self.value_unsupported}
+                "value_unsupported": self.value_unsupported,
+                "record_denied": self.record_denied}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -138,7 +153,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            unsupported: Iterable[tuple[str, str]] = (),
            relevance_waived: bool = False, completeness_waived: bool = False,
            probability: tuple[float | None, float] | None = None,
-           value_unsupported: bool = False) -> ScoreVerdict:
+           value_unsupported: bool = False, record_denied: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -150,9 +165,11 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     instruction with no topical word the context holds, so rules 2 and 3 do not apply.
     ``probability`` (config ``hallucination.verdict_from = "probability"``):
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
-    ``P >= threshold``, or, when ``value_unsupported`` (a number or date of
-    the response is not in the context: a wrong price), ``S_hall >
-    fail_above`` or ``P >= hallucination.value_fail_probability``.
+    ``P >= threshold``; or ``record_denied`` (a record's own "no" denies a
+    claim: "offers delivery" against ``restaurants delivery: no``,
+    :func:`record_denied`); or, when ``value_unsupported`` (a number or date of
+    the response is not in the context: a wrong price), ``S_hall > fail_above``
+    or ``P >= hallucination.value_fail_probability``.
 
     Examples
     --------
@@ -185,6 +202,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'hallucination probability 0.52 >= 0.3 with an unsupported number or date (safety first)'
     >>> decide(0.8, 1.0, 0.5, probability=(0.29, 0.7), value_unsupported=True).verdict
     'PASS'
+    >>> decide(0.8, 1.0, 0.05, probability=(0.2, 0.7), record_denied=True).reasons[0]
+    "a record's own 'no' denies a claim (safety first)"
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
@@ -195,6 +214,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
         if p is not None and p >= cut:
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
                                     "(safety first; calibration)"))
+        elif record_denied:
+            crossed.append(("FAIL", "a record's own 'no' denies a claim (safety first)"))
         elif value_unsupported and hallucination > h_max:
             crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} with an "
                                     "unsupported number or date (safety first)"))
@@ -236,4 +257,5 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   unsupported=[(a.kind, a.text) for a in result.unsupported()],
                   relevance_waived=inputs.relevance_waived,
                   completeness_waived=inputs.completeness_waived,
-                  probability=inputs.probability, value_unsupported=inputs.value_unsupported)
+                  probability=inputs.probability, value_unsupported=inputs.value_unsupported,
+                  record_denied=inputs.record_denied)

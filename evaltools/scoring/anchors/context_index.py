@@ -62,6 +62,14 @@ class ClaimSupport:
     evidence_start: int | None
     evidence_end: int | None
     note: str
+    #: how the evidence contradicts the claim (:data:`CONTRADICTIONS`), or None
+    contradiction: str | None = None
+
+
+#: Kinds of contradiction: the context negates (or affirms) what the claim affirms (or
+#: negates); a record's own ``key: no`` denies a word of an affirmed claim; the context says
+#: the opposite word beside the claim's words; the context has the roles swapped.
+CONTRADICTIONS = ("negation", "record_no", "opposite", "roles")
 
 
 #: Candidate sentences searched for the closest miss of an unsupported claim (its
@@ -171,21 +179,25 @@ class ContextIndex:
             found = found | self.sentences.find_paraphrase(w.word)
         return self._units(found)
 
-    def _polarity_ok(self, claim: Claim, s: int) -> bool:
-        """The claim's focus negated in sentence ``s`` exactly when the claim is; and no
-        word of an affirmed claim's predicate there only as a record's ``key: no``
-        (*an upscale cafe* against ``ambience upscale: no``)."""
+    def _polarity(self, claim: Claim, s: int) -> str | None:
+        """None when the claim's polarity agrees with sentence ``s``; else "negation" (the
+        claim's focus negated there exactly when the claim is not, or the reverse) or
+        "record_no" (a word of an affirmed claim's predicate there only as a record's
+        ``key: no``: *an upscale cafe* against ``ambience upscale: no``)."""
         key = claim.focus
         if key:
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
             if seen and claim.negated not in seen:
-                return False
-        return claim.negated or not any(
-            w.role == "predicate" and w.weight > 0 and not w.word.num
-            and s in self._no_key.get(w.word.key, ()) and s not in self._aff.get(w.word.key, ())
-            for w in claim.words)
+                return ("record_no" if not claim.negated and s in self._no_key.get(key, ())
+                        else "negation")
+        if not claim.negated and any(
+                w.role == "predicate" and w.weight > 0 and not w.word.num
+                and s in self._no_key.get(w.word.key, ()) and s not in self._aff.get(w.word.key, ())
+                for w in claim.words):
+            return "record_no"
+        return None
 
     def _value_units(self, m: Mention) -> frozenset[int]:
         return frozenset(self._mention_unit[i] for i in self._mentions.supporting(m))
@@ -258,7 +270,7 @@ class ContextIndex:
         must = [f for w, f, req in zip(claim.words, found, required, strict=True)
                 if req and w.role == "predicate"] + list(vals)
         for s in sorted(candidates.intersection(*must)):
-            ok, _, note = self._judge(claim, s, found, vals, required, min_share)
+            ok, _, note, _ = self._judge(claim, s, found, vals, required, min_share)
             if ok:
                 start, end = self.spans[s]
                 return ClaimSupport(True, start, end, note)
@@ -267,7 +279,7 @@ class ContextIndex:
             wide_vals = [self._widen(f, window) for f in vals]
             wide_must = [self._widen(f, window) for f in must]
             for s in sorted(candidates.intersection(*wide_must)):
-                ok, _, _ = self._judge(claim, s, wide, wide_vals, required, min_share)
+                ok, _, _, _ = self._judge(claim, s, wide, wide_vals, required, min_share)
                 if ok:
                     held = [u for u in range(max(0, s - window),
                                              min(len(self.spans), s + window + 1))
@@ -278,14 +290,14 @@ class ContextIndex:
                                         f"{held[-1] + 1} (claim_window {window})")
         best: tuple[tuple, int, str] | None = None
         for s in sorted(candidates)[:MISS_SCAN]:  # the closest miss, for the evidence
-            _, rank, note = self._judge(claim, s, found, vals, required, min_share)
+            _, rank, note, kind = self._judge(claim, s, found, vals, required, min_share)
             if best is None or rank > best[0]:
-                best = (rank, s, note)
+                best = (rank, s, note, kind)
         if best is None:
             return ClaimSupport(False, None, None, "its words are not in the context")
-        rank, s, note = best
+        rank, s, note, kind = best
         start, end = self.spans[s]
-        return ClaimSupport(False, start, end, note)
+        return ClaimSupport(False, start, end, note, kind)
 
     def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
                  reach: int = 3) -> bool:
@@ -320,8 +332,9 @@ class ContextIndex:
         return hit
 
     def _judge(self, claim: Claim, s: int, found, vals, required, min_share: float
-               ) -> tuple[bool, tuple, str]:
-        """Whether sentence ``s`` supports ``claim``; a rank for the closest miss; a note."""
+               ) -> tuple[bool, tuple, str, str | None]:
+        """Whether sentence ``s`` supports ``claim``; a rank for the closest miss; a note;
+        the kind of contradiction (:data:`CONTRADICTIONS`) or None."""
         weight = {"subject": 0.0, "predicate": 0.0}
         got = {"subject": 0.0, "predicate": 0.0}
         missing = []
@@ -356,8 +369,8 @@ class ContextIndex:
                                  and self._opposes(a, s, w, claim)), None)
                 if opposite is not None:
                     return False, (True, 1, share), (
-                        f"the context says '{opposite}' where it says '{w.word.text}'")
-        contradiction = 0
+                        f"the context says '{opposite}' where it says '{w.word.text}'"), "opposite"
+        kind = None
         note = "found together in one context sentence"
         if missing:
             note = (f"{', '.join(repr(x) for x in missing[:3])} "
@@ -366,15 +379,17 @@ class ContextIndex:
             note = (f"only {share:.0%} of its {min(shares, key=shares.get)}'s words are in one "
                     "context sentence")
         else:
-            if not self._polarity_ok(claim, s):
-                contradiction = 1
+            kind = self._polarity(claim, s)
+            if kind == "record_no":
+                note = "a record's 'no' negates it"
+            elif kind is not None:
                 note = f"the context {'affirms' if claim.negated else 'negates'} it"
-            if not contradiction and claim.roles is not None:
+            if kind is None and claim.roles is not None:
                 a, rel, p = claim.roles
                 ctx_roles = self._roles.get(s, frozenset())
                 if (p, rel, a) in ctx_roles and (a, rel, p) not in ctx_roles:
-                    contradiction = 1
+                    kind = "roles"
                     note = f"the context has the roles swapped: '{p}' {rel} '{a}'"
-            if not contradiction:
-                return True, (), note
-        return False, (not missing, contradiction, share), note
+            if kind is None:
+                return True, (), note, None
+        return False, (not missing, int(kind is not None), share), note, kind
