@@ -238,6 +238,46 @@ def test_a_count_of_the_items_the_response_lists_is_its_own():
         ("Four", True, False)]
 
 
+BLUE_DOOR = ('{"name": "Blue Door Cafe", "city": "Tucson", "state": "AZ", "categories": '
+             '"Cafes, Breakfast & Brunch, Coffee & Tea", "hours": {"Tuesday": "7:0-15:0", '
+             '"Wednesday": "7:0-15:0", "Thursday": "7:0-15:0", "Friday": "7:0-15:0", '
+             '"Saturday": "8:0-14:0", "Sunday": "8:0-14:0"}, "attributes": '
+             '{"RestaurantsPriceRange2": "2", "WiFi": "u\'free\'"}}')
+
+
+def test_a_preamble_introduces_the_response_and_is_not_checked():
+    body = "Blue Door Cafe is a cafe in Tucson, AZ. It offers free WiFi."
+    bare = evaltools.score(CAFE_Q, BLUE_DOOR, body)
+    told = evaltools.score(CAFE_Q, BLUE_DOOR, "Sure! Here is a summary of the business in "
+                                              "under 150 words:\n\n" + body)
+    (n150,) = [a for a in told.anchors if a.text == "150"]
+    assert not n150.counted and "introducing the response" in n150.note
+    assert told.support == bare.support == 1.0 and told.verdict == bare.verdict == "PASS"
+    # "Here is why:" names no response of the task: checked as usual
+    why = evaltools.score(CAFE_Q, BLUE_DOOR, "Here is why it has 150 seats:\n\n" + body)
+    assert [(a.text, a.counted) for a in why.anchors if a.kind == "number"] == [("150", True)]
+
+
+@pytest.mark.parametrize("response, supported", [
+    ("Blue Door Cafe is open six days a week.", True),
+    ("Blue Door Cafe is closed on Mondays.", True),
+    ("Blue Door Cafe is open seven days a week.", False),
+])
+def test_a_weekly_schedule_says_how_many_days_and_which_are_closed(response, supported):
+    r = evaltools.score(CAFE_Q, BLUE_DOOR, response)
+    assert all(a.supported for a in r.anchors) is supported, [
+        (a.text, a.note) for a in r.anchors]
+
+
+def test_a_subjects_modifier_is_found_as_its_derivation():
+    # the participle's subject is "a moderately priced cafe"; the record says "(moderate)"
+    r = evaltools.score(CAFE_Q, BLUE_DOOR, "Blue Door Cafe is a moderately priced cafe, "
+                                           "serving breakfast, coffee and tea.")
+    assert [(a.text, a.supported) for a in r.anchors if a.kind == "claim"] == [
+        ("Blue Door Cafe is a moderately priced cafe", True), ("serving breakfast", True),
+        ("coffee", True), ("tea", True)]
+
+
 # ------------------------------------------------------------ HTML markup
 
 def test_unmark_keeps_offsets():

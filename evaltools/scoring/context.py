@@ -343,6 +343,9 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
     if isinstance(value, dict):
         for key, item in value.items():
             _flatten(item, (*path, split_key(key)), depth + 1, out)
+        week = _week(value)
+        if week:
+            out.append(f"{label}: {week}." if label else f"{week}.")
         return
     if isinstance(value, list):
         if all(not isinstance(v, (dict, list)) for v in value):
@@ -360,6 +363,32 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
         if label:
             text = f"{label}: {text}"
         out.append(text if text.endswith((".", "!", "?")) else text + ".")
+
+
+_WEEK = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _week(value: dict) -> str:
+    """What a schedule keyed by weekday says of the whole week, as a record's overview
+    puts it: "open 6 days a week, closed Monday" (a day the schedule leaves out is
+    closed); "" for a mapping that is not such a schedule (under three weekdays, or
+    another key).
+
+    >>> _week({"Mon": "9:0-17:0", "Tuesday": "9:0-17:0", "Sat": "10:0-14:0"})
+    'open 3 days a week, closed Wednesday, Thursday, Friday and Sunday'
+    >>> _week(dict.fromkeys(_WEEK, "8:0-20:0"))
+    'open 7 days a week, daily, every day'
+    >>> _week({"Monday": "9:0-17:0", "notes": "x"}), _week({})
+    ('', '')
+    """
+    days = {split_key(str(k)) for k in value}
+    if len(days) < 3 or not days <= set(_WEEK):
+        return ""
+    closed = [d for d in _WEEK if d not in days]
+    if not closed:
+        return "open 7 days a week, daily, every day"
+    shut = closed[0] if len(closed) == 1 else ", ".join(closed[:-1]) + " and " + closed[-1]
+    return f"open {len(days)} days a week, closed {shut}"
 
 
 def flatten_json(data: Any) -> str:

@@ -245,8 +245,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
                                   note="in a statement about the sources (declining to "
-                                       "answer, or saying where the answer comes from); "
-                                       "not counted", counted=False))
+                                       "answer, saying where the answer comes from, or "
+                                       "introducing the response); not counted",
+                                  counted=False))
             continue
         if m.start in own_counts:  # "in three steps:", "two reasons"
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,

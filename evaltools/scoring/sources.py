@@ -144,9 +144,48 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((m.start(), m.end()) for m in _ATTRIBUTION.finditer(text))
 
 
+_COURTESY = re.compile(r"\s*(?:sure|certainly|of course|absolutely|okay|ok)\b[!.,]*"
+                       r"(?:\s*(?:i'd|i would|i'll|i will|i am|i'm)\s+(?:be\s+)?(?:happy|glad)\s+"
+                       r"to help\b[^.!?\n]{0,80}[.!?])?", re.IGNORECASE)
+_HERE_IS = re.compile(r"\s*(?:here(?:'s|\s+is|\s+are)|below\s+is|the\s+following\s+is)\s+"
+                      r"(?:(?:a|an|the|my|some)\s+)?(?:[\w-]+\s+){0,3}?(?:summary|overview|"
+                      r"answer|response|description|breakdown|rundown|explanation|list|review|"
+                      r"profile|synopsis|recap)\b"
+                      r"[^\n:.!?]{0,200}(?::|(?=\n)|\.(?=\s*\n))", re.IGNORECASE)
+
+
+def preamble_span(text: str) -> tuple[tuple[int, int], ...]:
+    r"""The opening that introduces the response itself, if any: a courtesy word and a
+    "Here is a summary of the article in under 100 words:" line. It says what follows,
+    nothing about the world (its "100 words" is no fact to check).
+
+    Examples
+    --------
+    >>> t = "Sure! Here's a summary of the news in under 100 words:\n\nThe mayor resigned."
+    >>> [t[a:b] for a, b in preamble_span(t)]
+    ["Sure! Here's a summary of the news in under 100 words:"]
+    >>> preamble_span("Here is why: it rained."), preamble_span("Sure, it rained.")
+    ((), ((0, 5),))
+    """
+    end = 0
+    c = _COURTESY.match(text)
+    if c:
+        end = c.end()
+    h = _HERE_IS.match(text, end)
+    if h and (h.group().rstrip().endswith(":") or text[h.end():h.end() + 3].strip() == ""
+              or "\n" in text[h.end():h.end() + 3]):
+        end = h.end()
+    if end == 0:
+        return ()
+    start = len(text) - len(text.lstrip())
+    return ((start, end),)
+
+
 def source_spans(text: str, sents: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """Abstaining sentences and attribution phrases together, in text order."""
-    return tuple(sorted((*abstention_sentences(text, sents), *attribution_spans(text))))
+    """Abstaining sentences, attribution phrases and the response's preamble together,
+    in text order."""
+    return tuple(sorted((*abstention_sentences(text, sents), *attribution_spans(text),
+                         *preamble_span(text))))
 
 
 def inside(spans: Sequence[tuple[int, int]], pos: int) -> bool:

@@ -173,7 +173,9 @@ class ContextIndex:
 
     def _find(self, w: ClaimWord, paraphrase: bool = False) -> frozenset[int]:
         found = self.sentences.find(w.word)
-        if w.role == "predicate" and not w.name and not w.qualifier:
+        # derivations for the predicate's words and the subject's modifiers (*a moderately
+        # priced cafe* where the record says "moderate"), not for the subject's head
+        if (w.role == "predicate" or not w.head) and not w.name and not w.qualifier:
             found = found | self.sentences.find_derived(w.word)
         if paraphrase and not w.name and not w.qualifier:
             found = found | self.sentences.find_paraphrase(w.word)
