@@ -579,8 +579,9 @@ def test_a_price_level_is_read_as_its_word():
     from evaltools.scoring.context import flatten_json
 
     assert (flatten_json({"RestaurantsPriceRange2": "2"})
-            == "restaurants price range 2: 2 (moderate).")
-    assert flatten_json({"price_level": "$$$"}) == "price level: $$$ (expensive)."
+            == "restaurants price range 2: 2 (moderate; mid-range, mid-priced).")
+    assert flatten_json({"price_level": "$$$"}) == (
+        "price level: $$$ (expensive; pricey, pricier, high-end, higher end).")
     assert flatten_json({"price": 2}) == "price: 2."            # an amount, not a level
     rec = {"name": "Casa Verde", "attributes": {"RestaurantsPriceRange2": "2"}}
     ok = _claims(_spans(rec, "Casa Verde is moderately priced.")[0])

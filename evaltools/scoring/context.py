@@ -76,6 +76,9 @@ KEY_ALSO = {"stars": "rating", "address": "location", "hours": "open"}
 #: A price level 1-4 read as the words prose uses for it (the scale Google Places' price_level
 #: and Yelp's RestaurantsPriceRange2 define: 1 inexpensive, $, ... 4 very expensive).
 PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expensive"}
+#: How overviews also put a price level ("on the pricier side", "budget-friendly").
+PRICE_ALSO = {1: "cheap, budget-friendly, low-priced", 2: "mid-range, mid-priced",
+              3: "pricey, pricier, high-end, higher end", 4: "pricey, high-end, luxury"}
 _PRICE_KEY = re.compile(r"\bprice ?(?:range|level)\b")
 #: Two CamelCase pieces of a key are also read joined when the joined word is this common
 #: (wordfreq Zipf scale): "TakeOut" is "takeout" in prose, "WheelChair" "wheelchair".
@@ -324,12 +327,14 @@ def _python_literal(value: str) -> Any:
 def _price_level(text: str) -> str:
     """A price level's value with its word: ``"2"`` -> ``"2 (moderate)"``; other values as given.
 
-    >>> _price_level("2"), _price_level("$$$"), _price_level("12.50")
-    ('2 (moderate)', '$$$ (expensive)', '12.50')
+    >>> _price_level("2"), _price_level("12.50")
+    ('2 (moderate; mid-range, mid-priced)', '12.50')
+    >>> _price_level("$$$")
+    '$$$ (expensive; pricey, pricier, high-end, higher end)'
     """
     level = len(text) if text and set(text) == {"$"} else int(text) if text.isdigit() else 0
     word = PRICE_LEVELS.get(level)
-    return f"{text} ({word})" if word else text
+    return f"{text} ({word}; {PRICE_ALSO[level]})" if word else text
 
 
 def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> None:
@@ -378,6 +383,11 @@ def _week(value: dict) -> str:
     'open 3 days a week, closed Wednesday, Thursday, Friday and Sunday'
     >>> _week(dict.fromkeys(_WEEK, "8:0-20:0"))
     'open 7 days a week, daily, every day'
+    >>> _week(dict.fromkeys(_WEEK[:5], "8:0-17:0")).split(", ")
+    ['open 5 days a week', 'closed Saturday and Sunday', 'closed on weekends', \
+'open weekdays', 'Monday through Friday']
+    >>> _week(dict.fromkeys(_WEEK, "0:0-0:0"))   # Yelp's way of writing "open 24 hours"
+    'open 7 days a week, daily, every day, 24 hours a day, around the clock'
     >>> _week({"Monday": "9:0-17:0", "notes": "x"}), _week({})
     ('', '')
     """
@@ -385,10 +395,17 @@ def _week(value: dict) -> str:
     if len(days) < 3 or not days <= set(_WEEK):
         return ""
     closed = [d for d in _WEEK if d not in days]
+    around = [str(v).replace(" ", "") in ("0:0-0:0", "0:00-0:00") for v in value.values()]
+    whole = ", 24 hours a day, around the clock" if all(around) else ""
     if not closed:
-        return "open 7 days a week, daily, every day"
+        return "open 7 days a week, daily, every day" + whole
     shut = closed[0] if len(closed) == 1 else ", ".join(closed[:-1]) + " and " + closed[-1]
-    return f"open {len(days)} days a week, closed {shut}"
+    week = f"open {len(days)} days a week, closed {shut}"
+    if "Saturday" in closed and "Sunday" in closed:
+        week += ", closed on weekends"
+    if all(d in days for d in _WEEK[:5]):
+        week += ", open weekdays, Monday through Friday"
+    return week + whole
 
 
 def flatten_json(data: Any) -> str:

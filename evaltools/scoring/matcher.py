@@ -397,19 +397,27 @@ def abbreviations() -> dict[str, dict[str, str]]:
 
 
 @functools.lru_cache(maxsize=1)
-def _codes() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    """(code -> the names it stands for, as word keys; one-word name -> its codes)."""
+def _codes() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]],
+                    dict[str, tuple[str, ...]]]:
+    """(code -> the names it stands for, as word keys; one-word name -> its codes; a word
+    of a name of several -> their codes: *Jersey* -> NJ, *New* -> NH, NJ, NM, NY)."""
     tables = abbreviations()
     names: dict[str, list[tuple[str, ...]]] = {}
     codes: dict[str, list[str]] = {}
+    parts: dict[str, list[str]] = {}
     for section in ("us_states", "countries", "country_names"):
         for code, name in tables[section].items():
             words = tuple(fold(w) for w in re.split(r"[\s&]+", name) if w and w != "and")
             names.setdefault(code, []).append(words)
             if len(words) == 1:
                 codes.setdefault(words[0], []).append(code)
+            else:
+                for w in words:
+                    if w not in ("of", "the"):
+                        parts.setdefault(w, []).append(code)
     return ({k: tuple(v) for k, v in names.items()},
-            {k: tuple(dict.fromkeys(v)) for k, v in codes.items()})
+            {k: tuple(dict.fromkeys(v)) for k, v in codes.items()},
+            {k: tuple(dict.fromkeys(v)) for k, v in parts.items()})
 
 
 @functools.lru_cache(maxsize=1)
@@ -553,12 +561,13 @@ class SentenceIndex:
         """Positions of what a code stands for, or of the code for a name
         (:func:`abbreviations`): ``CA`` is found as ``California`` (the first word of a
         name of several, the rest following it), ``California`` as ``CA`` written in
-        capitals (``ca``, ``in`` and ``me`` in lower case are words, not codes).
+        capitals (``ca``, ``in`` and ``me`` in lower case are words, not codes), and each
+        capitalised word of a name of several as its code (*New Jersey* as ``NJ``).
         """
         memo = ("codes", word.forms)
         if memo in self._memo:
             return self._memo[memo]
-        names, codes = _codes()
+        names, codes, parts = _codes()
         found: set[int] = set()
         if is_acronym(word.text):
             for name in names.get(word.key, ()):
@@ -566,8 +575,9 @@ class SentenceIndex:
                     if all(j + i < len(self._keys) and self._keys[j + i] == w
                            for i, w in enumerate(name[1:], start=1)):
                         found.add(j)
+        capitalised = word.text[:1].isupper()  # "New Jersey" for NJ; not "new" for NY
         for key in word.forms:
-            for code in codes.get(key, ()):
+            for code in (*codes.get(key, ()), *(parts.get(key, ()) if capitalised else ())):
                 for j in self.positions(code):
                     start = self._starts[j]
                     if self.text[start:start + len(code)].isupper():

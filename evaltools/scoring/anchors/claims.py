@@ -78,11 +78,19 @@ REVIEWER_NOUNS = frozenset({
     "customer", "reviewer", "guest", "visitor", "patron", "user", "buyer", "client", "shopper",
     "purchaser", "consumer", "diner", "patient", "traveler", "traveller",
 })
+#: Nouns for what reviews say ("Complaints include a tiny space", "Downsides include slow
+#: service"): as a subject they speak for the reviewers, and are not looked up, as a reviewer
+#: is not; what follows is the claim.
+REVIEW_NOUNS = frozenset({
+    "downside", "drawback", "complaint", "criticism", "critique", "highlight", "praise",
+    "compliment", "gripe", "con", "pro", "negative", "positive", "concern", "feedback",
+})
 #: Nouns that name whatever a record or text is about ("the shop is open ...", "the company
 #: was founded ..."): as a subject the context never uses, they name its own entity.
 ENTITY_NOUNS = frozenset({
     "business", "place", "shop", "store", "company", "establishment", "venue", "spot",
     "location", "firm", "outlet", "organization", "organisation", "product", "item",
+    "property", "facility", "practice", "office",
 })
 #: What reviewers do with what they review ("customers rave about the pancakes"): with a
 #: reviewer as subject the verb weighs nothing; what is praised is the claim.
@@ -422,6 +430,10 @@ def clause_negated(tok) -> bool:
                     and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
                 t = t.head
                 continue
+            # a verb's complement shares its "not": "did not try to push new tires"
+            if t.dep_ == "xcomp" and t.head.pos_ in ("VERB", "AUX"):
+                t = t.head
+                continue
             return False
         if t.head.i == t.i:
             return False
@@ -581,7 +593,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             or (primary.dep_ == "acomp" and any(
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
-    reviewer = subj is not None and _lemma(subj) in REVIEWER_NOUNS
+    reviewer = subj is not None and _lemma(subj) in REVIEWER_NOUNS | REVIEW_NOUNS
     named_subject = subj is not None and not _is_pronoun(subj) and not reviewer
     own_subject = named_subject and subj.head.i == pred.i
     subj_tokens = _phrase(subj, drop_conj=False) if named_subject else []
@@ -612,7 +624,10 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         obj_heads = frozenset(o.i for o in group if not _is_pronoun(o))
         pred_words, pred_values = words.claim_words(
             [*shared, *obj_tokens], "predicate", obj_heads)
-        light = AVAILABILITY_WORDS | (REVIEW_VERBS if reviewer else frozenset())
+        # the verb of reviewing weighs nothing with a reviewer as subject, and in a passive
+        # without an agent: "the pizza is praised", "parking was described as limited"
+        agentless = passive and not any(c.dep_ == "agent" for c in pred.children)
+        light = AVAILABILITY_WORDS | (REVIEW_VERBS if reviewer or agentless else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
                       if w.word.key in light and not w.qualifier else w
                       for w in pred_words]

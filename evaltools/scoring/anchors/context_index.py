@@ -72,6 +72,9 @@ class ClaimSupport:
 CONTRADICTIONS = ("negation", "record_no", "opposite", "roles")
 
 
+#: Words of a schedule whose opposite a claim with an hour does not contradict.
+SCHEDULE_VERBS = frozenset({"open", "close", "closed"})
+
 #: Candidate sentences searched for the closest miss of an unsupported claim (its
 #: evidence); a supporting sentence is always found wherever it is.
 MISS_SCAN = 256
@@ -364,8 +367,12 @@ class ContextIndex:
             got["subject"] = weight["subject"]  # "The shop is open ...": the record's own entity
         shares = {r: (got[r] / weight[r] if weight[r] else 1.0) for r in weight}
         share = min(shares.values())
+        # "closing at 3 PM" against "open 6:00-15:00": an hour is checked as a value, and a
+        # schedule's "open" holds its closing time
+        timed = any(m.kind == "date" for m in claim.values)
         for w, f in zip(claim.words, found, strict=True):
-            if w.role == "predicate" and s not in f:
+            if w.role == "predicate" and s not in f and not (
+                    timed and w.word.key in SCHEDULE_VERBS):
                 opposite = next((a for a in ANTONYMS.get(w.word.key, ())
                                  if s in self._units(self.sentences.sentences(a))
                                  and self._opposes(a, s, w, claim)), None)
