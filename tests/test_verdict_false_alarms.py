@@ -278,6 +278,17 @@ def test_a_subjects_modifier_is_found_as_its_derivation():
         ("coffee", True), ("tea", True)]
 
 
+def test_a_category_lists_capitalised_plural_is_found_as_its_singular():
+    rec = ('{"name": "Bluebird Bean Co.", "categories": "Coffee & Tea, Cafes, Bakeries", '
+           '"city": "Cherry Hill", "state": "NJ"}')
+    r = evaltools.score(CAFE_Q, rec, "Bluebird Bean is a cafe and bakery in Cherry Hill, "
+                                     "New Jersey.")
+    assert r.unsupported_spans == () and all(a.supported for a in r.anchors)
+    bad = evaltools.score(CAFE_Q, rec, "Bluebird Bean is a brewery in Cherry Hill, New Mexico.")
+    assert [(a.text, a.supported) for a in bad.anchors] == [
+        ("Bluebird Bean is a brewery in Cherry Hill", False), ("Cherry Hill, New Mexico", False)]
+
+
 # ------------------------------------------------------------ HTML markup
 
 def test_unmark_keeps_offsets():

@@ -80,6 +80,23 @@ def _is_wordlike(tok) -> bool:
     return not tok.is_space and any(ch.isalnum() for ch in tok.text)
 
 
+_NOT_PLURAL = ("ss", "us", "is", "news", "series", "species", "ics", "means")
+
+
+def _singular(low: str) -> str:
+    """A capitalised plural's singular where English uses the singular more ("cafes" ->
+    "cafe", "bakeries" -> "bakery"); names stay ("james", "texas", "news").
+
+    >>> [_singular(w) for w in ("cafes", "bakeries", "lounges", "james", "texas", "news")]
+    ['cafe', 'bakery', 'lounge', 'james', 'texas', 'news']
+    """
+    if not low.endswith("s") or low.endswith(_NOT_PLURAL):
+        return low
+    one = (low[:-3] + "y" if low.endswith("ies")
+           else low[:-2] if low.endswith(("ches", "shes", "xes", "sses")) else low[:-1])
+    return one if zipf(one) >= 3.0 and zipf(one) > zipf(low) else low
+
+
 def token_key(tok) -> str:
     """The matching key of a spaCy token: folded lemma, with unit and weekday equivalents.
 
@@ -116,6 +133,8 @@ def token_key(tok) -> str:
     key = fold(tok.lemma_ or text)
     if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
         key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
+    if tok.pos_ == "PROPN" and key == low and text[:1].isupper():
+        key = _singular(low)  # a category list's "Cafes, Bakeries" (tagged as names)
     if text.isupper() and len(text) > 1:
         return key  # SEC, MI, FT: names, not units
     return tables["units"].get(key, tables["units"].get(low, key))  # km = kilometre = kilometer
