@@ -289,6 +289,27 @@ def test_a_category_lists_capitalised_plural_is_found_as_its_singular():
         ("Bluebird Bean is a brewery in Cherry Hill", False), ("Cherry Hill, New Mexico", False)]
 
 
+def test_a_pronoun_subjects_polarity_contradicts_no_lent_subject():
+    ctx = "Summit Gym takes appointments online. They required a written notice."
+    q = "Write an overview of the gym."
+    r = evaltools.score(q, ctx, "Appointments are not required.")
+    assert [(a.contradiction, a.note.split(": ", 1)[1]) for a in r.anchors] == [
+        (None, "the context has the other polarity, of a subject it does not name")]
+    # a record's own line still contradicts: "Includes a lid." speaks of the product
+    lid = evaltools.score(q, "YETI Rambler 20 oz Tumbler. Includes a MagSlider Lid.",
+                          "The Rambler does not include a lid.")
+    assert [a.contradiction for a in lid.anchors] == ["negation"]
+
+
+def test_a_wished_for_thing_is_neither_affirmed_nor_negated():
+    ctx = "Good gym. I wish there was a sauna, but for the price it's hard to complain."
+    q = "Write an overview of the gym."
+    r = evaltools.score(q, ctx, "The gym has no sauna.")
+    assert [a.contradiction for a in r.anchors] == [None]
+    said = evaltools.score(q, "Good gym. There was a sauna.", "The gym has no sauna.")
+    assert [a.contradiction for a in said.anchors] == ["negation"]
+
+
 # ------------------------------------------------------------ HTML markup
 
 def test_unmark_keeps_offsets():

@@ -392,6 +392,31 @@ def _discourse(child, pred) -> bool:
     return " ".join(t.lower_ for t in sub if not t.is_punct) in DISCOURSE_MARKERS
 
 
+#: Verbs whose clause states no fact: "I wish there was a sauna" says there is none.
+WISH_VERBS = frozenset({"wish", "hope"})
+
+
+def hypothetical(tok) -> bool:
+    """Whether ``tok`` stands in a wished-for or conditional clause ("I wish there was a
+    sauna", "if you want a table"): it is neither affirmed nor negated there.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("I wish there was a sauna. There is a pool.")
+    >>> [(t.text, hypothetical(t)) for t in doc if t.pos_ == "NOUN"]
+    [('sauna', True), ('pool', False)]
+    """
+    t = tok
+    for _ in range(12):
+        if t.i != tok.i and t.lemma_.lower() in WISH_VERBS:
+            return True
+        if any(c.dep_ == "mark" and c.lower_ in CONDITION_MARKS for c in t.children):
+            return True
+        if t.head.i == t.i:
+            return False
+        t = t.head
+    return False
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 

@@ -50,6 +50,7 @@ from evaltools.scoring.anchors.claims import (
     _roles,
     _subject,
     clause_negated,
+    hypothetical,
 )
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
@@ -72,6 +73,9 @@ class ClaimSupport:
 CONTRADICTIONS = ("negation", "record_no", "opposite", "roles")
 
 
+#: Words that may open a wished-for or conditional clause (claims.hypothetical).
+_HYPOTHETICAL_CUES = frozenset({"wish", "wished", "wishes", "wishing", "hope", "hoped", "hopes",
+                                "hoping", "if", "unless", "whether"})
 #: Words of a schedule whose opposite a claim with an hour does not contradict.
 SCHEDULE_VERBS = frozenset({"open", "close", "closed"})
 
@@ -95,7 +99,8 @@ class ContextIndex:
     """
 
     __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_neg",
-                 "_no_key", "_roles", "_unit", "_unit_memo", "sentences", "spans", "text")
+                 "_no_key", "_pronoun", "_roles", "_unit", "_unit_memo", "sentences", "spans",
+                 "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -108,10 +113,13 @@ class ContextIndex:
             return bisect.bisect_right(starts, t.idx) - 1
 
         subjects: set[int] = set()
+        pronouns: set[int] = set()
         keyed: set[int] = set()  # "key: value" and "a | b | c" lines have no subject
         for tok in doc:
             if tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ in ("NOUN", "PROPN"):
                 subjects.add(sent_of_tok(tok))
+            elif tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ == "PRON":
+                pronouns.add(sent_of_tok(tok))
             elif tok.text in (":", "|"):
                 keyed.add(sent_of_tok(tok))
         for k in range(1, len(spans)):  # "hours Monday:" | "7:00-15:00.": a key and its value
@@ -139,8 +147,13 @@ class ContextIndex:
         aff: dict[str, set[int]] = {}
         no_key: dict[str, set[int]] = {}
         tok_at = {tok.idx: tok for tok in doc}
+        # sentences that may hold a wished-for or conditional clause: only their words are
+        # walked up for it (claims.hypothetical), so a long context is read once
+        maybe = {sent_of_tok(t) for t in doc if t.lower_ in _HYPOTHETICAL_CUES}
         for w in ws:
             tok = tok_at.get(w.start)
+            if tok is not None and w.sent in maybe and hypothetical(tok):
+                continue  # "I wish there was a sauna": neither affirmed nor negated
             keyed_negated = keyed_no(w.start)
             negated = keyed_negated or (tok is not None and clause_negated(tok))
             for f in (*w.forms, *(w.parts if len(w.parts) > 1 else ())):
@@ -159,6 +172,9 @@ class ContextIndex:
                     roles.setdefault(unit[sent_of_tok(tok)], set()).add(r)
         self._elided = frozenset(unit[k] for k in range(len(spans))
                                  if k not in subjects or k in keyed)
+        # prose sentences whose only subject is a pronoun ("They required a notice"): who
+        # they speak of is not known, so a polarity there contradicts no lent subject
+        self._pronoun = frozenset(unit[k] for k in pronouns - subjects - keyed)
         self._roles = {k: frozenset(v) for k, v in roles.items()}
         self._mention_unit = tuple(
             unit[k] if k < len(unit) else 0
@@ -351,11 +367,15 @@ class ContextIndex:
         elided = s in self._elided
         head = next((w for w, f in zip(claim.words, found, strict=True)
                      if w.role == "subject" and w.head and s in f), None)
+        lent = False  # a subject word credited from elsewhere in the context
         for w, f, req in zip(claim.words, found, required, strict=True):
             weight[w.role] += w.weight
-            if s in f or (w.role == "subject" and f and (
-                    elided or (head is not None and self._beside(w, head)))):
+            if s in f:
                 got[w.role] += w.weight
+            elif w.role == "subject" and f and (
+                    elided or (head is not None and self._beside(w, head))):
+                got[w.role] += w.weight
+                lent = True
             elif req:
                 missing.append(w.word.text)
         for m, f in zip(claim.values, vals, strict=True):
@@ -365,6 +385,7 @@ class ContextIndex:
                 w.word.key in ENTITY_NOUNS for w, f in zip(claim.words, found, strict=True)
                 if w.role == "subject" and not f):
             got["subject"] = weight["subject"]  # "The shop is open ...": the record's own entity
+            lent = True
         shares = {r: (got[r] / weight[r] if weight[r] else 1.0) for r in weight}
         share = min(shares.values())
         # "closing at 3 PM" against "open 6:00-15:00": an hour is checked as a value, and a
@@ -389,6 +410,11 @@ class ContextIndex:
                     "context sentence")
         else:
             kind = self._polarity(claim, s)
+            if kind == "negation" and lent and s in self._pronoun:
+                # "They required a written notice" says nothing against "Appointments are
+                # not required": a sentence whose subject is a pronoun
+                return False, (True, 0, share), (
+                    "the context has the other polarity, of a subject it does not name"), None
             if kind == "record_no":
                 note = "a record's 'no' negates it"
             elif kind is not None:
