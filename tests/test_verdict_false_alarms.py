@@ -138,6 +138,18 @@ def test_saying_where_the_answer_comes_from_is_not_checked(prefix):
     assert [s.text for s in made_up.unsupported_spans] == ["Italy"] and made_up.support < 1.0
 
 
+@pytest.mark.parametrize("said", [
+    "Based on the given passages, which focus almost entirely on tumblers, "
+    "the Yeti Rambler 20 oz tumbler costs $35.",
+    "According to the Forbes passage, the Yeti Rambler 20 oz tumbler costs $35.",
+    "As the price given in passage 1 shows, the Yeti Rambler 20 oz tumbler costs $35.",
+])
+def test_the_sources_named_any_way_are_not_checked(said):
+    r = evaltools.score(YETI_Q, YETI_CTX, said)
+    assert [(a.text, a.supported) for a in r.anchors if a.counted and not a.supported] == []
+    assert r.hallucination == 0.0
+
+
 def test_a_number_in_an_attribution_is_not_counted():
     r = evaltools.score(YETI_Q, YETI_CTX, "According to passage 2, the tumbler costs $35.")
     (two,) = [a for a in r.anchors if a.text == "2"]

@@ -86,7 +86,9 @@ _REPORT = (r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|de
 _GIVE = (r"(?:gives?|offers?|lists?|points?\s+to|suggests?|identif(?:y|ies)|highlights?|"
          r"outlines?|describes?|mentions?|explains?|provides?|presents?|discuss(?:es)?|cites?)")
 _ATTRIBUTION = re.compile(
-    r"\b" + _LEAD + r"\s+" + _NAMED + _CHAIN                              # based on the passages
+    r"\b" + _LEAD + r"\s+(?:the\s+)?(?:[\w&'.-]+\s+)?" + _NAMED + _CHAIN   # based on the passages
+    + r"|\b(?:given|provided|mentioned|described|stated|listed|outlined|cited|discussed|noted)"
+    + r"\s+(?:in|by)\s+(?:(?:the|these|this|both)\s+)?" + _SILENT_NAMED   # cited in passage 2
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _GIVE
     + r"\s+(?:[\w-]+\s+){0,3}?" + POINT_NOUNS + r"\b"                    # they give two reasons
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
@@ -136,6 +138,8 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['The passage also states that']
     >>> show("In passage 3, the author praises the lid.")
     ['In passage 3']
+    >>> show("According to the Forbes passage, the reasons given in the passages hold.")
+    ['According to the Forbes passage', 'given in the passages']
     >>> show("The passages give two main reasons: demand grew.")
     ['The passages give two main reasons']
     >>> show("The report says sales rose. The mug is based on a 1990 design.")

@@ -66,6 +66,9 @@ SOURCE_NOUNS = frozenset({
     "snippet", "page", "description", "listing", "record", "material", "data", "detail",
     "mention", "knowledge", "paragraph", "review", "reviews", "summary", "input",
 })
+#: Nouns that name nothing but a source: with one as subject the clause speaks of the
+#: sources whatever its verb ("the passages focus on milk", "the article covers ...").
+SOURCE_ONLY_NOUNS = frozenset({"passage", "document", "article", "excerpt", "snippet", "text"})
 #: Nouns for the points a response makes ("two main reasons", "three ways"): a count of them
 #: is the response's own structure (``hallucination.counts_own_list``), "there are two
 #: reasons" is no claim, and the sources "giving" them is an attribution (``sources``).
@@ -287,6 +290,9 @@ def _not_asserted(verb) -> bool:
             if _first_person(subj):
                 return True
             if _lemma(subj) in SOURCE_NOUNS and lemma in REPORT_VERBS:
+                return True
+            named = tok.head if subj.tag_ in RELATIVE_TAGS and tok.dep_ == "relcl" else subj
+            if _lemma(named) in SOURCE_ONLY_NOUNS:  # "the passages (, which) focus on milk"
                 return True
             if subj.dep_ == "expl" and lemma == "be" and any(
                     c.dep_ in OBJECT_DEPS and _lemma(c) in SOURCE_NOUNS for c in tok.children):
