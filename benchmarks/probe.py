@@ -5,18 +5,28 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 50 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 114 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test):
+development data, not a held-out test), in two batches:
 
-- ``data2text`` — 10 faithful overviews of invented Yelp-style business
+- the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
+  and their ``_h`` variants), written for the sixth round of docs/validity.md;
+- the second (64; ids ``biz11``-``biz22``, ``news11``-``news20``, ``qa11``-``qa20``
+  and their ``_h`` variants), written in the seventh round by writers who had not
+  seen the scorer's rules, and measured once before any rule was changed for it
+  (docs/validity.md, "Seventh round": the figures of that first look).
+
+Each batch has
+
+- ``data2text`` — faithful overviews of invented Yelp-style business
   records (the record is in the file), and for each a hallucinated variant
   with one or two edits of the kinds LLMs make (an invented fact, a wrong
   value, a contradicted attribute, a swapped entity, an unsupported
   generalisation; field ``edit`` says which);
-- ``summary`` — 10 faithful summaries of XSumFaith articles and their
+- ``summary`` — faithful summaries of XSumFaith articles and their
   hallucinated variants;
-- ``qa`` — 10 faithful answers to LFQA questions from their passages.
+- ``qa`` — faithful answers to LFQA questions from their passages (and, in the
+  second batch, hallucinated variants).
 
 Records of the last two shapes name their source record (``source``: file
 and id) instead of holding its text; this script joins them with the
