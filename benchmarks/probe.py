@@ -76,13 +76,26 @@ def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
     return out
 
 
+def batch_of(record_id: str) -> int:
+    """The batch a probe record belongs to: numbers 1-10 the first, 11 on the second.
+
+    >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h")
+    (1, 2, 2)
+    """
+    digits = "".join(c for c in record_id.removesuffix("_h") if c.isdigit())
+    return 1 if int(digits) <= 10 else 2
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
+    ap.add_argument("--batch", type=int, choices=(1, 2),
+                    help="only the first or the second batch (default: both)")
     args = ap.parse_args(argv)
-    records = build(args.devdata)
+    records = [r for r in build(args.devdata)
+               if args.batch is None or batch_of(r["id"]) == args.batch]
     tmp = args.out.with_suffix(args.out.suffix + ".tmp")
     with tmp.open("w", encoding="utf-8") as f:
         for r in records:
