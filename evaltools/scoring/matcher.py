@@ -97,6 +97,12 @@ def _singular(low: str) -> str:
     return one if zipf(one) >= 3.0 and zipf(one) > zipf(low) else low
 
 
+def _in_name(tok) -> bool:
+    """Whether a name stands beside ``tok`` ("Georges Herpin", "Cocktail Bars")."""
+    doc = tok.doc
+    return any(0 <= j < len(doc) and doc[j].pos_ == "PROPN" for j in (tok.i - 1, tok.i + 1))
+
+
 def token_key(tok) -> str:
     """The matching key of a spaCy token: folded lemma, with unit and weekday equivalents.
 
@@ -133,7 +139,7 @@ def token_key(tok) -> str:
     key = fold(tok.lemma_ or text)
     if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
         key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
-    if tok.pos_ == "PROPN" and key == low and text[:1].isupper():
+    if tok.pos_ == "PROPN" and key == low and text[:1].isupper() and not _in_name(tok):
         key = _singular(low)  # a category list's "Cafes, Bakeries" (tagged as names)
     if text.isupper() and len(text) > 1:
         return key  # SEC, MI, FT: names, not units

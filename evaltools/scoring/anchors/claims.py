@@ -102,6 +102,13 @@ REVIEW_VERBS = frozenset({
     "criticize", "criticise", "note", "mention", "describe", "report", "say", "find", "call",
     "love", "like", "enjoy", "recommend", "rate", "point", "comment", "remark", "express",
 })
+#: Verbs of reviewing that weigh nothing in an agentless passive too ("the pizza is
+#: praised", "parking was described as limited"); not "called", "found" or "said", which
+#: in the passive name or state ("a novel called ...", "it was found in 1990").
+PRAISE_VERBS = frozenset({
+    "praise", "rave", "laud", "commend", "applaud", "appreciate", "highlight", "criticize",
+    "criticise", "describe", "recommend", "rate", "love", "like", "enjoy", "mention", "note",
+})
 #: Words that say only that something is there to be had ("takeout is available", "the cafe
 #: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
 #: in a claim's support, and when one is the claim's predicate its polarity is that of its
@@ -658,7 +665,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         # the verb of reviewing weighs nothing with a reviewer as subject, and in a passive
         # without an agent: "the pizza is praised", "parking was described as limited"
         agentless = passive and not any(c.dep_ == "agent" for c in pred.children)
-        light = AVAILABILITY_WORDS | (REVIEW_VERBS if reviewer or agentless else frozenset())
+        light = AVAILABILITY_WORDS | (REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless
+                                      else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
                       if w.word.key in light and not w.qualifier else w
                       for w in pred_words]
