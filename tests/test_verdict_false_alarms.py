@@ -296,9 +296,22 @@ def test_a_category_lists_capitalised_plural_is_found_as_its_singular():
     r = evaltools.score(CAFE_Q, rec, "Bluebird Bean is a cafe and bakery in Cherry Hill, "
                                      "New Jersey.")
     assert r.unsupported_spans == () and all(a.supported for a in r.anchors)
+    # beside a name a plural stays as written: "Georges Herpin" is not "George Herpin"
+    herpin = evaltools.score("Who coined it?", "It was coined by Georges Herpin in 1864.",
+                             "It was coined by George Herpin.")
+    assert [a.supported for a in herpin.anchors if a.kind == "claim"] == [False]
     bad = evaltools.score(CAFE_Q, rec, "Bluebird Bean is a brewery in Cherry Hill, New Mexico.")
     assert [(a.text, a.supported) for a in bad.anchors] == [
         ("Bluebird Bean is a brewery in Cherry Hill", False), ("Cherry Hill, New Mexico", False)]
+
+
+def test_an_agentless_passive_of_praise_weighs_nothing_but_naming_does():
+    ctx = "Reviewers loved the pizza. He is writing the sixth novel, The Winds of Winter."
+    q = "Summarize the reviews."
+    praised = evaltools.score(q, ctx, "The pizza is praised.")
+    assert [a.supported for a in praised.anchors if a.kind == "claim"] == [True]
+    named = evaltools.score(q, ctx, "he is writing a sixth novel called the winter's watch.")
+    assert [(a.text, a.supported) for a in named.anchors if a.kind == "claim"][-1][1] is False
 
 
 def test_a_pronoun_subjects_polarity_contradicts_no_lent_subject():
