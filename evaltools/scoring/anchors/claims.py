@@ -407,6 +407,10 @@ def _discourse(child, pred) -> bool:
 
 #: Verbs whose clause states no fact: "I wish there was a sauna" says there is none.
 WISH_VERBS = frozenset({"wish", "hope"})
+#: Words without which a sentence holds no wished-for or conditional clause (a cheap test
+#: before :func:`hypothetical` walks a sentence's words).
+HYPOTHETICAL_CUES = frozenset({"wish", "wished", "wishes", "wishing", "hope", "hoped", "hopes",
+                               "hoping", *CONDITION_MARKS})
 
 
 def hypothetical(tok) -> bool:

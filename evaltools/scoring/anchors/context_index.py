@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from evaltools.scoring.anchors.claims import (
     ANTONYMS,
     ENTITY_NOUNS,
+    HYPOTHETICAL_CUES,
     KEY_NO,
     Claim,
     ClaimWord,
@@ -73,9 +74,6 @@ class ClaimSupport:
 CONTRADICTIONS = ("negation", "record_no", "opposite", "roles")
 
 
-#: Words that may open a wished-for or conditional clause (claims.hypothetical).
-_HYPOTHETICAL_CUES = frozenset({"wish", "wished", "wishes", "wishing", "hope", "hoped", "hopes",
-                                "hoping", "if", "unless", "whether"})
 #: Words of a schedule whose opposite a claim with an hour does not contradict.
 SCHEDULE_VERBS = frozenset({"open", "close", "closed"})
 
@@ -149,7 +147,7 @@ class ContextIndex:
         tok_at = {tok.idx: tok for tok in doc}
         # sentences that may hold a wished-for or conditional clause: only their words are
         # walked up for it (claims.hypothetical), so a long context is read once
-        maybe = {sent_of_tok(t) for t in doc if t.lower_ in _HYPOTHETICAL_CUES}
+        maybe = {sent_of_tok(t) for t in doc if t.lower_ in HYPOTHETICAL_CUES}
         for w in ws:
             tok = tok_at.get(w.start)
             if tok is not None and w.sent in maybe and hypothetical(tok):
@@ -309,7 +307,7 @@ class ContextIndex:
                     return ClaimSupport(True, start, end,
                                         f"found together in context sentences {held[0] + 1}-"
                                         f"{held[-1] + 1} (claim_window {window})")
-        best: tuple[tuple, int, str] | None = None
+        best: tuple[tuple, int, str, str | None] | None = None
         for s in sorted(candidates)[:MISS_SCAN]:  # the closest miss, for the evidence
             _, rank, note, kind = self._judge(claim, s, found, vals, required, min_share)
             if best is None or rank > best[0]:
