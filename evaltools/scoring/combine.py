@@ -19,7 +19,7 @@ from evaltools.scoring.relevance import (
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
 from evaltools.scoring.sources import abstention_sentences
-from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, record_denied, redecide
+from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, denied_by_record, redecide
 
 
 def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
@@ -155,7 +155,7 @@ def score_features(rid: Any, query: QueryFeatures,
         completeness_waived=not applicable or chat == "statement",
         probability=probability,
         value_unsupported=any(a.kind in VALUE_KINDS for a in result.unsupported()),
-        record_denied=any(record_denied(a) for a in result.unsupported()))
+        record_denied=any(denied_by_record(a) for a in result.unsupported()))
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)

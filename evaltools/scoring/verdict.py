@@ -92,13 +92,13 @@ class ScoreVerdict:
 VALUE_KINDS = frozenset({"number", "date"})
 
 
-def record_denied(anchor) -> bool:
+def denied_by_record(anchor) -> bool:
     """Whether an unsupported claim is one a record's own ``key: no`` denies ("offers
     delivery" against ``restaurants delivery: no``): the hardest evidence there is, and
     rule 1 fails on it whatever the probability (docs/validity.md, "Seventh round").
 
     >>> from evaltools.scoring.result import Anchor
-    >>> [record_denied(Anchor("claim", "x", 0, 1, False, contradiction=c))
+    >>> [denied_by_record(Anchor("claim", "x", 0, 1, False, contradiction=c))
     ...  for c in (None, "negation", "record_no")]
     [False, False, True]
     """
@@ -167,7 +167,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
     ``P >= threshold``; or ``record_denied`` (a record's own "no" denies a
     claim: "offers delivery" against ``restaurants delivery: no``,
-    :func:`record_denied`); or, when ``value_unsupported`` (a number or date of
+    :func:`denied_by_record`); or, when ``value_unsupported`` (a number or date of
     the response is not in the context: a wrong price), ``S_hall > fail_above``
     or ``P >= hallucination.value_fail_probability``.
 
