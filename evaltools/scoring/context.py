@@ -370,7 +370,7 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
         out.append(text if text.endswith((".", "!", "?")) else text + ".")
 
 
-_WEEK = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEK = tuple(dict.fromkeys(WEEKDAYS.values()))  # Monday ... Sunday, in order
 
 
 def _week(value: dict) -> str:

@@ -105,10 +105,10 @@ REVIEW_VERBS = frozenset({
 #: Verbs of reviewing that weigh nothing in an agentless passive too ("the pizza is
 #: praised", "parking was described as limited"); not "called", "found" or "said", which
 #: in the passive name or state ("a novel called ...", "it was found in 1990").
-PRAISE_VERBS = frozenset({
-    "praise", "rave", "laud", "commend", "applaud", "appreciate", "highlight", "criticize",
-    "criticise", "describe", "recommend", "rate", "love", "like", "enjoy", "mention", "note",
-})
+PRAISE_VERBS = REVIEW_VERBS - {"call", "comment", "complain", "express", "find", "point",
+                               "remark", "report", "say"}
+#: Subjects that speak for the reviewers: the reviewers themselves and what reviews say.
+FOR_REVIEWERS = REVIEWER_NOUNS | REVIEW_NOUNS
 #: Words that say only that something is there to be had ("takeout is available", "the cafe
 #: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
 #: in a claim's support, and when one is the claim's predicate its polarity is that of its
@@ -635,7 +635,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             or (primary.dep_ == "acomp" and any(
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
-    reviewer = subj is not None and _lemma(subj) in REVIEWER_NOUNS | REVIEW_NOUNS
+    reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
     named_subject = subj is not None and not _is_pronoun(subj) and not reviewer
     own_subject = named_subject and subj.head.i == pred.i
     subj_tokens = _phrase(subj, drop_conj=False) if named_subject else []
