@@ -848,3 +848,89 @@ def test_a_count_of_the_responses_own_points_is_not_a_fact():
     several = evaltools.score("Why did prices rise?", ctx,
                               "There are several reasons. Buyers wanted more cars.")
     assert [(a.text, a.supported) for a in several.anchors] == [("wanted more cars", True)]
+
+
+# ------------------------------------------------------------ the third probe batch
+
+def _unsupported(result):
+    return [(a.kind, a.text) for a in result.anchors if a.counted and not a.supported]
+
+
+def test_a_source_named_by_its_number_and_a_citation_are_no_facts():
+    ctx = ("Microwaves damage the structure of cooked food and change its taste. "
+           "Heat heightens flavors.")
+    q = "Why do reheated fries taste bad?"
+    ok = evaltools.score(q, ctx, "According to passage 3, microwaves damage the structure of "
+                                 "cooked food, changing its taste. Passage 5, which is short, "
+                                 "notes that heat heightens flavors [1][2].")
+    assert _unsupported(ok) == []
+    # numbers elsewhere are still checked
+    bad = evaltools.score(q, ctx, "According to passage 3, microwaves damage 5 structures.")
+    assert _unsupported(bad) == [("number", "5")]
+
+
+def test_a_qualifier_may_take_an_article_before_its_amount():
+    ctx = "We went to well over a $100,000 a month."
+    q = "How much do they make?"
+    assert _unsupported(evaltools.score(q, ctx, "They make well over $100,000 a month.")) == []
+    bad = evaltools.score(q, ctx, "They make under $100,000 a month.")
+    assert [a.note for a in bad.anchors if a.kind == "number"] == [
+        "'$100,000' is in the context, but as 'more than $100,000', not 'less than $100,000'"]
+
+
+def test_an_age_written_as_one_word_is_found_where_its_number_is():
+    ctx = "Morata, 23, joined Juventus in 2014."
+    q = "Summarise the news."
+    ok = evaltools.score(q, ctx, "The 23-year-old Morata joined Juventus in 2014.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(q, ctx, "The 24-year-old Morata joined Juventus in 2014.")
+    assert ("number", "24-year") in _unsupported(bad)
+
+
+def test_a_compounds_person_is_found_as_people():
+    ctx = ('{"name": "Smoke Pit", "review_info": [{"review_text": "They catered a party for '
+           '40 people."}]}')
+    ok = evaltools.score(CAFE_Q, ctx, "Smoke Pit catered a 40-person party.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(CAFE_Q, ctx, "Smoke Pit catered a 50-person party.")
+    assert ("number", "50") in _unsupported(bad)
+
+
+def test_mojibake_in_a_context_is_repaired():
+    assert unmark("fined Â£1,000 in SÃ£o Paulo") == "fined £1,000  in São  Paulo"
+    ctx = "He was fined Â£1,000 and banned from driving."
+    q = "Summarise the news."
+    assert _unsupported(evaltools.score(q, ctx, "He was fined £1,000.")) == []
+    assert _unsupported(evaltools.score(q, ctx, "He was fined £2,000.")) == [
+        ("number", "£2,000")]
+
+
+def test_a_count_of_the_names_that_follow_it_is_the_responses_own():
+    ctx = "Daniel Timbers, 29, and Barry Joy, 56, were killed on Monday. The men were welders."
+    q = "Summarise the news."
+    ok = evaltools.score(q, ctx, "Two men, Daniel Timbers, 29, and Barry Joy, 56, were "
+                                 "killed on Monday.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(q, ctx, "Three men, Daniel Timbers, 29, and Barry Joy, 56, were "
+                                  "killed on Monday.")
+    assert ("number", "Three") in _unsupported(bad)
+
+
+BITCOIN = ('{"name": "Desert Shine", "attributes": {"BusinessAcceptsCreditCards": "True", '
+           '"BusinessAcceptsBitcoin": "False", "RestaurantsReservations": "False", '
+           '"OutdoorSeating": "False", "Alcohol": "u\'none\'", "ByAppointmentOnly": "False"}}')
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("It accepts credit cards but not Bitcoin.", True),
+    ("It accepts credit cards and Bitcoin.", False),
+    ("It does not take reservations, serve alcohol, or have outdoor seating.", True),
+    ("It does not take reservations but has outdoor seating.", False),
+    ("No appointment is needed.", True),
+    ("Appointments are required.", False),
+])
+def test_a_negated_conjunct_and_appointments_read_the_records_no(response, supported):
+    r = evaltools.score(CAFE_Q, BITCOIN, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported for a in claims) is supported
+    assert (r.verdict == "FAIL") is not supported  # a record's own "no" fails rule 1

@@ -73,6 +73,11 @@ KEY_WORDS = {"avg": "average", "qty": "quantity", "num": "number", "addr": "addr
 #: One-word keys that prose names another way too: a count of "stars" is a rating, an address
 #: where a place is located, hours when it is open.
 KEY_ALSO = {"stars": "rating", "address": "location", "hours": "open"}
+#: Keys (as :func:`split_key` reads them) that overviews put in other words too: "no
+#: appointment needed" for ``ByAppointmentOnly: False``, "kid-friendly" for ``GoodForKids``.
+KEY_PHRASES = {"by appointment only": "appointment required needed",
+               "good for kids": "kid friendly family friendly suitable",
+               "dogs allowed": "dog friendly"}
 #: A price level 1-4 read as the words prose uses for it (the scale Google Places' price_level
 #: and Yelp's RestaurantsPriceRange2 define: 1 inexpensive, $, ... 4 very expensive).
 PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expensive"}
@@ -141,6 +146,21 @@ def unescape_quotes(text: str) -> str:
 _LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
 
 
+#: UTF-8 read as Latin-1 or Windows-1252 leaves these letters in words ("SÃ£o", "Â£1,000").
+_MOJIBAKE_MARK = re.compile("[\u00c2\u00c3\u00c5]|\u00e2\u20ac")
+_MOJIBAKE = re.compile("\\S*(?:[\u00c2\u00c3\u00c5]|\u00e2\u20ac)\\S*")
+
+
+def _fix_word(m: re.Match) -> str:
+    """A word's mojibake repaired (``ftfy.fix_encoding``, which leaves text it cannot
+    read as mojibake alone), padded with spaces to its length."""
+    import ftfy
+
+    word = m.group(0)
+    fixed = ftfy.fix_encoding(word)
+    return fixed + " " * (len(word) - len(fixed)) if len(fixed) <= len(word) else word
+
+
 def unmark(text: str) -> str:
     """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
     character reference its character (stdlib :func:`html.unescape`) with the
@@ -159,6 +179,11 @@ def unmark(text: str) -> str:
     >>> unmark("the union\\'s vote")   # escaped quotes too (unescape_quotes)
     "the union's  vote"
 
+    UTF-8 text decoded as Latin-1 (mojibake) is repaired word by word (``ftfy``):
+
+    >>> unmark("fined Â£1,000 in SÃ£o Paulo")
+    'fined £1,000  in São  Paulo'
+
     The number of a numbered list's item is markup too (a bullet, not a
     fact); a number that starts a line otherwise is kept:
 
@@ -170,6 +195,8 @@ def unmark(text: str) -> str:
     if "\n" in text or text[:1].isdigit() or text[:1] in " \t":
         # a list item's number is markup as a bullet is: "1. Cut the onion" states no 1
         text = _LIST_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    if _MOJIBAKE_MARK.search(text):
+        text = _MOJIBAKE.sub(_fix_word, text)
     if "<" not in text and "&" not in text:
         return text
 
@@ -220,6 +247,11 @@ def split_key(key: str) -> str:
 
     >>> split_key("business_stars"), split_key("review_stars")
     ('business stars rating', 'review stars rating')
+
+    Some keys are also read as overviews paraphrase them (:data:`KEY_PHRASES`):
+
+    >>> split_key("ByAppointmentOnly")
+    'by appointment only appointment required needed'
     """
     words = []
     for segment in _KEY_SEP.split(str(key)):
@@ -235,7 +267,8 @@ def split_key(key: str) -> str:
         words.append(KEY_ALSO.get(words[0], ""))
     elif words[-1:] == ["stars"] and words[-2] not in KEY_WORDS.values():
         words.append(KEY_ALSO["stars"])  # "business_stars" is a rating; "avg_stars" an average
-    return " ".join(w for w in words if w)
+    text = " ".join(w for w in words if w)
+    return f"{text} {KEY_PHRASES[text]}" if text in KEY_PHRASES else text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -457,8 +490,11 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     >>> read_context("Open daily.").text
     'Open daily.'
     >>> r = read_context('{"name": "Cafe Nero", "GoodForKids": true, "hours": {"Sat": "9:0-13:0"}}')
-    >>> r.structured, r.text
-    (True, 'name: Cafe Nero. good for kids: yes. hours open Saturday: 9:00–13:00.')
+    >>> r.structured
+    True
+    >>> r.text.split(". ")
+    ['name: Cafe Nero', 'good for kids kid friendly family friendly suitable: yes', \
+'hours open Saturday: 9:00–13:00.']
     >>> read_context('"{\\\\"a\\\\": 1}"').text
     'a: 1.'
     >>> read_context("Chinabank | numberOfLocations | 295").text   # triples (read_triples)

@@ -169,14 +169,26 @@ _ENUMERATION = re.compile(
 _ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
 
+#: A name in an appositive list, with the age news writes after it (*Barry Joy, 56*).
+_LISTED_NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}(?:,\s+\d{1,3}\b)?"
+#: A count's noun, then the names it counts between commas (*Two men, Daniel Timbers, 29,
+#: and Barry Joy, 56, were killed*).
+_APPOSITION = re.compile(
+    r"(?:\s+[\w'-]+){1,3}?,\s+(" + _LISTED_NAME + r"(?:(?:,\s+(?:and\s+)?|\s+and\s+)"
+    + _LISTED_NAME + r")+)(?=,|\s+(?:were|are|was|is|have|had|who)\b)")
+
+
 def _enumerates(text: str, m: Mention, n: int) -> bool:
     """Whether a list of exactly ``n`` short items follows the count ``m`` in its sentence
-    (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*)."""
+    (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*), or
+    exactly ``n`` names between commas (*two men, Daniel Timbers, 29, and Barry Joy, 56,*)."""
     e = _ENUMERATION.match(text, m.end, m.end + 400)
-    if e is None:
-        return False
-    items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
-    return len(items) == n and all(len(i.split()) <= 5 for i in items)
+    if e is not None:
+        items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
+        if len(items) == n and all(len(i.split()) <= 5 for i in items):
+            return True
+    a = _APPOSITION.match(text, m.end, m.end + 300)
+    return a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n
 
 
 def counts_own_list(text: str, m: Mention) -> bool:
@@ -203,6 +215,10 @@ def counts_own_list(text: str, m: Mention) -> bool:
     ...         "moored. Three sizes (small and large) are sold.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
     [('Four', True), ('Three', False)]
+    >>> text = ("Two men, Daniel Timbers, 29, and Barry Joy, 56, were killed. Two men, "
+    ...         "police said, were hurt. Three firms, Apple and Google, grew.")
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text) if m.text[0] in "TF"]
+    [('Two', True), ('Two', False), ('Three', False)]
     """
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
@@ -272,9 +288,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     for c in response.claims:
         if about_sources(c.start):
             continue
-        if any(v.start in own_counts for v in c.values):
+        if any(v.start in own_counts or about_sources(v.start) for v in c.values):
             c = dataclasses.replace(c, values=tuple(
-                v for v in c.values if v.start not in own_counts))
+                v for v in c.values if v.start not in own_counts and not about_sources(v.start)))
+        if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
+            c = dataclasses.replace(c, words=tuple(
+                w for w in c.words if not about_sources(w.word.start)))
         s = context.index.support(c, min_share=min_share, rare_above=rare_above,
                                  head_rare_above=head_rare_above, window=claim_window,
                                  paraphrase=paraphrase)

@@ -154,6 +154,12 @@ ACRONYM_MAX = 6
 #: the compound is found where its other parts are.
 LIGHT_PARTS = frozenset({"style", "like", "type", "base", "based", "theme", "themed", "inspire",
                          "inspired", "esque"})
+#: A compound's part found also as its plural the lemmatizer keeps (*a 40-person party* where
+#: *40 people* stands).
+PART_PLURALS = {"person": "people"}
+#: Parts of an age written as one word (*the 23-year-old striker*): it is found where its
+#: number is, as news writes an age after a name (*Morata, 23,*).
+AGE_PARTS = ("year", "old")
 
 
 def is_acronym(text: str) -> bool:
@@ -562,7 +568,8 @@ class SentenceIndex:
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
         is found as ``e-mail`` too (the compound's key is indexed). A part after
         the first that only says "of that kind" (:data:`LIGHT_PARTS`) is not
-        looked for: *hipster-style* is found where *hipster* is.
+        looked for: *hipster-style* is found where *hipster* is, and an age
+        (*23-year-old*, :data:`AGE_PARTS`) where its number is.
         """
         found = {j for f in word.forms for j in self.positions(f)}
         if not found:
@@ -573,9 +580,13 @@ class SentenceIndex:
             return self.expansions(word.key)
         if len(word.parts) > 1:
             parts = [word.parts[0], *(p for p in word.parts[1:] if p not in LIGHT_PARTS)]
+            if parts[1:] == list(AGE_PARTS) and parts[0].isdigit():
+                parts = parts[:1]  # "23-year-old" where "Morata, 23," stands
             together = None
             for p in parts:
                 s = self.sentences(p)
+                if p in PART_PLURALS:
+                    s = s | self.sentences(PART_PLURALS[p])
                 together = s if together is None else together & s
             if together:
                 found.update(j for j in self.positions(parts[0])

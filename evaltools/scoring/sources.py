@@ -77,6 +77,9 @@ _SILENT = re.compile(
     + r"|\b(?:not|n't|no|nothing|never)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
     + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
     re.IGNORECASE)
+# A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
+_NUMBERED = (r"(?:passages?|documents?|sources?|excerpts?|snippets?|paragraphs?|references?)"
+             r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d{1,3}\b)*\b")
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
          r"as\s+(?:stated|mentioned|described|noted|indicated|shown|explained|reported|outlined|"
          r"given|provided)\s+(?:in|by)|(?:drawing|relying)\s+on)")
@@ -93,7 +96,9 @@ _ATTRIBUTION = re.compile(
     + r"\s+(?:[\w-]+\s+){0,3}?" + POINT_NOUNS + r"\b"                    # they give two reasons
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
     + r"(?:\s+that)?\b"                                                   # the passage states that
-    + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)",                 # In passage 2, ...
+    + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)"                  # In passage 2, ...
+    + r"|\b" + _NUMBERED                                                   # Passage 5, which ...
+    + r"|\[\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\](?:\[\d{1,3}\])*",             # a citation: [1][3]
     re.IGNORECASE | re.MULTILINE)
 
 
@@ -142,6 +147,8 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['According to the Forbes passage', 'given in the passages']
     >>> show("The passages give two main reasons: demand grew.")
     ['The passages give two main reasons']
+    >>> show("Passage 5, which is about fries, notes that heat helps [1][3].")
+    ['Passage 5', '[1][3]']
     >>> show("The report says sales rose. The mug is based on a 1990 design.")
     []
     """

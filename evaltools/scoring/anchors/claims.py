@@ -450,6 +450,10 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It does not serve alcohol, take reservations or offer catering.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['alcohol', 'reservations', 'catering']
+    >>> doc = load_pipeline()("It does not take reservations, serve alcohol, or have "
+    ...                       "outdoor seating. It takes cards but not Bitcoin.")
+    >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)]
+    ['reservations', 'alcohol', 'seating', 'Bitcoin']
     >>> doc = load_pipeline()("He did not win but finished second.")
     >>> clause_negated(doc[5]), clause_negated(doc[3])
     (False, True)
@@ -460,6 +464,9 @@ def clause_negated(tok) -> bool:
             return True
         if t.dep_ == "pobj" and t.head.lower_ == "without":
             return True
+        if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
+                and any(c.dep_ == "neg" for c in t.children)):
+            return True  # "accepts credit cards but not Bitcoin"
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
             if any(c.dep_ == "neg" or (
                     c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
@@ -468,7 +475,9 @@ def clause_negated(tok) -> bool:
                 return True
             # a bare verb joined to a negated one shares its "not": "does not serve
             # alcohol, take reservations or cater" ("did not go but stayed" does not)
-            if (t.dep_ == "conj" and t.tag_ == "VB" and t.head.pos_ in ("VERB", "AUX")
+            # (a bare verb the tagger reads as VBP after a bare one: "... or have seating")
+            if (t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX")
+                    and (t.tag_ == "VB" or (t.tag_ == "VBP" and t.head.tag_ == "VB"))
                     and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
                 t = t.head
                 continue

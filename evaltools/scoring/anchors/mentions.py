@@ -244,7 +244,7 @@ _BEFORE_RE = re.compile(
     r"(?i)(?:^|(?<=[^\w.]))(?P<q>"
     + "|".join(sorted((re.escape(w) for ws in QUALIFIERS.values() for w in ws),
                       key=len, reverse=True))
-    + r")[ \u00a0]*$"
+    + r")(?:[ \u00a0]+an?)?[ \u00a0]*$"  # "well over a $100,000"
 )
 _AFTER_RE = re.compile(
     r"(?i)(?P<q>\+(?![\w])|[ \u00a0]+(?:"
