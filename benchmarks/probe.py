@@ -5,16 +5,19 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 114 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 178 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in two batches:
+development data, not a held-out test), in three batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
 - the second (64; ids ``biz11``-``biz22``, ``news11``-``news20``, ``qa11``-``qa20``
   and their ``_h`` variants), written in the seventh round by writers who had not
   seen the scorer's rules, and measured once before any rule was changed for it
-  (docs/validity.md, "Seventh round": the figures of that first look).
+  (docs/validity.md, "Seventh round": the figures of that first look);
+- the third (64; ids ``biz23``-``biz34``, ``news21``-``news30``, ``qa21``-``qa30``
+  and their ``_h`` variants), written the same way in the eighth round and measured
+  once before any rule changed for it (docs/validity.md, "Eighth round").
 
 Each batch has
 
@@ -26,7 +29,7 @@ Each batch has
 - ``summary`` — faithful summaries of XSumFaith articles and their
   hallucinated variants;
 - ``qa`` — faithful answers to LFQA questions from their passages (and, in the
-  second batch, hallucinated variants).
+  second and third batches, hallucinated variants).
 
 Records of the last two shapes name their source record (``source``: file
 and id) instead of holding its text; this script joins them with the
@@ -77,13 +80,18 @@ def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
 
 
 def batch_of(record_id: str) -> int:
-    """The batch a probe record belongs to: numbers 1-10 the first, 11 on the second.
+    """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
+    ``biz21``-``biz22``), then the third.
 
-    >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h")
-    (1, 2, 2)
+    >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
+    (1, 2, 2, 2)
+    >>> batch_of("biz23"), batch_of("news21_h"), batch_of("qa30")
+    (3, 3, 3)
     """
-    digits = "".join(c for c in record_id.removesuffix("_h") if c.isdigit())
-    return 1 if int(digits) <= 10 else 2
+    name = record_id.removesuffix("_h")
+    n = int("".join(c for c in name if c.isdigit()))
+    last_of_second = 22 if name.startswith("biz") else 20
+    return 1 if n <= 10 else 2 if n <= last_of_second else 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=(1, 2),
-                    help="only the first or the second batch (default: both)")
+    ap.add_argument("--batch", type=int, choices=(1, 2, 3),
+                    help="only the first, second or third batch (default: all)")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)
                if args.batch is None or batch_of(r["id"]) == args.batch]
