@@ -66,6 +66,8 @@ class RelevanceConfig:
 class CompletenessConfig:
     warn_below: float = setting(0.0, 1.0)
     keyword_pos: tuple[str, ...]
+    referred: bool
+    answered: bool
 
 
 @dataclass(frozen=True)

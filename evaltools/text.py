@@ -181,6 +181,43 @@ def keywords(doc, pos: Iterable[str]) -> list[str]:
     return list(seen)
 
 
+def topic_keywords(doc, pos: Iterable[str]) -> list[str]:
+    """The keywords (:func:`keywords`) of the query's noun phrases that hold a name: what
+    the question is about, as against what it asks.
+
+    Examples
+    --------
+    >>> nlp = load_pipeline()
+    >>> topic_keywords(nlp("Does the Yeti Roadie 24 come with a lid?"),
+    ...                ("NOUN", "PROPN", "ADJ", "NUM"))
+    ['yeti', 'roadie', '24']
+    >>> topic_keywords(nlp("How much does the Yeti Rambler 16 oz stackable cup hold?"),
+    ...                ("NOUN", "PROPN", "ADJ", "NUM"))
+    ['yeti', 'rambler', '16', 'stackable', 'cup']
+    >>> topic_keywords(nlp("How many cans does a cooler hold?"), ("NOUN", "PROPN"))
+    []
+    """
+    allowed = set(pos)
+    seen: dict[str, None] = {}
+    for chunk in doc.noun_chunks:
+        if not any(t.pos_ == "PROPN" for t in chunk):
+            continue
+        tokens = list(chunk)
+        for child in chunk.root.rights:  # "the Yeti Roadie" + "24", + "16 oz stackable cup"
+            if child.i >= chunk.end and child.dep_ in _NAME_TAIL:
+                tokens += [t for t in child.subtree if t.dep_ not in _NOT_NAME]
+        for t in tokens:
+            if _is_word(t) and not t.is_stop and t.pos_ in allowed:
+                seen.setdefault(t.lemma_.lower(), None)
+    return list(seen)
+
+
+#: What the parser hangs after a name that is still part of it (*Roadie 24*, *Rambler 16 oz
+#: stackable cup*), and what in those parts is not.
+_NAME_TAIL = frozenset({"nummod", "appos", "compound", "amod", "nmod"})
+_NOT_NAME = frozenset({"prep", "punct", "cc", "conj", "relcl", "acl", "det"})
+
+
 def words(doc, *, outside: Sequence[tuple[int, int]] = ()) -> list[str]:
     """Lower-cased word texts of ``doc``, punctuation and space dropped; with ``outside``,
     only the words that start in none of those character spans.

@@ -25,7 +25,8 @@ from evaltools.scoring.verdict import decide
 VERBS = load_config().relevance.instruction_verbs
 # the spec's letter: every query word counts, no answer-type waiver, no restated context
 SPEC = load_config().replace(relevance={"instruction": "query", "answer_type": False,
-                                        "restated_context": False, "waive_at_support": 0.0})
+                                        "restated_context": False, "waive_at_support": 0.0},
+                             completeness={"referred": False, "answered": False})
 AUTO = SPEC.replace(relevance={"reference": "auto"})
 TYPED = SPEC.replace(relevance={"answer_type": True})
 
@@ -122,6 +123,12 @@ def test_answer_type_waives_the_relevance_fail_only(nlp):
     assert typed.relevance == spec.relevance == 0.0       # the score itself is unchanged
     assert typed.verdict == "WARN"                         # completeness still reads 0
     assert any("not failed" in x and "(number)" in x for x in typed.reasons)
+    # completeness.answered: one thing asked, answered with a number -> nothing is missing
+    answered = evaltools.score(q, c, "$37.99", nlp=nlp,
+                               config=TYPED.replace(completeness={"answered": True}))
+    assert answered.completeness == 0.0 and answered.verdict == "PASS"
+    assert any(x.startswith("completeness not applied: a question that asks one thing")
+               for x in answered.reasons)
     # a wrong price is still a hallucination FAIL
     wrong = evaltools.score(q, c, "$29.99", nlp=nlp, config=TYPED)
     assert wrong.verdict == "FAIL" and wrong.reasons[0].startswith("hallucination")

@@ -5,6 +5,8 @@ import math
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evaltools
 from evaltools.calibration.learned import Coefficient, LearnedCalibration
@@ -90,12 +92,54 @@ def test_spec_letter_still_available():
 def test_keyword_covered_by_restated_context_sentence():
     # hand-computed: K_Q = {yeti, rambler, mug}; the response holds none, the sentence it
     # restates ("The Yeti Rambler mug costs $44.95.") holds all three -> 3/3
-    ok = evaltools.score("How much is the Yeti Rambler mug?", YETI, "It costs $44.95.")
+    cfg = load_config().replace(completeness={"referred": False})
+    ok = evaltools.score("How much is the Yeti Rambler mug?", YETI, "It costs $44.95.",
+                         config=cfg)
     assert ok.completeness == 1.0 and ok.verdict == "PASS"
     assert ok.missing_keywords == ()
     # an unsupported price restates nothing: the keywords stay missing, and it fails
-    bad = evaltools.score("How much is the Yeti Rambler mug?", YETI, "It costs $29.99.")
+    bad = evaltools.score("How much is the Yeti Rambler mug?", YETI, "It costs $29.99.",
+                          config=cfg)
     assert bad.completeness == 0.0 and bad.verdict == "FAIL"
+
+
+ROADIE = ("YETI Roadie 24 Hard Cooler, $250.00. Holds up to 18 cans (2:1 ice-to-contents "
+          "ratio). Weighs 13 lbs empty.")
+
+
+def test_what_the_question_is_about_is_not_asked_when_the_response_refers_to_it():
+    # hand-computed: K_Q = {price, yeti, roadie, 24, can}; topic (the noun phrase with a
+    # name) = {yeti, roadie, 24}; "The Roadie 24" refers to it, so K_Q' = {price, can}:
+    # neither is in the response -> 0/2 (the spec's letter: roadie, 24 present -> 2/5)
+    q = "What's the price of the Yeti Roadie 24 and how many cans does it hold?"
+    part = evaltools.score(q, ROADIE, "The Roadie 24 costs $250.")
+    assert part.keywords == ("price", "yeti", "roadie", "24", "can")
+    assert part.completeness == 0.0 and part.missing_keywords == ("price", "can")
+    assert part.verdict == "WARN"
+    letter = evaltools.score(q, ROADIE, "The Roadie 24 costs $250.",
+                             config=load_config().replace(completeness={"referred": False}))
+    assert letter.completeness == pytest.approx(2 / 5)
+    # both parts answered, the product called "it": 1/2 ("cans" present; the context never
+    # says "price", so "costs" covers it neither as a word nor through a restated sentence)
+    whole = evaltools.score(q, ROADIE, "It costs $250.00 and holds up to 18 cans.")
+    assert whole.completeness == 0.5 and whole.missing_keywords == ("price",)
+    assert any("completeness.referred): yeti, roadie, 24" in r for r in whole.reasons)
+    # a response that names another product refers to nothing: K_Q stays whole
+    other = evaltools.score(q, ROADIE, "The Tundra 45 costs $250.")
+    assert "yeti" in other.missing_keywords
+
+
+@pytest.mark.parametrize(("query", "response", "answered"), [
+    ("How long does the battery last?", "Up to 70 days on a full charge.", True),
+    ("Is the skillet pre-seasoned?", "Yes.", True),
+    ("When does the deal end?", "The deal ends on July 17, 2024.", True),
+    ("When does the deal end?", "Soon, the site says.", False),
+    ("What is the price and how many cans does it hold?", "It costs $250.", False),
+])
+def test_one_thing_asked_and_answered_with_its_type_is_complete(query, response, answered):
+    r = evaltools.score(query, "The battery lasts up to 70 days. The skillet is pre-seasoned. "
+                               "The deal ends on July 17, 2024. It costs $250.", response)
+    assert r.verdict_inputs.completeness_waived is answered
 
 
 def test_completeness_restated_formula():
@@ -897,12 +941,22 @@ def test_a_compounds_person_is_found_as_people():
 
 
 def test_mojibake_in_a_context_is_repaired():
-    assert unmark("fined Â£1,000 in SÃ£o Paulo") == "fined £1,000  in São  Paulo"
+    assert unmark("fined Â£1,000 in SÃ£o Paulo", mojibake=True) == "fined £1,000  in São  Paulo"
+    assert unmark("SÃ£o") == "SÃ£o"  # responses are quoted as written
     ctx = "He was fined Â£1,000 and banned from driving."
     q = "Summarise the news."
     assert _unsupported(evaltools.score(q, ctx, "He was fined £1,000.")) == []
     assert _unsupported(evaltools.score(q, ctx, "He was fined £2,000.")) == [
         ("number", "£2,000")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab Â£Ã©â€™\x9d\xa0.,1")), max_size=40))
+def test_mojibake_repair_keeps_every_offset_and_never_crashes(text):
+    out = unmark(text, mojibake=True)
+    assert len(out) == len(text)
+    assert [i for i, ch in enumerate(text) if ch.isspace()] == [
+        i for i, ch in enumerate(out) if ch.isspace() and text[i].isspace()]
 
 
 def test_a_count_of_the_names_that_follow_it_is_the_responses_own():

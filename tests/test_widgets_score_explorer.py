@@ -220,8 +220,9 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
     assert ex.verdict.reasons[0] == (f"hallucination probability {p:.2f} >= 0.3 with an "
                                      "unsupported number or date (safety first)")
     ex.set_thresholds(value_probability=1.0)                 # no part of rule 1 crossed
-    assert ex.verdict.verdict == "WARN"                      # completeness 0 is left
-    assert ex.verdict.reasons[0] == "completeness 0.00 < 0.6 (potentially incomplete)"
+    assert ex.verdict.verdict == "PASS"   # "It" refers to every keyword: completeness 1.0
+    assert ex.verdict.reasons[0] == (f"hallucination probability {p:.2f} < 1, relevance "
+                                     "0.00 (rule not applied), completeness 1.00 >= 0.6")
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value
     ex.set_thresholds(hallucination=0.5)   # S_hall 1.0 > 0.5 with the unsupported "$29.99"
     assert ex.verdict.reasons[0] == ("hallucination 1.00 > 0.5 with an unsupported number or "

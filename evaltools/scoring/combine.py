@@ -12,6 +12,7 @@ from evaltools.scoring.grounding import GroundingScore, ground
 from evaltools.scoring.hallucination import hallucination_score
 from evaltools.scoring.relevance import (
     CorpusTfidf,
+    answers_single_ask,
     answers_type,
     relevance_reference,
     relevance_score,
@@ -69,6 +70,26 @@ def query_reference(query: QueryFeatures, context: ContextFeatures, rcfg
     return reference, kws, against, applicable
 
 
+def referred_topic(query: QueryFeatures, context: ContextFeatures,
+                   response: ResponseFeatures) -> tuple[str, ...]:
+    """The keywords of what the question is about (``query.topic``) when the response
+    refers to it, by a third-person pronoun or by some of its words ("The Roadie 24" for
+    "the Yeti Roadie 24"), and the context names all of them (config
+    ``completeness.referred``); () otherwise, or when the response names something the
+    context does not (*the Dyson V11* to a question on the V15)."""
+    if not query.topic:
+        return ()
+    held = set(context.tokens)
+    if not all(k in held for k in query.topic):
+        return ()
+    if any(w.pos == "PROPN" and w.key not in held and w.key not in query.topic
+           for w in response.units):
+        return ()
+    if response.refers or any(k in set(response.tokens) for k in query.topic):
+        return query.topic
+    return ()
+
+
 def restated_lemmas(grounding: GroundingScore, context: ContextFeatures) -> frozenset[str]:
     """Content lemmas of the context sentences the response restates (``grounding.restated``)."""
     per = context.sentence_lemmas
@@ -109,7 +130,9 @@ def score_features(rid: Any, query: QueryFeatures,
                                 weight_jaccard=rcfg.weight_jaccard, tfidf=tfidf)
         if joint.relevance > rel.relevance:
             rel, rel_chat = joint, True
-    comp = completeness_score(query_keywords, response.tokens, restated=restated)
+    comp = completeness_score(query_keywords, response.tokens, restated=restated,
+                              referred=referred_topic(query, context, response)
+                              if applicable and against != "topical" else ())
     hall = hallucination_score(
         response, context, query, min_share=config.hallucination.claim_min_share,
         rare_above=config.hallucination.claim_rare_above,
@@ -150,9 +173,12 @@ def score_features(rid: Any, query: QueryFeatures,
             dataclasses.replace(s, hallucinated=False) for s in result.unsupported_spans))
     grounded = (rcfg.waive_at_support > 0 and bool(grounding.units)
                 and grounding.support >= rcfg.waive_at_support)
+    answered = (config.completeness.answered and applicable and not query.instruction
+                and answers_single_ask(query.text, query.asks, response.words,
+                                       (m.kind for m in response.mentions)))
     inputs = VerdictInputs(
         relevance_waived=short_answer or not applicable or declines or grounded,
-        completeness_waived=not applicable or chat == "statement",
+        completeness_waived=not applicable or chat == "statement" or answered,
         probability=probability,
         value_unsupported=any(a.kind in VALUE_KINDS for a in result.unsupported()),
         record_denied=any(denied_by_record(a) for a in result.unsupported()))
@@ -182,12 +208,20 @@ def score_features(rid: Any, query: QueryFeatures,
     if rel_chat:
         notes.append("relevance measured against the query and the context together: the "
                      "query is a turn of a conversation (relevance.chat_turn)")
+    if answered and comp.completeness < config.completeness.warn_below:
+        notes.append(f"completeness not applied: a question that asks one thing is answered "
+                     f"with a value of its type ({query.asks.replace('_', '/')}; "
+                     "completeness.answered)")
     if chat == "statement" and comp.completeness < config.completeness.warn_below:
         notes.append("completeness not applied: the query is a conversational statement that "
                      "asks for nothing (relevance.chat_turn)")
     if comp.restated:
         notes.append("keywords carried by a context sentence the response restates: "
                      + ", ".join(comp.restated))
+    if comp.referred:
+        notes.append("keywords of what the question is about, which the response refers to, "
+                     "not counted in completeness (completeness.referred): "
+                     + ", ".join(comp.referred))
     if against == "context":
         notes.append("relevance measured against the context (the query is an instruction "
                      "or has no content word)")

@@ -161,7 +161,7 @@ def _fix_word(m: re.Match) -> str:
     return fixed + " " * (len(word) - len(fixed)) if len(fixed) <= len(word) else word
 
 
-def unmark(text: str) -> str:
+def unmark(text: str, *, mojibake: bool = False) -> str:
     """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
     character reference its character (stdlib :func:`html.unescape`) with the
     rest of its word moved up and spaces after the word.
@@ -179,9 +179,11 @@ def unmark(text: str) -> str:
     >>> unmark("the union\\'s vote")   # escaped quotes too (unescape_quotes)
     "the union's  vote"
 
-    UTF-8 text decoded as Latin-1 (mojibake) is repaired word by word (``ftfy``):
+    With ``mojibake``, UTF-8 text decoded as Latin-1 is repaired word by word (``ftfy``;
+    done for contexts, which are scraped and stored, not for responses, whose spans must
+    quote the response as written):
 
-    >>> unmark("fined Â£1,000 in SÃ£o Paulo")
+    >>> unmark("fined Â£1,000 in SÃ£o Paulo", mojibake=True)
     'fined £1,000  in São  Paulo'
 
     The number of a numbered list's item is markup too (a bullet, not a
@@ -195,7 +197,7 @@ def unmark(text: str) -> str:
     if "\n" in text or text[:1].isdigit() or text[:1] in " \t":
         # a list item's number is markup as a bullet is: "1. Cut the onion" states no 1
         text = _LIST_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    if _MOJIBAKE_MARK.search(text):
+    if mojibake and _MOJIBAKE_MARK.search(text):
         text = _MOJIBAKE.sub(_fix_word, text)
     if "<" not in text and "&" not in text:
         return text

@@ -30,6 +30,7 @@ from evaltools.text import (
     keywords,
     looks_english,
     ngrams,
+    topic_keywords,
     words,
 )
 
@@ -50,6 +51,9 @@ class QueryFeatures:
     english: bool = True  # evaltools.text.looks_english (a warning, never a score)
     # a turn of a conversation, not a question about the context (relevance.chat_turn)
     chat: str = ""  # "statement", "question" or ""
+    # the keywords of what a question is about: its noun phrases holding a name
+    # (completeness.referred; text.topic_keywords)
+    topic: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class ResponseFeatures:
     about_sources: tuple[tuple[int, int], ...] = ()
     # the words outside them (the detector's novelty signals); ``words`` when there are none
     checked_words: tuple[str, ...] = ()
+    # a third-person pronoun ("it", "they"): the response may refer to what the query names
+    refers: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,11 +188,14 @@ def query_features(doc, config: Config) -> QueryFeatures:
     topical, topical_keys = (topical_words(doc, config.relevance.task_words,
                                            config.completeness.keyword_pos)
                              if instruction else ((), ()))
+    ccfg = config.completeness
+    topic = (tuple(topic_keywords(doc, ccfg.keyword_pos))
+             if ccfg.referred and not instruction else ())
     return QueryFeatures(tuple(content_lemmas(doc)),
-                         tuple(keywords(doc, config.completeness.keyword_pos)),
+                         tuple(keywords(doc, ccfg.keyword_pos)),
                          tuple(find_mentions(doc.text)), instruction,
                          asked_type(doc.text), keys, doc.text, topical, topical_keys,
-                         looks_english(doc.text), is_chat_turn(doc, instruction))
+                         looks_english(doc.text), is_chat_turn(doc, instruction), topic)
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -203,6 +212,10 @@ def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(t.lemma_.lower() for t in s if is_content_word(t)) for s in doc.sents)
 
 
+#: Pronouns by which a response refers to what the query names ("It holds 16 ounces").
+REFERRING_PRONOUNS = frozenset({"it", "its", "itself", "they", "them", "their", "theirs"})
+
+
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     mentions = tuple(find_mentions(doc.text))
     hall = config.hallucination if config is not None else None
@@ -216,7 +229,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
                             sum(_name_like(t) for t in doc),
                             tuple(words_of(doc)), sents, doc.text,
                             looks_english(doc.text), about,
-                            tuple(words(doc, outside=about)) if about else ws)
+                            tuple(words(doc, outside=about)) if about else ws,
+                            any(t.lower_ in REFERRING_PRONOUNS for t in doc))
 
 
 def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
@@ -228,7 +242,8 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
     hall = config.hallucination
     rcfg = config.relevance
     tokens = (tuple(content_lemmas(doc))
-              if rcfg.reference == "auto" or rcfg.chat_turn == "with_context" else ())
+              if rcfg.reference == "auto" or rcfg.chat_turn == "with_context"
+              or config.completeness.referred else ())
     near, lemmas = ((mention_neighbours(doc, mentions, hall.number_context_window),
                      frozenset(content_lemmas(doc))) if hall.number_context
                     else ((), frozenset()))
@@ -306,8 +321,10 @@ class FeatureCache:
                 cache.move_to_end(text)
                 continue
             read = self.read_context(text) if role == "context" else None
-            # HTML markup read as text, every offset kept (scoring.context.unmark)
-            parsed = unmark(read.text if read is not None else text)
+            # HTML markup (and, in a context, mojibake) read as text, every offset kept
+            # (scoring.context.unmark)
+            parsed = unmark(read.text if read is not None else text,
+                            mojibake=role == "context")
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read is not None and read.structured))

@@ -340,6 +340,38 @@ def answers_type(asks: str | None, words: Sequence[str], mention_kinds: Iterable
     return words[0] in _YES_NO
 
 
+_MORE_THAN_ONE_ASK = re.compile(r"\b(?:and|or|as well as|also)\b|[,;]|\?.*\?", re.DOTALL)
+
+
+def answers_single_ask(query: str, asks: str | None, words: Sequence[str],
+                       mention_kinds: Iterable[str]) -> bool:
+    """Whether a question that asks one thing (no *and*, *or*, list or second question)
+    for a number, a date or a yes/no is answered with a value of that type: a number or
+    date mention, or a first word *yes*/*no* (config ``completeness.answered``). Such an
+    answer leaves nothing asked that completeness could find missing.
+
+    Examples
+    --------
+    >>> answers_single_ask("How long does the battery last?", "number", ["up", "to", "70"],
+    ...                    ["number"])
+    True
+    >>> answers_single_ask("What's the price and how many cans does it hold?", "number",
+    ...                    ["it", "costs", "250"], ["number"])
+    False
+    >>> answers_single_ask("Is it pre-seasoned?", "yes_no", ["yes"], [])
+    True
+    >>> answers_single_ask("When does the deal end?", "date", ["soon"], [])
+    False
+    """
+    if asks not in ("number", "date", "yes_no") or not words:
+        return False
+    if _MORE_THAN_ONE_ASK.search(query.strip().lower()):
+        return False
+    if asks == "yes_no":
+        return words[0] in _YES_NO
+    return asks in set(mention_kinds)
+
+
 def relevance_reference(query_tokens: Sequence[str], instruction: bool,
                         context_tokens: Sequence[str], reference: str
                         ) -> tuple[tuple[str, ...], str]:
