@@ -82,6 +82,7 @@ class HallucinationConfig:
     number_context_window: int = setting(1, 200)
     verdict_from: str
     value_fail_probability: float = setting(0.0, 1.0)
+    name_fail_probability: float = setting(0.0, 1.0)
     claim_window: int = setting(0, 5)
 
 

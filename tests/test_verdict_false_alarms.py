@@ -18,6 +18,7 @@ from evaltools.scoring.context import unmark
 from evaltools.scoring.features import topical_words
 from evaltools.scoring.scorer import ResponseScorer
 from evaltools.scoring.sources import abstention_sentences
+from evaltools.scoring.verdict import redecide
 from evaltools.text import load_pipeline
 
 YETI = "The Yeti Rambler mug costs $44.95. It is made of stainless steel."
@@ -988,3 +989,37 @@ def test_a_negated_conjunct_and_appointments_read_the_records_no(response, suppo
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported for a in claims) is supported
     assert (r.verdict == "FAIL") is not supported  # a record's own "no" fails rule 1
+
+
+WASHINGTON = ("Under Washington law, drivers must show a license and registration when "
+              "an officer asks. Passengers need not answer questions.")
+
+
+def test_a_claim_naming_what_the_context_never_mentions_fails_from_its_own_probability():
+    q = "What must I show when pulled over?"
+    alone = evaltools.score(q, WASHINGTON, "Under California law, drivers must show a license.")
+    assert alone.hallucination == 1.0 and alone.reasons[0] == (
+        "hallucination 1.00 > 0.5 with a name the context never mentions (safety first)")
+    # with a supported claim beside it S_hall is 1/2, not > 0.5: the probability decides
+    bad = evaltools.score(q, WASHINGTON, "Under California law, drivers must show a license. "
+                                         "Passengers need not answer questions.")
+    assert bad.hallucination == 0.5
+    (claim,) = [a for a in bad.anchors if a.kind == "claim" and not a.supported]
+    assert claim.absent == ("California",) and claim.to_dict()["absent"] == ["California"]
+    assert bad.verdict_inputs.name_absent
+    p = bad.verdict_inputs.probability[0]
+    at = {"name_fail_probability": round(p, 2) - 0.01}   # just under P: the clause fails it
+    v = redecide(bad, load_config().replace(hallucination=at))
+    assert v.verdict == "FAIL" and v.reasons[0] == (
+        f"hallucination probability {p:.2f} >= {at['name_fail_probability']:g} with a name "
+        "the context never mentions (safety first)")
+    off = redecide(bad, load_config().replace(hallucination={"name_fail_probability": 1.0}))
+    assert "name the context never mentions" not in off.reasons[0]
+    # the right state: supported, nothing absent
+    ok = evaltools.score(q, WASHINGTON, "Under Washington law, drivers must show a license.")
+    assert not ok.verdict_inputs.name_absent
+    assert all(a.absent == () for a in ok.anchors)
+    # a name the query gives is not invented by the response
+    asked = evaltools.score("Do the rules in California match?", WASHINGTON,
+                            "Under California law, drivers must show a license.")
+    assert not asked.verdict_inputs.name_absent

@@ -232,6 +232,33 @@ def counts_own_list(text: str, m: Mention) -> bool:
     return line.endswith(":") and ". " not in line and len(line) > 1
 
 
+def absent_names(claim, context: ContextFeatures,
+                 query: QueryFeatures | None = None) -> tuple[str, ...]:
+    """The claim's names (proper nouns, numbers aside) that the context never mentions
+    under any form the matcher reads (:meth:`SentenceIndex.locate`: codes, name forms,
+    acronyms) and the query does not name either.
+
+    Examples
+    --------
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features, query_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp, cfg = load_pipeline(), load_config()
+    >>> q = query_features(nlp("Who needs a permit in Spokane?"), cfg)
+    >>> c = context_features(nlp("Washington law requires a permit."), cfg)
+    >>> [absent_names(x, c, q) for x in extract_claims(nlp(
+    ...     "California law requires a permit in Spokane, Washington."))]
+    [('California',), ()]
+    """
+    keys = query.keys if query is not None else frozenset()
+    found = context.index.sentences.locate
+    return tuple(dict.fromkeys(
+        w.word.text for w in claim.words
+        if w.word.pos == "PROPN" and not w.word.num
+        and not any(f in keys for f in w.word.forms) and not found(w.word)))
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
@@ -302,10 +329,11 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
         echo = not s.supported and query is not None and echoes_query(c, query)
         suffix = "; restated from the query, not counted" if echo else ""
+        absent = () if s.supported else absent_names(c, context, query)
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
-                              contradiction=s.contradiction))
+                              contradiction=s.contradiction, absent=absent))
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
 

@@ -78,6 +78,9 @@ class Anchor:
     ``contradiction`` says how the evidence contradicts an unsupported claim
     ("negation", "record_no", "opposite", "roles":
     :data:`~evaltools.scoring.anchors.context_index.CONTRADICTIONS`), else None.
+    ``absent`` lists the names of an unsupported claim that neither the context (under
+    any form the matcher reads) nor the query mentions (*California* in "California law
+    requires ..." against passages on Washington law).
     """
 
     kind: str
@@ -91,13 +94,14 @@ class Anchor:
     note: str = ""
     counted: bool = True
     contradiction: str | None = None
+    absent: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "start": self.start, "end": self.end,
                 "supported": self.supported, "evidence": self.evidence,
                 "evidence_start": self.evidence_start, "evidence_end": self.evidence_end,
                 "note": self.note, "counted": self.counted,
-                "contradiction": self.contradiction}
+                "contradiction": self.contradiction, "absent": list(self.absent)}
 
 
 @dataclass(frozen=True)

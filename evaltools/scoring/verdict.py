@@ -120,13 +120,14 @@ class VerdictInputs:
     probability: tuple[float | None, float] | None = None
     value_unsupported: bool = False
     record_denied: bool = False
+    name_absent: bool = False
 
     def to_dict(self) -> dict:
         return {"relevance_waived": self.relevance_waived,
                 "completeness_waived": self.completeness_waived,
                 "probability": None if self.probability is None else list(self.probability),
                 "value_unsupported": self.value_unsupported,
-                "record_denied": self.record_denied}
+                "record_denied": self.record_denied, "name_absent": self.name_absent}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -153,7 +154,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            unsupported: Iterable[tuple[str, str]] = (),
            relevance_waived: bool = False, completeness_waived: bool = False,
            probability: tuple[float | None, float] | None = None,
-           value_unsupported: bool = False, record_denied: bool = False) -> ScoreVerdict:
+           value_unsupported: bool = False, record_denied: bool = False,
+           name_absent: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -169,7 +171,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     claim: "offers delivery" against ``restaurants delivery: no``,
     :func:`denied_by_record`); or, when ``value_unsupported`` (a number or date of
     the response is not in the context: a wrong price), ``S_hall > fail_above``
-    or ``P >= hallucination.value_fail_probability``.
+    or ``P >= hallucination.value_fail_probability``; or, when ``name_absent`` (an
+    unsupported claim names what neither the context nor the query mentions:
+    ``Anchor.absent``), ``S_hall > fail_above`` or
+    ``P >= hallucination.name_fail_probability``.
 
     Examples
     --------
@@ -204,6 +209,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'PASS'
     >>> decide(0.8, 1.0, 0.05, probability=(0.2, 0.7), record_denied=True).reasons[0]
     "a record's own 'no' denies a claim (safety first)"
+    >>> decide(0.8, 1.0, 0.2, probability=(0.65, 0.7), name_absent=True).reasons[0]
+    'hallucination probability 0.65 >= 0.6 with a name the context never mentions (safety first)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.55, 0.7), name_absent=True).verdict
+    'PASS'
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
@@ -223,6 +232,13 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= "
                                     f"{cfg.hallucination.value_fail_probability:g} with an "
                                     "unsupported number or date (safety first)"))
+        elif name_absent and hallucination > h_max:
+            crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} with a "
+                                    "name the context never mentions (safety first)"))
+        elif name_absent and p is not None and p >= cfg.hallucination.name_fail_probability:
+            crossed.append(("FAIL", f"hallucination probability {p:.2f} >= "
+                                    f"{cfg.hallucination.name_fail_probability:g} with a name "
+                                    "the context never mentions (safety first)"))
     elif hallucination > h_max:
         crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} (safety first)"))
     if relevance < r_min and not relevance_waived:
@@ -258,4 +274,4 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   relevance_waived=inputs.relevance_waived,
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
-                  record_denied=inputs.record_denied)
+                  record_denied=inputs.record_denied, name_absent=inputs.name_absent)
