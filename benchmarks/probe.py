@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 178 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 242 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in three batches:
+development data, not a held-out test), in four batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -16,8 +16,9 @@ development data, not a held-out test), in three batches:
   seen the scorer's rules, and measured once before any rule was changed for it
   (docs/validity.md, "Seventh round": the figures of that first look);
 - the third (64; ids ``biz23``-``biz34``, ``news21``-``news30``, ``qa21``-``qa30``
-  and their ``_h`` variants), written the same way in the eighth round and measured
-  once before any rule changed for it (docs/validity.md, "Eighth round").
+  and their ``_h`` variants) and the fourth (64; ``biz35``-``biz46``, ``news31``-``news40``,
+  ``qa31``-``qa40``), written the same way in the eighth round, each measured once before
+  any rule changed for it (docs/validity.md, "Eighth round").
 
 Each batch has
 
@@ -81,17 +82,17 @@ def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
 
 def batch_of(record_id: str) -> int:
     """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
-    ``biz21``-``biz22``), then the third.
+    ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), then the fourth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
-    >>> batch_of("biz23"), batch_of("news21_h"), batch_of("qa30")
-    (3, 3, 3)
+    >>> batch_of("biz23"), batch_of("news21_h"), batch_of("qa30"), batch_of("biz35")
+    (3, 3, 3, 4)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last_of_second = 22 if name.startswith("biz") else 20
-    return 1 if n <= 10 else 2 if n <= last_of_second else 3
+    last = (10, 22, 34) if name.startswith("biz") else (10, 20, 30)  # each batch's last id
+    return next((b for b, top in enumerate(last, start=1) if n <= top), 4)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=(1, 2, 3),
-                    help="only the first, second or third batch (default: all)")
+    ap.add_argument("--batch", type=int, choices=(1, 2, 3, 4),
+                    help="only that batch (default: all)")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)
                if args.batch is None or batch_of(r["id"]) == args.batch]

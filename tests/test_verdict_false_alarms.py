@@ -981,10 +981,8 @@ BITCOIN = ('{"name": "Desert Shine", "attributes": {"BusinessAcceptsCreditCards"
     ("It accepts credit cards and Bitcoin.", False),
     ("It does not take reservations, serve alcohol, or have outdoor seating.", True),
     ("It does not take reservations but has outdoor seating.", False),
-    ("No appointment is needed.", True),
-    ("Appointments are required.", False),
 ])
-def test_a_negated_conjunct_and_appointments_read_the_records_no(response, supported):
+def test_a_negated_conjunct_reads_the_records_no(response, supported):
     r = evaltools.score(CAFE_Q, BITCOIN, response)
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported for a in claims) is supported
@@ -1023,3 +1021,30 @@ def test_a_claim_naming_what_the_context_never_mentions_fails_from_its_own_proba
     asked = evaltools.score("Do the rules in California match?", WASHINGTON,
                             "Under California law, drivers must show a license.")
     assert not asked.verdict_inputs.name_absent
+
+
+WINE_BAR = ('{"name": "Vine & Ember", "attributes": {"RestaurantsReservations": "True", '
+            '"RestaurantsTakeOut": "False"}}')
+
+
+def test_a_verb_is_no_attribute_a_records_no_can_deny():
+    # "take" stands in the record only in "restaurants takeout take out: no"; the claim is
+    # about reservations, which the record affirms
+    ok = evaltools.score(CAFE_Q, WINE_BAR, "Vine & Ember takes reservations.")
+    assert [(a.supported, a.contradiction) for a in ok.anchors] == [(True, None)]
+    bad = evaltools.score(CAFE_Q, WINE_BAR, "Vine & Ember offers takeout.")
+    assert [(a.supported, a.contradiction) for a in bad.anchors] == [(False, "record_no")]
+
+
+@pytest.mark.parametrize(("context", "response", "supported"), [
+    ('The guidance says it is "not normally necessary".', "It is not normally necessary.", True),
+    ('The guidance says it is "not normally necessary".', "It is normally necessary.", False),
+    ("A new release date has yet to be announced.", "No new release date has been announced.",
+     True),
+    ("A new release date has yet to be announced.", "A new release date has been announced.",
+     False),
+])
+def test_not_on_an_adjective_and_yet_to_negate(context, response, supported):
+    (claim,) = [a for a in evaltools.score("Summarise the news.", context, response).anchors
+                if a.kind == "claim"]
+    assert claim.supported is supported

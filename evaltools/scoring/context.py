@@ -73,11 +73,6 @@ KEY_WORDS = {"avg": "average", "qty": "quantity", "num": "number", "addr": "addr
 #: One-word keys that prose names another way too: a count of "stars" is a rating, an address
 #: where a place is located, hours when it is open.
 KEY_ALSO = {"stars": "rating", "address": "location", "hours": "open"}
-#: Keys (as :func:`split_key` reads them) that overviews put in other words too: "no
-#: appointment needed" for ``ByAppointmentOnly: False``, "kid-friendly" for ``GoodForKids``.
-KEY_PHRASES = {"by appointment only": "appointment required needed",
-               "good for kids": "kid friendly family friendly suitable",
-               "dogs allowed": "dog friendly"}
 #: A price level 1-4 read as the words prose uses for it (the scale Google Places' price_level
 #: and Yelp's RestaurantsPriceRange2 define: 1 inexpensive, $, ... 4 very expensive).
 PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expensive"}
@@ -249,11 +244,6 @@ def split_key(key: str) -> str:
 
     >>> split_key("business_stars"), split_key("review_stars")
     ('business stars rating', 'review stars rating')
-
-    Some keys are also read as overviews paraphrase them (:data:`KEY_PHRASES`):
-
-    >>> split_key("ByAppointmentOnly")
-    'by appointment only appointment required needed'
     """
     words = []
     for segment in _KEY_SEP.split(str(key)):
@@ -269,8 +259,7 @@ def split_key(key: str) -> str:
         words.append(KEY_ALSO.get(words[0], ""))
     elif words[-1:] == ["stars"] and words[-2] not in KEY_WORDS.values():
         words.append(KEY_ALSO["stars"])  # "business_stars" is a rating; "avg_stars" an average
-    text = " ".join(w for w in words if w)
-    return f"{text} {KEY_PHRASES[text]}" if text in KEY_PHRASES else text
+    return " ".join(w for w in words if w)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -492,11 +481,8 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     >>> read_context("Open daily.").text
     'Open daily.'
     >>> r = read_context('{"name": "Cafe Nero", "GoodForKids": true, "hours": {"Sat": "9:0-13:0"}}')
-    >>> r.structured
-    True
-    >>> r.text.split(". ")
-    ['name: Cafe Nero', 'good for kids kid friendly family friendly suitable: yes', \
-'hours open Saturday: 9:00–13:00.']
+    >>> r.structured, r.text
+    (True, 'name: Cafe Nero. good for kids: yes. hours open Saturday: 9:00–13:00.')
     >>> read_context('"{\\\\"a\\\\": 1}"').text
     'a: 1.'
     >>> read_context("Chinabank | numberOfLocations | 295").text   # triples (read_triples)

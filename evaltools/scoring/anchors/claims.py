@@ -454,6 +454,9 @@ def clause_negated(tok) -> bool:
     ...                       "outdoor seating. It takes cards but not Bitcoin.")
     >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)]
     ['reservations', 'alcohol', 'seating', 'Bitcoin']
+    >>> doc = load_pipeline()("A new date has yet to be announced. It is not necessary.")
+    >>> [t.text for t in doc if t.pos_ in ("NOUN", "ADJ") and clause_negated(t)]
+    ['new', 'date', 'necessary']
     >>> doc = load_pipeline()("He did not win but finished second.")
     >>> clause_negated(doc[5]), clause_negated(doc[3])
     (False, True)
@@ -467,12 +470,17 @@ def clause_negated(tok) -> bool:
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
                 and any(c.dep_ == "neg" for c in t.children)):
             return True  # "accepts credit cards but not Bitcoin"
+        if t.pos_ == "ADJ" and any(c.dep_ == "neg" for c in t.children):
+            return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
             if any(c.dep_ == "neg" or (
                     c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
                     and any(_no_det(g) for g in c.children))
                     for c in t.children):
                 return True
+            if _lemma(t) in ("have", "be") and any(c.lower_ == "yet" for c in t.children) \
+                    and any(c.dep_ == "xcomp" for c in t.children):
+                return True  # "a new date has yet to be announced": not announced
             # a bare verb joined to a negated one shares its "not": "does not serve
             # alcohol, take reservations or cater" ("did not go but stayed" does not)
             # (a bare verb the tagger reads as VBP after a bare one: "... or have seating")

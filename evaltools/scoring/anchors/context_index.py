@@ -201,8 +201,8 @@ class ContextIndex:
     def _polarity(self, claim: Claim, s: int) -> str | None:
         """None when the claim's polarity agrees with sentence ``s``; else "negation" (the
         claim's focus negated there exactly when the claim is not, or the reverse) or
-        "record_no" (a word of an affirmed claim's predicate there only as a record's
-        ``key: no``: *an upscale cafe* against ``ambience upscale: no``)."""
+        "record_no" (a word of an affirmed claim's predicate, not its verb, there only as a
+        record's ``key: no``: *an upscale cafe* against ``ambience upscale: no``)."""
         key = claim.focus
         if key:
             seen = {True} if s in self._neg.get(key, ()) else set()
@@ -211,8 +211,9 @@ class ContextIndex:
             if seen and claim.negated not in seen:
                 return ("record_no" if not claim.negated and s in self._no_key.get(key, ())
                         else "negation")
-        if not claim.negated and any(
-                w.role == "predicate" and w.weight > 0 and not w.word.num
+        if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
+                w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
+                and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
                 and s in self._no_key.get(w.word.key, ()) and s not in self._aff.get(w.word.key, ())
                 for w in claim.words):
             return "record_no"
