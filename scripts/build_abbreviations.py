@@ -9,7 +9,10 @@ Sections (each ``short form -> what it stands for``, lower case):
   CLDR data that ``babel`` ships (Unicode licence, redistribution permitted), plus the
   alpha-3 codes in common use in data (USA, GBR, ...);
 - ``units``: unit abbreviations and British spellings -> one key (``km`` -> ``kilometer``);
-- ``months``: month short forms -> the month (read only when capitalised: ``Jan``, ``Sept``).
+- ``months``: month short forms -> the month (read only when capitalised: ``Jan``, ``Sept``);
+- ``address``: USPS street-suffix and unit abbreviations -> the word (``Ste`` -> ``suite``,
+  ``Ave`` -> ``avenue``): a business record writes ``Ste 104`` where an overview says *Suite
+  104* (``Dr`` and ``Ct`` are left out: *Doctor*, Connecticut).
 
 The matcher (``evaltools/scoring/matcher.py``) reads the file once. Deterministic output.
 """
@@ -64,6 +67,12 @@ MONTHS = {
     "Oct": "october", "Nov": "november", "Dec": "december",
 }
 
+ADDRESS = {
+    "st": "street", "ste": "suite", "ave": "avenue", "av": "avenue", "blvd": "boulevard",
+    "rd": "road", "hwy": "highway", "pkwy": "parkway", "ln": "lane", "apt": "apartment",
+    "bldg": "building",
+}
+
 
 def build() -> dict:
     from babel import Locale
@@ -74,12 +83,14 @@ def build() -> dict:
     countries.update({c.lower(): n.lower() for c, n in ALPHA3.items()})
     return {
         "source": "US postal codes; ISO 3166-1 codes with English names from Unicode CLDR "
-                  "(babel); units and month short forms; scripts/build_abbreviations.py",
+                  "(babel); units, month and USPS street-suffix short forms; "
+                  "scripts/build_abbreviations.py",
         "us_states": {c.lower(): n.lower() for c, n in sorted(US_STATES.items())},
         "countries": dict(sorted(countries.items())),
         "country_names": {c.lower(): n.lower() for c, n in sorted(EXTRA_NAMES.items())},
         "units": dict(sorted(UNITS.items())),
         "months": dict(sorted(MONTHS.items())),
+        "address": dict(sorted(ADDRESS.items())),
     }
 
 

@@ -1048,3 +1048,18 @@ def test_not_on_an_adjective_and_yet_to_negate(context, response, supported):
     (claim,) = [a for a in evaltools.score("Summarise the news.", context, response).anchors
                 if a.kind == "claim"]
     assert claim.supported is supported
+
+
+def test_a_records_street_abbreviations_are_the_words_an_overview_writes():
+    ctx = '{"name": "Lockbox Escape Games", "address": "1250 S Broadway, Ste 104"}'
+    ok = evaltools.score(CAFE_Q, ctx, "Lockbox Escape Games is at 1250 S Broadway, Suite 104.")
+    assert _unsupported(ok) == [] and not ok.verdict_inputs.name_absent
+    bad = evaltools.score(CAFE_Q, ctx, "Lockbox Escape Games is at 1250 S Broadway, Suite 105.")
+    assert ("number", "105") in _unsupported(bad)
+    # codes in capitals stay codes, and a lower-case "st" is no street
+    from evaltools.scoring.matcher import token_key
+
+    doc = load_pipeline()("Ave. Maria Rd, CT; the 1st st")
+    assert [(t.text, token_key(t)) for t in doc if t.is_alpha] == [
+        ("Ave", "avenue"), ("Maria", "maria"), ("Rd", "road"), ("CT", "ct"), ("the", "the"),
+        ("st", "st")]

@@ -234,7 +234,7 @@ def counts_own_list(text: str, m: Mention) -> bool:
 
 def absent_names(claim, context: ContextFeatures,
                  query: QueryFeatures | None = None) -> tuple[str, ...]:
-    """The claim's names (proper nouns, numbers aside) that the context never mentions
+    """The claim's names (capitalised proper nouns, numbers aside) that the context never mentions
     under any form the matcher reads (:meth:`SentenceIndex.locate`: codes, name forms,
     acronyms) and the query does not name either.
 
@@ -255,7 +255,7 @@ def absent_names(claim, context: ContextFeatures,
     found = context.index.sentences.locate
     return tuple(dict.fromkeys(
         w.word.text for w in claim.words
-        if w.word.pos == "PROPN" and not w.word.num
+        if w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num
         and not any(f in keys for f in w.word.forms) and not found(w.word)))
 
 

@@ -118,6 +118,8 @@ def token_key(tok) -> str:
     ['open', 'on', 'monday']
     >>> [token_key(t) for t in load_pipeline()("taxes, crises")]
     ['tax', '', 'crisis']
+    >>> [token_key(t) for t in load_pipeline()("1250 S Broadway, Ste 104")]
+    ['1250', 's', 'broadway', '', 'suite', '104']
     """
     text = tok.text
     if text in WEEKDAY_KEYS:
@@ -134,8 +136,9 @@ def token_key(tok) -> str:
         return ""  # the scale after a degree sign: 72 °F = 72 degrees
     if not _is_wordlike(tok):
         return ""
-    if _ABBREVIATION.match(text):  # U.S. = US, R. = R
-        return fold(text.replace(".", ""))
+    if _ABBREVIATION.match(text):  # U.S. = US, R. = R; St. = street
+        key = fold(text.replace(".", ""))
+        return tables["address"].get(key, key)
     key = fold(tok.lemma_ or text)
     if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
         key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
@@ -143,6 +146,8 @@ def token_key(tok) -> str:
         key = _singular(low)  # a category list's "Cafes, Bakeries" (tagged as names)
     if text.isupper() and len(text) > 1:
         return key  # SEC, MI, FT: names, not units
+    if text[:1].isupper() and low in tables["address"]:
+        return tables["address"][low]  # "Ste 104" is "Suite 104" (a record's address)
     return tables["units"].get(key, tables["units"].get(low, key))  # km = kilometre = kilometer
 
 
@@ -410,8 +415,9 @@ def abbreviations() -> dict[str, dict[str, str]]:
 
     ``us_states`` (``ca`` -> ``california``), ``countries`` (ISO 3166-1: ``de`` ->
     ``germany``), ``country_names`` (``uk`` -> ``united kingdom``), ``units``
-    (``km`` -> ``kilometer``) and ``months`` (``Sept`` -> ``september``); sources in
-    the file and in ``scripts/build_abbreviations.py``.
+    (``km`` -> ``kilometer``), ``months`` (``Sept`` -> ``september``) and ``address``
+    (USPS street suffixes, read capitalised: ``Ste`` -> ``suite``); sources in the file
+    and in ``scripts/build_abbreviations.py``.
 
     Examples
     --------
