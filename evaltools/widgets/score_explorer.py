@@ -26,8 +26,8 @@ Examples
 >>> ex.verdict.reasons[0]                        # the unsupported price still fails
 'hallucination probability 0.99 >= 0.3 with an unsupported number or date (safety first)'
 >>> ex.set_thresholds(value_probability=1.0)    # ... from probability 0.3 on; now never
->>> ex.verdict.verdict, ex.verdict.reasons[0]
-('WARN', 'completeness 0.00 < 0.6 (potentially incomplete)')
+>>> ex.verdict.verdict  # no rule crossed: "It" answers what the question names (completeness 1)
+'PASS'
 >>> spec = ScoreExplorer(query=ex.query.value, context=ex.context.value,
 ...                      response=ex.response.value,
 ...                      config=DEFAULT_CONFIG.replace(hallucination={"verdict_from": "spec"}))
