@@ -3,24 +3,15 @@ test on the rest."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from benchmark_module import load
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("learning_curve_bench",
-                                                  ROOT / "benchmarks" / "learning_curve.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load("learning_curve")
 
 
 def pair(i: int) -> list[dict]:

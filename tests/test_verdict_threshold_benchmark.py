@@ -3,26 +3,15 @@ rule chosen leaving one set out."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from benchmark_module import load
 
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(ROOT / "benchmarks"))  # it reads verdict_rates beside it
-    spec = importlib.util.spec_from_file_location("verdict_threshold_bench",
-                                                  ROOT / "benchmarks" / "verdict_threshold.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load("verdict_threshold")
 
 
 def frame(rows):

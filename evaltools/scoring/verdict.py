@@ -225,20 +225,20 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                                     "(safety first; calibration)"))
         elif record_denied:
             crossed.append(("FAIL", "a record's own 'no' denies a claim (safety first)"))
-        elif value_unsupported and hallucination > h_max:
-            crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} with an "
-                                    "unsupported number or date (safety first)"))
-        elif value_unsupported and p is not None and p >= cfg.hallucination.value_fail_probability:
-            crossed.append(("FAIL", f"hallucination probability {p:.2f} >= "
-                                    f"{cfg.hallucination.value_fail_probability:g} with an "
-                                    "unsupported number or date (safety first)"))
-        elif name_absent and hallucination > h_max:
-            crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} with a "
-                                    "name the context never mentions (safety first)"))
-        elif name_absent and p is not None and p >= cfg.hallucination.name_fail_probability:
-            crossed.append(("FAIL", f"hallucination probability {p:.2f} >= "
-                                    f"{cfg.hallucination.name_fail_probability:g} with a name "
-                                    "the context never mentions (safety first)"))
+        else:  # a wrong value, then an unknown name: each fails from its own probability
+            for found, at, what in (
+                    (value_unsupported, cfg.hallucination.value_fail_probability,
+                     "an unsupported number or date"),
+                    (name_absent, cfg.hallucination.name_fail_probability,
+                     "a name the context never mentions")):
+                if found and hallucination > h_max:
+                    crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
+                                            f"with {what} (safety first)"))
+                elif found and p is not None and p >= at:
+                    crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {at:g} "
+                                            f"with {what} (safety first)"))
+                if crossed:
+                    break
     elif hallucination > h_max:
         crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} (safety first)"))
     if relevance < r_min and not relevance_waived:
