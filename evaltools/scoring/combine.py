@@ -85,9 +85,8 @@ def referred_topic(query: QueryFeatures, context: ContextFeatures,
     if any(w.pos == "PROPN" and w.key not in held and w.key not in query.topic
            for w in response.units):
         return ()
-    if response.refers or any(k in set(response.tokens) for k in query.topic):
-        return query.topic
-    return ()
+    said = set(response.tokens)
+    return query.topic if response.refers or any(k in said for k in query.topic) else ()
 
 
 def restated_lemmas(grounding: GroundingScore, context: ContextFeatures) -> frozenset[str]:
