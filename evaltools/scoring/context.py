@@ -143,7 +143,7 @@ _LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
 
 #: UTF-8 read as Latin-1 or Windows-1252 leaves these letters in words ("SÃ£o", "Â£1,000").
 _MOJIBAKE_MARK = re.compile("[\u00c2\u00c3\u00c5]|\u00e2\u20ac")
-_MOJIBAKE = re.compile("\\S*(?:[\u00c2\u00c3\u00c5]|\u00e2\u20ac)\\S*")
+_MOJIBAKE = re.compile(r"\S*(?:" + _MOJIBAKE_MARK.pattern + r")\S*")  # a word holding one
 
 
 def _fix_word(m: re.Match) -> str:

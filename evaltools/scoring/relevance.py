@@ -363,13 +363,9 @@ def answers_single_ask(query: str, asks: str | None, words: Sequence[str],
     >>> answers_single_ask("When does the deal end?", "date", ["soon"], [])
     False
     """
-    if asks not in ("number", "date", "yes_no") or not words:
+    if asks == "name" or _MORE_THAN_ONE_ASK.search(query.strip().lower()):
         return False
-    if _MORE_THAN_ONE_ASK.search(query.strip().lower()):
-        return False
-    if asks == "yes_no":
-        return words[0] in _YES_NO
-    return asks in set(mention_kinds)
+    return answers_type(asks, words, mention_kinds, 0, max_words=max(1, len(words)))
 
 
 def relevance_reference(query_tokens: Sequence[str], instruction: bool,

@@ -67,19 +67,21 @@ _SRC_ONLY = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|excer
 _GIVEN = (r"(?:given|provided|above|supplied|available|following|retrieved|structured|json)\s+"
           r"(?:information|data|details|records?|reviews?|content|descriptions?|listings?)"
           r"|(?:information|data|details)\s+(?:provided|given|above|supplied|available)")
+# Nouns by which the sources are numbered or lettered: "passage 2", "document B".
+_NUMBERABLE = (r"(?:passages?|documents?|sources?|texts?|excerpts?|snippets?|paragraphs?|"
+               r"references?)")
 _SILENT_NAMED = (_MOD + r"(?:" + _SRC_ONLY + r"|" + _GIVEN + r")"
                  + r"(?:\s+(?:\d+|#\d+|[A-Z])\b)?(?:\s+(?:provided|given|above|supplied))?")
 _SILENT = re.compile(
     r"\b(?:(?:the|these|this|those|both|all|my)\s+" + _SILENT_NAMED
-    + r"|(?:passages?|documents?|sources?|texts?|excerpts?|snippets?)\s+(?:\d+|#\d+|[A-Z])"
+    + r"|" + _NUMBERABLE + r"\s+(?:\d+|#\d+|[A-Z])"
     + r")\s+(?:(?:also|only|even|actually|specifically|really|here)\s+)?" + _NEG_VERB + r"\b"
     + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
     + r"|\b(?:not|n't|no|nothing|never)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
     + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
     re.IGNORECASE)
 # A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
-_NUMBERED = (r"(?:passages?|documents?|sources?|excerpts?|snippets?|paragraphs?|references?)"
-             r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d{1,3}\b)*\b")
+_NUMBERED = (_NUMBERABLE + r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d{1,3}\b)*\b")
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
          r"as\s+(?:stated|mentioned|described|noted|indicated|shown|explained|reported|outlined|"
          r"given|provided)\s+(?:in|by)|(?:drawing|relying)\s+on)")
