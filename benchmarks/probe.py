@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 242 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 306 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in four batches:
+development data, not a held-out test), in five batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -18,7 +18,10 @@ development data, not a held-out test), in four batches:
 - the third (64; ids ``biz23``-``biz34``, ``news21``-``news30``, ``qa21``-``qa30``
   and their ``_h`` variants) and the fourth (64; ``biz35``-``biz46``, ``news31``-``news40``,
   ``qa31``-``qa40``), written the same way in the eighth round, each measured once before
-  any rule changed for it (docs/validity.md, "Eighth round").
+  any rule changed for it (docs/validity.md, "Eighth round");
+- the fifth (64; ``biz47``-``biz58``, ``news41``-``news50``, ``qa41``-``qa50``), written
+  the same way in the ninth round and measured once before any rule changed for it
+  (docs/validity.md, "Ninth round").
 
 Each batch has
 
@@ -30,7 +33,7 @@ Each batch has
 - ``summary`` — faithful summaries of XSumFaith articles and their
   hallucinated variants;
 - ``qa`` — faithful answers to LFQA questions from their passages (and, in the
-  second and third batches, hallucinated variants).
+  second batch on, hallucinated variants).
 
 Records of the last two shapes name their source record (``source``: file
 and id) instead of holding its text; this script joins them with the
@@ -82,17 +85,20 @@ def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
 
 def batch_of(record_id: str) -> int:
     """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
-    ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), then the fourth.
+    ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
+    (``biz35``-``biz46``), then the fifth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
     >>> batch_of("biz23"), batch_of("news21_h"), batch_of("qa30"), batch_of("biz35")
     (3, 3, 3, 4)
+    >>> batch_of("qa40_h"), batch_of("biz46"), batch_of("news41"), batch_of("biz47_h")
+    (4, 4, 5, 5)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = (10, 22, 34) if name.startswith("biz") else (10, 20, 30)  # each batch's last id
-    return next((b for b, top in enumerate(last, start=1) if n <= top), 4)
+    last = (10, 22, 34, 46) if name.startswith("biz") else (10, 20, 30, 40)  # each batch's last id
+    return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=(1, 2, 3, 4),
+    ap.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5),
                     help="only that batch (default: all)")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)
