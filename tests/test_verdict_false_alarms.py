@@ -1063,3 +1063,73 @@ def test_a_records_street_abbreviations_are_the_words_an_overview_writes():
     assert [(t.text, token_key(t)) for t in doc if t.is_alpha] == [
         ("Ave", "avenue"), ("Maria", "maria"), ("Rd", "road"), ("CT", "ct"), ("the", "the"),
         ("st", "st")]
+
+
+def test_a_listed_noun_with_its_own_article_keeps_its_polarity():
+    ctx = '{"name": "Magnolia Row Inn", "review_info": [{"review_text": "The room was ' \
+          'somewhat dated and the walls are thin. There is no elevator."}]}'
+    ok = evaltools.score(CAFE_Q, ctx, "Drawbacks include no elevator, a somewhat dated room, "
+                                      "and thin walls.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(CAFE_Q, ctx, "Drawbacks include an elevator, a somewhat dated room, "
+                                       "and thin walls.")
+    assert [a.contradiction for a in bad.anchors if not a.supported] == ["negation"]
+
+
+def test_a_golf_score_under_par_is_no_qualifier():
+    ctx = "McIlroy carded a third straight five under-par 67 to move to 15 under par."
+    q = "Summarise the news."
+    assert _unsupported(evaltools.score(q, ctx, "McIlroy carded his third straight "
+                                                "five-under 67.")) == []
+    assert ("number", "68") in _unsupported(evaltools.score(
+        q, ctx, "McIlroy carded his third straight five-under 68."))
+    # "under" before an amount is still "less than"
+    assert [m.qualifier for m in find_mentions("under 67 people")] == ["<"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("a year-and-a-half", ("quantity", "year", Decimal("1.5"))),
+    ("an hour and a half", ("quantity", "h", Decimal("1.5"))),
+    ("two and a half hours", ("quantity", "h", Decimal("2.5"))),
+    ("3 years and a half", ("quantity", "year", Decimal("3.5"))),
+    ("half an hour", ("quantity", "h", Decimal("0.5"))),
+    ("a 50-cent refill", ("money", "USD", Decimal("0.5"))),
+])
+def test_amounts_written_with_a_half_or_a_hyphen(text, value):
+    assert [m.value for m in find_mentions(text)] == [value]
+
+
+def test_a_duration_in_words_is_converted_and_over_a_duration_is_during_it():
+    ctx = ('NRW said: "We have held detailed discussions with the developer for a '
+           'year-and-a-half where we have shared our methodology."')
+    q = "Summarise the news."
+    ok = evaltools.score(q, ctx, "NRW said it had shared its methodology with the developer "
+                                 "over 18 months.")
+    assert _unsupported(ok) == []
+    (n,) = [a for a in ok.anchors if a.kind == "number"]
+    assert "converted" in n.note  # 1.5 years = 18 months
+    bad = evaltools.score(q, ctx, "NRW said it had shared its methodology with the developer "
+                                  "over 20 months.")
+    assert ("number", "20 months") in _unsupported(bad)
+    # "for over" a duration is "more than" it
+    assert [m.qualifier for m in find_mentions("for over 18 months")] == [">"]
+
+
+def test_a_bare_hour_after_at_is_a_clock_time():
+    ctx = ('{"name": "Magnolia Row Inn", "review_info": [{"review_text": "Wine and cheese '
+           'hour at 5 was a nice touch."}]}')
+    ok = evaltools.score(CAFE_Q, ctx, "Guests enjoy a 5 PM wine and cheese hour.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(CAFE_Q, ctx, "Guests enjoy a 6 PM wine and cheese hour.")
+    assert ("date", "6 PM") in _unsupported(bad)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("The shop is kid-friendly and dog-friendly.", True),
+    ("The shop is not kid-friendly.", False),
+])
+def test_a_friendly_compound_is_found_where_its_first_part_is(response, supported):
+    ctx = ('{"name": "Marginalia Books", "attributes": {"GoodForKids": "True", '
+           '"DogsAllowed": "True"}}')
+    claims = [a for a in evaltools.score(CAFE_Q, ctx, response).anchors if a.kind == "claim"]
+    assert claims and all(a.supported for a in claims) is supported

@@ -155,10 +155,11 @@ def token_key(tok) -> str:
 ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
 #: Longest name, in words, an acronym is read as.
 ACRONYM_MAX = 6
-#: Second parts of a compound that only say "of that kind" (*hipster-style*, *Italian-inspired*):
-#: the compound is found where its other parts are.
+#: Second parts of a compound that only say "of that kind" (*hipster-style*, *Italian-inspired*)
+#: or "suits it" (*kid-friendly* where a record says ``GoodForKids``, *dog-friendly* for
+#: ``DogsAllowed``): the compound is found where its other parts are.
 LIGHT_PARTS = frozenset({"style", "like", "type", "base", "based", "theme", "themed", "inspire",
-                         "inspired", "esque"})
+                         "inspired", "esque", "friendly"})
 #: A compound's part found also as its plural the lemmatizer keeps (*a 40-person party* where
 #: *40 people* stands).
 PART_PLURALS = {"person": "people"}

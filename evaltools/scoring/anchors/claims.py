@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.scoring.anchors.mentions import Mention
-from evaltools.scoring.matcher import Word, fold, rarity, token_key, words_of
+from evaltools.scoring.matcher import LIGHT_PARTS, Word, fold, rarity, token_key, words_of
 
 HEDGE_AUX = frozenset({"may", "might", "could", "would", "should"})
 HEDGE_VERBS = frozenset({
@@ -457,14 +457,28 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("A new date has yet to be announced. It is not necessary.")
     >>> [t.text for t in doc if t.pos_ in ("NOUN", "ADJ") and clause_negated(t)]
     ['new', 'date', 'necessary']
+    >>> doc = load_pipeline()("It has no elevator, a dated room, and thin walls.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['elevator']
     >>> doc = load_pipeline()("He did not win but finished second.")
     >>> clause_negated(doc[5]), clause_negated(doc[3])
     (False, True)
     """
     t = tok
+    own_article = False
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
+        if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
+                and any(c.dep_ == "det" for c in t.children)):
+            # a listed noun with its own article keeps it: "has no elevator, a dated room"
+            # (the parser chains the list) does not deny the room; a "not" above does
+            while t.dep_ == "conj":
+                t = t.head
+            if t.head.i == t.i:
+                return False
+            t, own_article = t.head, True
+            continue
         if t.dep_ == "pobj" and t.head.lower_ == "without":
             return True
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
@@ -474,7 +488,7 @@ def clause_negated(tok) -> bool:
             return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
             if any(c.dep_ == "neg" or (
-                    c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
+                    not own_article and c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
                     and any(_no_det(g) for g in c.children))
                     for c in t.children):
                 return True
@@ -720,6 +734,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         if (focus_tok is pred or focus_tok.dep_ == "acomp") and named_subject and (
                 token_key(focus_tok) in AVAILABILITY_WORDS):
             focus_tok = subj  # "delivery is not offered": is delivery negated in the record?
+        if (token_key(focus_tok) in LIGHT_PARTS and focus_tok.i >= 2
+                and focus_tok.nbor(-1).text == "-"):
+            focus_tok = focus_tok.nbor(-2)  # "not kid-friendly": is "kids" negated?
         focus = ("" if focus_tok.is_stop else
                  fold(focus_tok.text) if _degree(focus_tok) else token_key(focus_tok))
         negated = (clause_negated(obj) if obj is not None else clause_negated(pred)) or (

@@ -193,12 +193,20 @@ def find_mentions(text: str) -> list[Mention]:
     spans = _join_money(text, spans)
     out = []
     for s, e, kind, value, others in spans:
-        qualifier = _qualifier(text, s, e) if value[0] in _QUALIFIABLE else ""
+        if (value[0] == "number" and not others and value[1] in _HOURS
+                and _AT_HOUR.search(text, max(0, s - 8), s)
+                and not _NOT_HOUR.match(text, e)):
+            others = _HOURS[value[1]]  # "wine and cheese hour at 5": 5:00 or 17:00
+        qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
     return out
 
 
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
+# a bare whole number 1-12 after "at", "until" or "till" may be an hour, morning or evening
+_HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
+_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till)[ \u00a0]+$")
+_NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
 
 
 def _join_money(text: str, spans: list) -> list:
@@ -241,7 +249,7 @@ _AFTER = {"+": ">=", "or more": ">=", "or higher": ">=", "or above": ">=", "and 
           "or fewer": "<=", "or under": "<=", "or below": "<=", "and under": "<="}
 _QUALIFIABLE = ("money", "quantity", "percent", "number")
 _BEFORE_RE = re.compile(
-    r"(?i)(?:^|(?<=[^\w.]))(?P<q>"
+    r"(?i)(?:^|(?<=[^\w.\-]))(?P<q>"  # not a compound's part: "five-under 67" (golf)
     + "|".join(sorted((re.escape(w) for ws in QUALIFIERS.values() for w in ws),
                       key=len, reverse=True))
     + r")(?:[ \u00a0]+an?)?[ \u00a0]*$"  # "well over a $100,000"
@@ -254,11 +262,28 @@ _AFTER_RE = re.compile(
 _BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
 
 
-def _qualifier(text: str, start: int, end: int) -> str:
-    """The qualifier written just before (``more than 40``) or after (``40+``) an amount."""
+_DURATIONS = frozenset({"s", "min", "h", "day", "week", "month", "year"})
+_FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
+
+
+def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
+    """The qualifier written just before (``more than 40``) or after (``40+``) an amount.
+
+    *Over* a duration is *during* it (*a loss of 26% over 40 years*), not *more than* it,
+    unless *for*, *in* or a verb of lasting comes first (*for over 40 years*).
+
+    >>> [_qualifier(t, t.index("40"), t.index("40") + 8, ("quantity", "year", 40))
+    ...  for t in ("a loss over 40 years", "for over 40 years", "over 40 years old")]
+    ['', '>', '>']
+    """
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
     if m is not None:
-        return _BEFORE_WORD[m.group("q").lower()]
+        q = m.group("q").lower()
+        if (q == "over" and value[:1] == ("quantity",) and value[1] in _DURATIONS
+                and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
+                and not text[end:end + 4].lower().startswith(" old")):
+            return ""
+        return _BEFORE_WORD[q]
     m = _AFTER_RE.match(text, end)
     if m is not None:
         return _AFTER[m.group("q").strip().lower()]

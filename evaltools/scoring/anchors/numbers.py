@@ -235,8 +235,8 @@ _LETTER_SYMBOLS = sorted((k for k in _SUFFIX_SYMBOL if k[0] not in _SYMBOL_CHARS
 _CJK_SYMBOLS = "円元원"  # word characters, so no word boundary is asked after them
 _SUFFIX = (
     "(?:"
-    f"(?P<pct>{_SP}?%|{_SP}(?i:percent|per{_SP}cent|pct)(?![\\w]))"
-    f"|(?P<cents>{_SP}?¢|{_SP}(?i:cents?)(?![\\w]))"
+    f"(?P<pct>{_SP}?%|(?:{_SP}|-)(?i:percent|per{_SP}cent|pct)(?![\\w]))"
+    f"|(?P<cents>{_SP}?¢|(?:{_SP}|-)(?i:cents?)(?![\\w]))"  # "a 50-cent refill"
     f"|(?P<csym>{_SP}?(?:[{_SYMBOL_CHARS}{_CJK_SYMBOLS}]"
     f"|(?:{'|'.join(re.escape(k) for k in _LETTER_SYMBOLS)})(?![\\w])))"
     f"|(?P<ccode>{_SP}?(?:{'|'.join(_CODES)})(?![A-Za-z]))"
@@ -675,6 +675,45 @@ def _word_spans(text: str) -> list[Span]:
     return out
 
 
+_HALF_UNITS = ("h", "min", "s", "day", "week", "month", "year")
+_HALF_UNIT_ALT = _alternation(w for w, u in _WORD_TO_UNIT.items() if u in _HALF_UNITS)
+_HALF_NUMBER = {**_SMALL, **_TEENS, **_TENS, "a": 1, "an": 1}
+# "a year and a half", "year-and-a-half", "two and a half hours", "half an hour"
+_HALF_RE = re.compile(
+    f"(?i)\\b(?:(?:(?P<n>{'|'.join(_HALF_NUMBER)}|[0-9]{{1,3}})[ \u00a0-]+)?"
+    f"(?:(?P<u1>{_HALF_UNIT_ALT})[ \u00a0-]+)?and[ \u00a0-]+a[ \u00a0-]+half"
+    f"(?:[ \u00a0-]+(?P<u2>{_HALF_UNIT_ALT}))?"
+    f"|half[ \u00a0-]+an?[ \u00a0-]+(?P<u3>{_HALF_UNIT_ALT}))(?![\\w])")
+
+
+def _half_spans(text: str) -> list[Span]:
+    """Amounts with a half written in words: *a year and a half* is 1.5 years (docs/anchors.md).
+
+    >>> [v for *_, v in _half_spans("for a year-and-a-half, two and a half hours, half an hour")]
+    [('quantity', 'year', Decimal('1.5')), ('quantity', 'h', Decimal('2.5')), \
+('quantity', 'h', Decimal('0.5'))]
+    """
+    out: list[Span] = []
+    for m in _HALF_RE.finditer(text):
+        if m.group("u3"):
+            out.append((m.start(), m.end(), "number",
+                        ("quantity", _WORD_TO_UNIT[m.group("u3").lower()], Decimal("0.5"))))
+            continue
+        n, u1, u2 = m.group("n"), m.group("u1"), m.group("u2")
+        if (u1 is None) == (u2 is None) or (n is None and u1 is None):
+            continue  # "and a half" after no amount, or with two units
+        if n is None or n.lower() in ("a", "an"):
+            if u1 is None:
+                continue  # "a ... and a half hours": not an amount
+            whole = 1
+        else:
+            whole = int(n) if n.isdigit() else _HALF_NUMBER[n.lower()]
+        unit = _WORD_TO_UNIT[(u1 or u2).lower()]
+        out.append((m.start(), m.end(), "number",
+                    ("quantity", unit, _canon(Decimal(whole) + Decimal("0.5")))))
+    return out
+
+
 def find_numbers(text: str) -> list[Span]:
     """Find every number in a text, with its canonical value.
 
@@ -729,6 +768,8 @@ def find_number_spans(text: str) -> list[tuple]:
         spans.append((m.start(), m.end(), "number", ("phone", out_digits), ()))
     if any(c.isalpha() for c in text):
         spans.extend((*span, ()) for span in _word_spans(text))
+        if "half" in text.lower():
+            spans.extend((*span, ()) for span in _half_spans(text))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
     out: list[tuple] = []
     last_end = -1
