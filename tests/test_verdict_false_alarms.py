@@ -1133,3 +1133,43 @@ def test_a_friendly_compound_is_found_where_its_first_part_is(response, supporte
            '"DogsAllowed": "True"}}')
     claims = [a for a in evaltools.score(CAFE_Q, ctx, response).anchors if a.kind == "claim"]
     assert claims and all(a.supported for a in claims) is supported
+
+
+def test_a_range_of_bare_hours_holds_clock_times():
+    ctx = ('{"name": "Hollow Log Brewing", "review_info": [{"review_text": "Happy hour 3-6 '
+           'weekdays knocks $1 off pints."}]}')
+    ok = evaltools.score(CAFE_Q, ctx, "Reviewers noted a weekday 3-6 PM happy hour.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(CAFE_Q, ctx, "Reviewers noted a weekday 3-7 PM happy hour.")
+    assert ("date", "7 PM") in _unsupported(bad)
+    # a number with a unit is no hour
+    assert [m.others for m in find_mentions("ages 3-6 years")] == [
+        (("time", 3, 0), ("time", 15, 0)), ()]
+
+
+def test_a_web_address_names_its_site():
+    from evaltools.scoring.matcher import words_of
+
+    doc = load_pipeline()("Nausea tips (www.webmd.com) and https://www.wikihow.com/Stop")
+    assert [w.forms for w in words_of(doc) if "." in w.text] == [
+        ("www.webmd.com", "webmd"), ("https://www.wikihow.com/stop", "wikihow")]
+    ctx = ("Prevention of Nausea and Vomiting (www.webmd.com)\n"
+           "Sit down or lie in a propped-up position. Physical activity will make you feel worse.")
+    q = "Why does lying down help nausea?"
+    notes = [a.note for a in evaltools.score(q, ctx, "WebMD advises sitting down or lying in a "
+                                                     "propped-up position.").anchors]
+    assert notes and not any("'WebMD' is not in the context" in n for n in notes)
+    notes = [a.note for a in evaltools.score(q, ctx, "Healthline advises sitting down or lying "
+                                                     "in a propped-up position.").anchors]
+    assert any("'Healthline' is not in the context" in n for n in notes)
+
+
+def test_one_reviewer_described_by_an_overview_speaks_for_the_reviews():
+    ctx = ('{"name": "Sakura Counter", "review_info": [{"review_text": "We celebrated our '
+           'anniversary here and Chef Hiroshi explained every course."}]}')
+    ok = evaltools.score(CAFE_Q, ctx, "One couple celebrated an anniversary and praised Chef "
+                                      "Hiroshi's explanations.")
+    assert _unsupported(ok) == []
+    bad = evaltools.score(CAFE_Q, ctx, "One couple celebrated an anniversary and praised Chef "
+                                       "Kenji's explanations.")
+    assert _unsupported(bad) == [("claim", "praised Chef Kenji's explanations")]

@@ -58,6 +58,8 @@ CLITICS = frozenset({"s", "m", "t", "re", "ve", "ll", "d"})
 #: them); ``a.m.`` and ``e.g.`` stay as they are.
 _ABBREVIATION = re.compile(r"^(?=.*[A-Z])(?:[A-Za-z]{1,2}\.)+[A-Za-z]?$")
 _DROP = str.maketrans("", "", _HYPHENS)
+#: The site a web address names: ``www.webmd.com`` is found as *WebMD*.
+_SITE = re.compile(r"(?:https?://)?(?:www\d?\.)?([a-z0-9-]+)\.[a-z]{2,}")
 _INNER_DASH = re.compile(r"(?<=\w)[-\u2010-\u2014\u2212](?=\w)")
 #: Zipf frequency at or above which a word carries no information (``the`` is 7.7).
 ZIPF_CEILING = 8.0
@@ -350,6 +352,9 @@ def words_of(doc) -> list[Word]:
         key = "".join(parts)
         surface = fold(text[start:end])
         forms = (key,) if surface == key or not surface.isalnum() else (key, surface)
+        site = _SITE.match(surface) if len(pieces) == 1 and pieces[0].like_url else None
+        if site is not None and site.group(1) not in forms:
+            forms = (*forms, site.group(1))  # "www.webmd.com" names WebMD
         out.append(Word(text[start:end], start, end, key, forms, parts,
                         sent_of[first.i], content, last.pos_,
                         all(t.like_num for t in pieces)))

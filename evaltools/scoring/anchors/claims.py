@@ -80,6 +80,8 @@ POINT_NOUNS = (r"(?:reasons|ways|steps|factors|points|options|methods|tips|expla
 REVIEWER_NOUNS = frozenset({
     "customer", "reviewer", "guest", "visitor", "patron", "user", "buyer", "client", "shopper",
     "purchaser", "consumer", "diner", "patient", "traveler", "traveller",
+    # how overviews describe one reviewer ("one couple celebrated ...", "a parent praised ...")
+    "couple", "parent", "regular", "local", "newcomer", "commuter", "mom", "dad",
 })
 #: Nouns for what reviews say ("Complaints include a tiny space", "Downsides include slow
 #: service"): as a subject they speak for the reviewers, and are not looked up, as a reviewer

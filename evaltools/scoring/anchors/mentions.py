@@ -194,19 +194,24 @@ def find_mentions(text: str) -> list[Mention]:
     out = []
     for s, e, kind, value, others in spans:
         if (value[0] == "number" and not others and value[1] in _HOURS
-                and _AT_HOUR.search(text, max(0, s - 8), s)
-                and not _NOT_HOUR.match(text, e)):
-            others = _HOURS[value[1]]  # "wine and cheese hour at 5": 5:00 or 17:00
+                and not _NOT_HOUR.match(text, e)
+                and (_AT_HOUR.search(text, max(0, s - 8), s)
+                     or _RANGE_BEFORE.search(text, max(0, s - 6), s)
+                     or _RANGE_AFTER.match(text, e))):
+            others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
     return out
 
 
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
-# a bare whole number 1-12 after "at", "until" or "till" may be an hour, morning or evening
+# a bare whole number 1-12 after "at", "until" or "till" may be an hour, morning or evening,
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
 _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till)[ \u00a0]+$")
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
+# ... or one end of a range of two such numbers: "happy hour 3-6", "open 11-9"
+_RANGE_BEFORE = re.compile(r"(?<![0-9.,:])(?:[1-9]|1[0-2]) ?[-\u2013] ?$")
+_RANGE_AFTER = re.compile(r" ?[-\u2013] ?(?:[1-9]|1[0-2])(?![0-9.,:%])")
 
 
 def _join_money(text: str, spans: list) -> list:
