@@ -52,7 +52,7 @@ from decimal import Decimal
 from evaltools.arguments import check_type
 from evaltools.scoring.anchors.dates import find_dates
 from evaltools.scoring.anchors.numbers import KRONA_CODES, find_number_spans
-from evaltools.scoring.anchors.units import same_after_conversion
+from evaltools.scoring.anchors.units import DURATIONS, same_after_conversion
 
 __all__ = ["QUALIFIERS", "Mention", "conversion", "describe_support",
            "find_mentions", "find_support", "qualifier_allows", "supports"]
@@ -205,11 +205,12 @@ def find_mentions(text: str) -> list[Mention]:
 
 
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
-# a bare whole number 1-12 after "at", "until" or "till" may be an hour, morning or evening,
+# A bare whole number 1-12 after "at", "until" or "till" ("wine and cheese hour at 5"), or
+# at one end of a range of two such numbers ("happy hour 3-6"), may be an hour, morning or
+# evening; not one a digit, separator or "%" follows.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
 _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till)[ \u00a0]+$")
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
-# ... or one end of a range of two such numbers: "happy hour 3-6", "open 11-9"
 _RANGE_BEFORE = re.compile(r"(?<![0-9.,:])(?:[1-9]|1[0-2]) ?[-\u2013] ?$")
 _RANGE_AFTER = re.compile(r" ?[-\u2013] ?(?:[1-9]|1[0-2])(?![0-9.,:%])")
 
@@ -267,7 +268,6 @@ _AFTER_RE = re.compile(
 _BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
 
 
-_DURATIONS = frozenset({"s", "min", "h", "day", "week", "month", "year"})
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
 
 
@@ -284,7 +284,7 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
     if m is not None:
         q = m.group("q").lower()
-        if (q == "over" and value[:1] == ("quantity",) and value[1] in _DURATIONS
+        if (q == "over" and value[:1] == ("quantity",) and value[1] in DURATIONS
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
                 and not text[end:end + 4].lower().startswith(" old")):
             return ""

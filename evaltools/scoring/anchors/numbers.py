@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from evaltools.scoring.anchors.units import DURATIONS
+
 __all__ = ["decimal_convention", "find_number_spans", "find_numbers", "read_digit_run"]
 
 YEAR_MIN, YEAR_MAX = 1900, 2099
@@ -675,8 +677,7 @@ def _word_spans(text: str) -> list[Span]:
     return out
 
 
-_HALF_UNITS = ("h", "min", "s", "day", "week", "month", "year")
-_HALF_UNIT_ALT = _alternation(w for w, u in _WORD_TO_UNIT.items() if u in _HALF_UNITS)
+_HALF_UNIT_ALT = _alternation(w for w, u in _WORD_TO_UNIT.items() if u in DURATIONS)
 _HALF_NUMBER = {**_SMALL, **_TEENS, **_TENS, "a": 1, "an": 1}
 # "a year and a half", "year-and-a-half", "two and a half hours", "half an hour"
 _HALF_RE = re.compile(

@@ -17,6 +17,7 @@ import math
 from decimal import Decimal
 
 __all__ = [
+    "DURATIONS",
     "RELATIVE_TOLERANCE",
     "conversion_keys",
     "convert",
@@ -53,6 +54,11 @@ _FACTORS: dict[str, tuple[str, Decimal]] = {
     # calendar months and years convert only to each other (a month is no fixed count of days)
     "month": ("calendar", Decimal(1)), "year": ("calendar", Decimal(12)),
 }
+
+
+#: Units of a span of time, clock or calendar (*40 years*, *two and a half hours*).
+DURATIONS = frozenset(u for u, (dimension, _) in _FACTORS.items()
+                      if dimension in ("time", "calendar"))
 
 
 def convert(amount: Decimal, unit: str, to: str) -> Decimal | None:
