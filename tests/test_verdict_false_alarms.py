@@ -1,6 +1,7 @@
 """Verdict false alarms, by category: one supported and one unsupported case each,
 through the one scorer (reader, matcher, claims, grounding, verdict)."""
 
+import json
 import math
 from decimal import Decimal
 
@@ -1115,15 +1116,6 @@ def test_a_duration_in_words_is_converted_and_over_a_duration_is_during_it():
     assert [m.qualifier for m in find_mentions("for over 18 months")] == [">"]
 
 
-def test_a_bare_hour_after_at_is_a_clock_time():
-    ctx = ('{"name": "Magnolia Row Inn", "review_info": [{"review_text": "Wine and cheese '
-           'hour at 5 was a nice touch."}]}')
-    ok = evaltools.score(CAFE_Q, ctx, "Guests enjoy a 5 PM wine and cheese hour.")
-    assert _unsupported(ok) == []
-    bad = evaltools.score(CAFE_Q, ctx, "Guests enjoy a 6 PM wine and cheese hour.")
-    assert ("date", "6 PM") in _unsupported(bad)
-
-
 @pytest.mark.parametrize(("response", "supported"), [
     ("The shop is kid-friendly and dog-friendly.", True),
     ("The shop is not kid-friendly.", False),
@@ -1135,13 +1127,23 @@ def test_a_friendly_compound_is_found_where_its_first_part_is(response, supporte
     assert claims and all(a.supported for a in claims) is supported
 
 
-def test_a_range_of_bare_hours_holds_clock_times():
-    ctx = ('{"name": "Hollow Log Brewing", "review_info": [{"review_text": "Happy hour 3-6 '
-           'weekdays knocks $1 off pints."}]}')
-    ok = evaltools.score(CAFE_Q, ctx, "Reviewers noted a weekday 3-6 PM happy hour.")
-    assert _unsupported(ok) == []
-    bad = evaltools.score(CAFE_Q, ctx, "Reviewers noted a weekday 3-7 PM happy hour.")
-    assert ("date", "7 PM") in _unsupported(bad)
+def _review(name: str, text: str) -> str:
+    """A business record holding one review, as a JSON string."""
+    return json.dumps({"name": name, "review_info": [{"review_text": text}]})
+
+
+@pytest.mark.parametrize(("review", "ok", "bad", "unsupported"), [
+    pytest.param("Wine and cheese hour at 5 was a nice touch.",
+                 "Guests enjoy a 5 PM wine and cheese hour.",
+                 "Guests enjoy a 6 PM wine and cheese hour.", ("date", "6 PM"), id="at-5"),
+    pytest.param("Happy hour 3-6 weekdays knocks $1 off pints.",
+                 "Reviewers noted a weekday 3-6 PM happy hour.",
+                 "Reviewers noted a weekday 3-7 PM happy hour.", ("date", "7 PM"), id="range-3-6"),
+])
+def test_a_bare_hour_after_at_or_in_a_range_is_a_clock_time(review, ok, bad, unsupported):
+    ctx = _review("Hollow Log Inn", review)
+    assert _unsupported(evaltools.score(CAFE_Q, ctx, ok)) == []
+    assert unsupported in _unsupported(evaltools.score(CAFE_Q, ctx, bad))
     # a number with a unit is no hour
     assert [m.others for m in find_mentions("ages 3-6 years")] == [
         (("time", 3, 0), ("time", 15, 0)), ()]
