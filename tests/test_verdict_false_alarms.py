@@ -1175,3 +1175,21 @@ def test_one_reviewer_described_by_an_overview_speaks_for_the_reviews():
     bad = evaltools.score(CAFE_Q, ctx, "One couple celebrated an anniversary and praised Chef "
                                        "Kenji's explanations.")
     assert _unsupported(bad) == [("claim", "praised Chef Kenji's explanations")]
+
+
+def test_a_definite_description_is_read_as_the_name_said_before_it():
+    ctx = ("McGregor is the UFC champion. He is 29. He lives in Dublin. He trains daily. "
+           "McGregor will earn a fortune from the fight.")
+    q = "Summarise the news."
+    ok = evaltools.score(q, ctx, "McGregor is the UFC champion. The champion will earn a "
+                                 "fortune from the fight.")
+    assert _unsupported(ok) == []
+    (claim,) = [a for a in ok.anchors if a.text.startswith("The champion")]
+    assert claim.note.endswith("(its subject read as 'McGregor', named before)")
+    # a description the context never uses is not read as the name
+    bad = evaltools.score(q, ctx, "McGregor is the UFC champion. The club will earn a "
+                                  "fortune from the fight.")
+    assert _unsupported(bad) == [("claim", "The club will earn a fortune")]
+    # nor is a description before any name
+    first = evaltools.score(q, ctx, "The champion will earn a fortune from the fight.")
+    assert _unsupported(first) == [("claim", "The champion will earn a fortune")]

@@ -24,6 +24,7 @@ dates the Tundra 2008.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -321,9 +322,21 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
             c = dataclasses.replace(c, words=tuple(
                 w for w in c.words if not about_sources(w.word.start)))
-        s = context.index.support(c, min_share=min_share, rare_above=rare_above,
-                                 head_rare_above=head_rare_above, window=claim_window,
-                                 paraphrase=paraphrase)
+        support = functools.partial(context.index.support, min_share=min_share,
+                                    rare_above=rare_above, head_rare_above=head_rare_above,
+                                    window=claim_window, paraphrase=paraphrase)
+        s = support(c)
+        if not s.supported and s.contradiction is None and c.antecedent and any(
+                w.role == "subject" and w.head and context.index.sentences.find(w.word)
+                for w in c.words):
+            # "the striker scored twice": read as the name it stands for, said before, when
+            # the context too calls something a striker
+            named = support(dataclasses.replace(c, words=c.antecedent + tuple(
+                w for w in c.words if w.role != "subject")))
+            if named.supported:
+                s = dataclasses.replace(named, note=f"{named.note} (its subject read as "
+                                        f"'{' '.join(w.word.text for w in c.antecedent)}', "
+                                        "named before)")
         evidence = context.text[s.evidence_start:s.evidence_end] \
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"

@@ -232,7 +232,9 @@ class Claim:
     predicate has none); ``kind`` names the construction; ``words`` and
     ``values`` are what support looks up; ``roles`` is (agent, relation,
     patient) keys when both participants are named, for the swapped-role test;
-    ``focus`` the key whose polarity is compared.
+    ``focus`` the key whose polarity is compared; ``antecedent`` the subject
+    words of the name a definite description stands for (*the striker* after
+    *Morata ...*): the last named subject of an earlier sentence.
     """
 
     text: str
@@ -247,6 +249,8 @@ class Claim:
     values: tuple[Mention, ...] = ()
     roles: tuple[str, str, str] | None = None
     focus: str = ""
+    definite: bool = False
+    antecedent: tuple[ClaimWord, ...] = ()
 
     def to_dict(self) -> dict:
         return {"text": self.text, "start": self.start, "end": self.end,
@@ -754,7 +758,37 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             subject=_lemma(subj) if named_subject else None, verb=_lemma(pred),
             object=_lemma(obj) if obj is not None else "", negated=negated, kind=kind,
             words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
-            roles=_roles(pred, subj, group, passive), focus=focus))
+            roles=_roles(pred, subj, group, passive), focus=focus,
+            definite=named_subject and _definite_description(subj, subj_tokens)))
+    return out
+
+
+#: Determiners of a description that refers back (*the striker*, *this move*).
+DEFINITE_DETS = frozenset({"the", "this", "that", "these", "those"})
+
+
+def _definite_description(subj, subj_tokens) -> bool:
+    """Whether a subject is a common noun that refers back (*the striker*, *the firm*), not
+    a name (*the BBC*) nor a noun a name stands in (*the Welsh Government*)."""
+    return (subj.pos_ == "NOUN"
+            and any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in subj.children)
+            and not any(t.pos_ == "PROPN" or t.like_num for t in subj_tokens))
+
+
+def _with_antecedents(claims: list[Claim], sent_starts: list[int]) -> list[Claim]:
+    """Each definite description's antecedent: the subject words of the last claim of an
+    earlier sentence whose subject holds a name (*The 29-year-old will make his debut* after
+    *Conor McGregor ...*). Read only when the description itself finds no support."""
+    out: list[Claim] = []
+    named: tuple[int, tuple[ClaimWord, ...]] | None = None  # (sentence, subject words)
+    for c in claims:
+        sent = bisect.bisect_right(sent_starts, c.start) - 1
+        if c.definite and named is not None and named[0] < sent:
+            c = dataclasses.replace(c, antecedent=named[1])
+        subject = tuple(w for w in c.words if w.role == "subject")
+        if any(w.name and not w.word.num for w in subject):
+            named = (sent, subject)
+        out.append(c)
     return out
 
 
@@ -861,4 +895,4 @@ def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
             if c is not None:
                 claims.append(c)
     claims.sort(key=lambda c: (c.start, c.end))
-    return claims
+    return _with_antecedents(claims, [s.start_char for s in sents])
