@@ -313,6 +313,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, True, found.text,
                                   found.start, found.end, note=f"{note}{suffix}",
                                   counted=not echo))
+    support = functools.partial(context.index.support, min_share=min_share,
+                                rare_above=rare_above, head_rare_above=head_rare_above,
+                                window=claim_window, paraphrase=paraphrase)
     for c in response.claims:
         if about_sources(c.start):
             continue
@@ -322,9 +325,6 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
             c = dataclasses.replace(c, words=tuple(
                 w for w in c.words if not about_sources(w.word.start)))
-        support = functools.partial(context.index.support, min_share=min_share,
-                                    rare_above=rare_above, head_rare_above=head_rare_above,
-                                    window=claim_window, paraphrase=paraphrase)
         s = support(c)
         if not s.supported and s.contradiction is None and c.antecedent and any(
                 w.role == "subject" and w.head and context.index.sentences.find(w.word)
@@ -334,9 +334,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             named = support(dataclasses.replace(c, words=c.antecedent + tuple(
                 w for w in c.words if w.role != "subject")))
             if named.supported:
-                s = dataclasses.replace(named, note=f"{named.note} (its subject read as "
-                                        f"'{' '.join(w.word.text for w in c.antecedent)}', "
-                                        "named before)")
+                name = " ".join(w.word.text for w in sorted(c.antecedent,
+                                                            key=lambda w: w.word.start))
+                s = dataclasses.replace(
+                    named, note=f"{named.note} (its subject read as '{name}', named before)")
         evidence = context.text[s.evidence_start:s.evidence_end] \
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
