@@ -165,7 +165,8 @@ def content_lemmas(doc) -> list[str]:
 
 
 def keywords(doc, pos: Iterable[str]) -> list[str]:
-    """The query's keywords: content lemmas with a part of speech in ``pos``, each once.
+    """The query's keywords: content lemmas with a part of speech in ``pos``, each once
+    (``doc`` may be any sequence of tokens).
 
     Examples
     --------
@@ -176,7 +177,7 @@ def keywords(doc, pos: Iterable[str]) -> list[str]:
     allowed = set(pos)
     seen: dict[str, None] = {}
     for t in doc:
-        if _is_word(t) and not t.is_stop and t.pos_ in allowed:
+        if is_content_word(t) and t.pos_ in allowed:
             seen.setdefault(t.lemma_.lower(), None)
     return list(seen)
 
@@ -197,19 +198,15 @@ def topic_keywords(doc, pos: Iterable[str]) -> list[str]:
     >>> topic_keywords(nlp("How many cans does a cooler hold?"), ("NOUN", "PROPN"))
     []
     """
-    allowed = set(pos)
-    seen: dict[str, None] = {}
+    tokens = []
     for chunk in doc.noun_chunks:
         if not any(t.pos_ == "PROPN" for t in chunk):
             continue
-        tokens = list(chunk)
+        tokens += list(chunk)
         for child in chunk.root.rights:  # "the Yeti Roadie" + "24", + "16 oz stackable cup"
             if child.i >= chunk.end and child.dep_ in _NAME_TAIL:
                 tokens += [t for t in child.subtree if t.dep_ not in _NOT_NAME]
-        for t in tokens:
-            if _is_word(t) and not t.is_stop and t.pos_ in allowed:
-                seen.setdefault(t.lemma_.lower(), None)
-    return list(seen)
+    return keywords(tokens, pos)
 
 
 #: What the parser hangs after a name that is still part of it (*Roadie 24*, *Rambler 16 oz
