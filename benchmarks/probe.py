@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 370 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 434 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in six batches:
+development data, not a held-out test), in seven batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -22,7 +22,11 @@ development data, not a held-out test), in six batches:
 - the fifth (64; ``biz47``-``biz58``, ``news41``-``news50``, ``qa41``-``qa50``) and the
   sixth (64; ``biz59``-``biz70``, ``news51``-``news60``, ``qa51``-``qa60``), written the same
   way in the ninth round, each measured once before any rule changed for it
-  (docs/validity.md, "Ninth round").
+  (docs/validity.md, "Ninth round");
+- the seventh (64; ``biz71``-``biz82``, ``news61``-``news70``, ``qa61``-``qa70``), written the
+  same way in the tenth round and measured once on the ninth round's final build, before any
+  rule changed (docs/validity.md, "Tenth round"). Its writers were asked to make about a
+  third of the overviews' edits contradict a record's attribute.
 
 Each batch has
 
@@ -87,7 +91,8 @@ def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
 def batch_of(record_id: str) -> int:
     """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
     ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
-    (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), then the sixth.
+    (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
+    (``biz59``-``biz70``), then the seventh.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -97,11 +102,13 @@ def batch_of(record_id: str) -> int:
     (4, 4, 5, 5)
     >>> batch_of("qa50_h"), batch_of("biz58"), batch_of("news51"), batch_of("biz59")
     (5, 5, 6, 6)
+    >>> batch_of("qa60_h"), batch_of("biz70"), batch_of("news61"), batch_of("biz71_h")
+    (6, 6, 7, 7)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58) if name.startswith("biz")
-            else (10, 20, 30, 40, 50))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -110,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6),
+    ap.add_argument("--batch", type=int, choices=range(1, 8),
                     help="only that batch (default: all)")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)
