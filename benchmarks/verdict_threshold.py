@@ -16,7 +16,7 @@ sets, and the worst over the task types (each task's development records pooled:
 and HaluEval, dialogue BEGIN and Q²). Rules:
 
 - ``spec``: FAIL if ``S_hall > 0.5`` or relevance < 0.1 (the spec);
-- ``p >= t``: FAIL if the probability is at least ``t``, if a record's own "no" denies a
+- ``p >= t``: FAIL if the probability is at least ``t``, if a record's own value denies a
   claim, or if ``S_hall > 0.5`` with an unsupported number or date;
 - ``p >= t, value at p >= q``: the same, and an unsupported number or date also fails from
   probability ``q`` on (what ``hallucination.verdict_from = "probability"`` does, with

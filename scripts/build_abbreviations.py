@@ -5,6 +5,8 @@
 Sections (each ``short form -> what it stands for``, lower case):
 
 - ``us_states``: the two-letter postal codes of the 50 US states and DC (USPS);
+- ``ca_provinces``: the two-letter postal codes of Canada's provinces and territories
+  (Canada Post): a record's ``"state": "AB"`` where an overview says *Alberta*;
 - ``countries``: ISO 3166-1 alpha-2 codes with their English short names, from the Unicode
   CLDR data that ``babel`` ships (Unicode licence, redistribution permitted), plus the
   alpha-3 codes in common use in data (USA, GBR, ...);
@@ -39,6 +41,12 @@ US_STATES = {
     "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
     "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
     "WY": "Wyoming", "DC": "District of Columbia",
+}
+CA_PROVINCES = {
+    "AB": "Alberta", "BC": "British Columbia", "MB": "Manitoba", "NB": "New Brunswick",
+    "NL": "Newfoundland and Labrador", "NS": "Nova Scotia", "NT": "Northwest Territories",
+    "NU": "Nunavut", "ON": "Ontario", "PE": "Prince Edward Island", "QC": "Quebec",
+    "SK": "Saskatchewan", "YT": "Yukon",
 }
 ALPHA3 = {
     "USA": "United States", "GBR": "United Kingdom", "DEU": "Germany", "FRA": "France",
@@ -82,10 +90,11 @@ def build() -> dict:
                  if len(code) == 2 and code.isalpha() and code not in ("ZZ",)}
     countries.update({c.lower(): n.lower() for c, n in ALPHA3.items()})
     return {
-        "source": "US postal codes; ISO 3166-1 codes with English names from Unicode CLDR "
-                  "(babel); units, month and USPS street-suffix short forms; "
+        "source": "US and Canadian postal codes; ISO 3166-1 codes with English names from "
+                  "Unicode CLDR (babel); units, month and USPS street-suffix short forms; "
                   "scripts/build_abbreviations.py",
         "us_states": {c.lower(): n.lower() for c, n in sorted(US_STATES.items())},
+        "ca_provinces": {c.lower(): n.lower() for c, n in sorted(CA_PROVINCES.items())},
         "countries": dict(sorted(countries.items())),
         "country_names": {c.lower(): n.lower() for c, n in sorted(EXTRA_NAMES.items())},
         "units": dict(sorted(UNITS.items())),

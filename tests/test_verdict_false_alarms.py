@@ -603,7 +603,7 @@ LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes":
 @pytest.mark.parametrize("record,response,supported,note", [
     (ATTRS, "Takeout is available.", True, "takeout / be / available: found together"),
     (ATTRS, "Takeout is not available.", False,
-     "takeout / not be / available: the context affirms it"),
+     "takeout / not be / available: a record's 'yes' affirms it"),
     (ATTRS, "Delivery is not offered.", True, "delivery / not offer / : found together"),
     (ATTRS, "Delivery is offered.", False, "delivery / offer / : a record's 'no' negates it"),
     (ATTRS, "The cafe does not serve alcohol.", True,
@@ -611,7 +611,7 @@ LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes":
     (ATTRS, "The cafe serves alcohol.", False,
      "cafe / serve / alcohol: a record's 'no' negates it"),
     (ATTRS, "Dogs are allowed.", True, "dog / allow / : found together"),
-    (ATTRS, "Dogs are not allowed.", False, "dog / not allow / : the context affirms it"),
+    (ATTRS, "Dogs are not allowed.", False, "dog / not allow / : a record's 'yes' affirms it"),
     (ATTRS, "Cats are allowed.", False, "cat / allow / : only 0% of its subject's words"),
 
     # a false value between other keys of a record read as one sentence
@@ -620,7 +620,7 @@ LONG_RECORD = ('{"name": "Joe\'s Pizza", "address": "123 Main St", "attributes":
     (LONG_RECORD, "It has outdoor seating.", False,
      "(pronoun) / have / seating: a record's 'no' negates it"),
     (LONG_RECORD, "It does not offer takeout.", False,
-     "(pronoun) / not offer / takeout: the context affirms"),
+     "(pronoun) / not offer / takeout: a record's 'yes' affirms it"),
 ])
 def test_availability_claims_read_a_records_yes_and_no(record, response, supported, note):
     (claim,) = [a for a in evaltools.score(CAFE_Q, record, response).anchors
@@ -637,7 +637,7 @@ def test_a_claim_a_records_no_denies_fails_rule_1():
     # the probability alone (about 0.2) passes it; the record's own "no" does not
     assert bad.verdict_inputs.probability[0] < 0.3 and bad.verdict_inputs.record_denied
     assert bad.verdict == "FAIL"
-    assert bad.reasons[0] == "a record's own 'no' denies a claim (safety first)"
+    assert bad.reasons[0] == "a record's own value denies a claim (safety first)"
     ok = evaltools.score(CAFE_Q, ATTRS, said + "It does not offer delivery.")
     assert ok.verdict == "PASS" and not ok.verdict_inputs.record_denied
     # a claim the context negates in prose is shown as contradicted, but is no record's "no"

@@ -80,6 +80,8 @@ PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expens
 PRICE_ALSO = {1: "cheap, budget-friendly, low-priced", 2: "mid-range, mid-priced",
               3: "pricey, pricier, high-end, higher end", 4: "pricey, high-end, luxury"}
 _PRICE_KEY = re.compile(r"\bprice ?(?:range|level)\b")
+#: The file holding how overviews put a record's yes/no keys (:func:`key_phrases`).
+RECORD_KEYS = "record_keys.json"
 #: Two CamelCase pieces of a key are also read joined when the joined word is this common
 #: (wordfreq Zipf scale): "TakeOut" is "takeout" in prose, "WheelChair" "wheelchair".
 COMPOUND_ZIPF = 2.5
@@ -141,6 +143,35 @@ def unescape_quotes(text: str) -> str:
 _LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
 
 
+#: A Markdown heading: a line of ``#`` marks and words, or a line wholly in bold (``**Overview**``).
+_MD_HEADING = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t][^\n]*|(\*\*|__)[^*_\n]+\1[ \t]*:?)[ \t]*$")
+#: A bold label opening a line or a list item: ``- **Hours:** 9-5`` (the label, colon included).
+_MD_LABEL = re.compile(r"(?m)^([ \t]*(?:[-*+\u2022][ \t]+)?)((\*\*|__)[^*_\n]{1,40}?(?::\3|\3:))")
+#: The marks of a heading, and bold marks (``**Little Harbor** is ...``).
+_MD_MARKS = re.compile(r"(?m)^[ \t]*#{1,6}(?=[ \t])|\*\*|__")
+
+
+def _unmarkdown(text: str, titles: bool = False) -> str:
+    """Markdown's marks read as spaces, keeping every offset: the ``#`` of a heading and
+    bold marks; with ``titles``, also a whole heading line and a bold label opening a line
+    (``**Concerns:**``): a response's titles state nothing, while a context's headings
+    may hold its facts ("By Jane Doe, May 24, 2019").
+
+    >>> text = "**Overview**\\n- **Hours:** 9-5\\n## Gina\\n**Gina** is kind."
+    >>> _unmarkdown(text, titles=True)
+    '            \\n-            9-5\\n       \\n  Gina   is kind.'
+    >>> _unmarkdown(text)
+    '  Overview  \\n-   Hours:   9-5\\n   Gina\\n  Gina   is kind.'
+    """
+    def blank(m: re.Match) -> str:
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    if titles:
+        text = _MD_HEADING.sub(blank, text)
+        text = _MD_LABEL.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    return _MD_MARKS.sub(blank, text)
+
+
 #: UTF-8 read as Latin-1 or Windows-1252 leaves these letters in words ("SÃ£o", "Â£1,000").
 _MOJIBAKE_MARK = re.compile("[\u00c2\u00c3\u00c5]|\u00e2\u20ac")
 _MOJIBAKE = re.compile(r"\S*(?:" + _MOJIBAKE_MARK.pattern + r")\S*")  # a word holding one
@@ -156,7 +187,7 @@ def _fix_word(m: re.Match) -> str:
     return fixed + " " * (len(word) - len(fixed)) if len(fixed) <= len(word) else word
 
 
-def unmark(text: str, *, mojibake: bool = False) -> str:
+def unmark(text: str, *, mojibake: bool = False, titles: bool = False) -> str:
     """HTML markup read as text, **keeping every offset**: a tag becomes spaces, a
     character reference its character (stdlib :func:`html.unescape`) with the
     rest of its word moved up and spaces after the word.
@@ -181,6 +212,12 @@ def unmark(text: str, *, mojibake: bool = False) -> str:
     >>> unmark("fined Â£1,000 in SÃ£o Paulo", mojibake=True)
     'fined £1,000  in São  Paulo'
 
+    Markdown's marks are markup too, and with ``titles`` (done for responses) so are its
+    headings and bold labels (:func:`_unmarkdown`):
+
+    >>> unmark("## Hours\\n- **Sat:** 9-5", titles=True)
+    '        \\n-          9-5'
+
     The number of a numbered list's item is markup too (a bullet, not a
     fact); a number that starts a line otherwise is kept:
 
@@ -192,6 +229,8 @@ def unmark(text: str, *, mojibake: bool = False) -> str:
     if "\n" in text or text[:1].isdigit() or text[:1] in " \t":
         # a list item's number is markup as a bullet is: "1. Cut the onion" states no 1
         text = _LIST_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    if "**" in text or "__" in text or "#" in text:
+        text = _unmarkdown(text, titles)
     if mojibake and _MOJIBAKE_MARK.search(text):
         text = _MOJIBAKE.sub(_fix_word, text)
     if "<" not in text and "&" not in text:
@@ -361,6 +400,45 @@ def _price_level(text: str) -> str:
     return f"{text} ({word}; {PRICE_ALSO[level]})" if word else text
 
 
+@functools.lru_cache(maxsize=1)
+def key_phrases() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """A yes/no key (as :func:`split_key` reads it) -> the phrases prose uses for it: those
+    meaning the same and those meaning its opposite, shipped in
+    ``evaltools/scoring/data/record_keys.json`` (written for this project; the keys are
+    the attribute names of business records such as the Yelp Open Dataset's).
+
+    >>> same, opposite = key_phrases()["by appointment only"]
+    >>> "appointment required" in same, "walk-in" in opposite
+    (True, True)
+    """
+    from importlib.resources import files
+
+    data = json.loads(files("evaltools.scoring").joinpath("data", RECORD_KEYS)
+                      .read_text(encoding="utf-8"))
+    return {key: (tuple(v["same"]), tuple(v["opposite"])) for key, v in data["keys"].items()}
+
+
+def _also_said(path: tuple[str, ...], value: str) -> list[str]:
+    """The lines that say a yes/no key's value the ways prose puts it (:func:`key_phrases`),
+    each a ``key: value`` line of its own, so that it is read as the record's value is.
+
+    >>> _also_said(("attributes", "by appointment only"), "no")[:2]
+    ['attributes appointment required: no.', 'attributes appointment needed: no.']
+    >>> _also_said(("attributes", "by appointment only"), "yes")[-2:]
+    ['attributes walk-in: no.', 'attributes walk-in basis: no.']
+    >>> _also_said(("attributes", "noise level"), "no"), _also_said(("caters",), "2")
+    ([], [])
+    """
+    phrases = key_phrases().get(path[-1]) if path and value in ("yes", "no") else None
+    if not phrases:
+        return []
+    other = "no" if value == "yes" else "yes"
+    prefix = " ".join(p for p in path[:-1] if p)
+    same, opposite = phrases
+    return [f"{prefix} {p}: {v}.".lstrip() for ps, v in ((same, value), (opposite, other))
+            for p in ps]
+
+
 def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> None:
     if depth > MAX_DEPTH:
         return
@@ -375,6 +453,7 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
         week = _week(value)
         if week:
             out.append(f"{label}: {week}." if label else f"{week}.")
+            out.extend(f"{label} {days}: {hours}.".lstrip() for days, hours in _runs(value))
         return
     if isinstance(value, list):
         if all(not isinstance(v, (dict, list)) for v in value):
@@ -389,9 +468,11 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
     if text and _PRICE_KEY.search(label):
         text = _price_level(text)
     if text:
+        also = _also_said(path, text)
         if label:
             text = f"{label}: {text}"
         out.append(text if text.endswith((".", "!", "?")) else text + ".")
+        out.extend(also)
 
 
 _WEEK = tuple(dict.fromkeys(WEEKDAYS.values()))  # Monday ... Sunday, in order
@@ -430,6 +511,26 @@ def _week(value: dict) -> str:
     if all(d in days for d in _WEEK[:5]):
         week += ", open weekdays, Monday through Friday"
     return week + whole
+
+
+def _runs(value: dict) -> list[tuple[str, str]]:
+    """Consecutive weekdays with the same hours, as an overview groups them: ``("Monday–
+    Thursday", "7:00–19:00")``; only runs of two days or more (a day alone has its line).
+
+    >>> _runs({"Mon": "7:0-19:0", "Tue": "7:0-19:0", "Wed": "7:0-19:0", "Fri": "7:0-15:0",
+    ...        "Sat": "7:0-15:0", "Sun": "9:0-12:0"})
+    [('Monday–Wednesday', '7:00–19:00'), ('Friday–Saturday', '7:00–15:00')]
+    """
+    hours = {split_key(str(k)): _scalar(v) for k, v in value.items()}
+    runs: list[list[str]] = []
+    for prev, day in zip((None, *_WEEK), _WEEK, strict=False):
+        if day not in hours or not hours[day]:
+            continue
+        if runs and runs[-1][-1] == prev and hours[prev] == hours[day]:
+            runs[-1].append(day)
+        else:
+            runs.append([day])
+    return [(f"{run[0]}–{run[-1]}", hours[run[0]]) for run in runs if len(run) > 1]
 
 
 def flatten_json(data: Any) -> str:
@@ -480,9 +581,14 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     --------
     >>> read_context("Open daily.").text
     'Open daily.'
-    >>> r = read_context('{"name": "Cafe Nero", "GoodForKids": true, "hours": {"Sat": "9:0-13:0"}}')
+    >>> r = read_context('{"name": "Cafe Nero", "BikeParking": true, "hours": {"Sat": "9:0-13:0"}}')
     >>> r.structured, r.text
-    (True, 'name: Cafe Nero. good for kids: yes. hours open Saturday: 9:00–13:00.')
+    (True, 'name: Cafe Nero. bike parking: yes. hours open Saturday: 9:00–13:00.')
+
+    A yes/no key is also said the ways overviews put it (:func:`key_phrases`):
+
+    >>> read_context('{"DogsAllowed": "False"}').text
+    'dogs allowed: no. dog-friendly: no. pet-friendly: no. pets allowed: no. dogs welcome: no.'
     >>> read_context('"{\\\\"a\\\\": 1}"').text
     'a: 1.'
     >>> read_context("Chinabank | numberOfLocations | 295").text   # triples (read_triples)

@@ -321,10 +321,10 @@ class FeatureCache:
                 cache.move_to_end(text)
                 continue
             read = self.read_context(text) if role == "context" else None
-            # HTML markup (and, in a context, mojibake) read as text, every offset kept
-            # (scoring.context.unmark)
+            # HTML and Markdown markup (in a context, mojibake too; in a response, its
+            # titles) read as text, every offset kept (scoring.context.unmark)
             parsed = unmark(read.text if read is not None else text,
-                            mojibake=role == "context")
+                            mojibake=role == "context", titles=role == "response")
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read is not None and read.structured))

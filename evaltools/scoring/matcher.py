@@ -419,11 +419,11 @@ _DATA = "data"
 def abbreviations() -> dict[str, dict[str, str]]:
     """Codes and short forms shipped in ``evaltools/scoring/data/abbreviations.json``.
 
-    ``us_states`` (``ca`` -> ``california``), ``countries`` (ISO 3166-1: ``de`` ->
-    ``germany``), ``country_names`` (``uk`` -> ``united kingdom``), ``units``
-    (``km`` -> ``kilometer``), ``months`` (``Sept`` -> ``september``) and ``address``
-    (USPS street suffixes, read capitalised: ``Ste`` -> ``suite``); sources in the file
-    and in ``scripts/build_abbreviations.py``.
+    ``us_states`` (``ca`` -> ``california``), ``ca_provinces`` (``ab`` -> ``alberta``),
+    ``countries`` (ISO 3166-1: ``de`` -> ``germany``), ``country_names`` (``uk`` ->
+    ``united kingdom``), ``units`` (``km`` -> ``kilometer``), ``months`` (``Sept`` ->
+    ``september``) and ``address`` (USPS street suffixes, read capitalised: ``Ste`` ->
+    ``suite``); sources in the file and in ``scripts/build_abbreviations.py``.
 
     Examples
     --------
@@ -448,7 +448,7 @@ def _codes() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]],
     names: dict[str, list[tuple[str, ...]]] = {}
     codes: dict[str, list[str]] = {}
     parts: dict[str, list[str]] = {}
-    for section in ("us_states", "countries", "country_names"):
+    for section in ("us_states", "ca_provinces", "countries", "country_names"):
         for code, name in tables[section].items():
             words = tuple(fold(w) for w in re.split(r"[\s&]+", name) if w and w != "and")
             names.setdefault(code, []).append(words)

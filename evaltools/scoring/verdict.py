@@ -92,17 +92,23 @@ class ScoreVerdict:
 VALUE_KINDS = frozenset({"number", "date"})
 
 
+#: Contradictions by a record's own value: the hardest evidence there is.
+RECORD_CONTRADICTIONS = frozenset({"record_no", "record_yes"})
+
+
 def denied_by_record(anchor) -> bool:
-    """Whether an unsupported claim is one a record's own ``key: no`` denies ("offers
-    delivery" against ``restaurants delivery: no``): the hardest evidence there is, and
-    rule 1 fails on it whatever the probability (docs/validity.md, "Seventh round").
+    """Whether an unsupported claim is one a record's own value denies: its ``key: no``
+    an affirmed claim ("offers delivery" against ``restaurants delivery: no``), or its
+    ``key: yes`` a negated one ("does not take reservations" against ``restaurants
+    reservations: yes``). Rule 1 fails on it whatever the probability (docs/validity.md,
+    "Seventh round" and "Tenth round").
 
     >>> from evaltools.scoring.result import Anchor
     >>> [denied_by_record(Anchor("claim", "x", 0, 1, False, contradiction=c))
-    ...  for c in (None, "negation", "record_no")]
-    [False, False, True]
+    ...  for c in (None, "negation", "record_no", "record_yes")]
+    [False, False, True, True]
     """
-    return anchor.kind == "claim" and anchor.contradiction == "record_no"
+    return anchor.kind == "claim" and anchor.contradiction in RECORD_CONTRADICTIONS
 
 
 @dataclass(frozen=True)
@@ -167,10 +173,11 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     instruction with no topical word the context holds, so rules 2 and 3 do not apply.
     ``probability`` (config ``hallucination.verdict_from = "probability"``):
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
-    ``P >= threshold``; or ``record_denied`` (a record's own "no" denies a
-    claim: "offers delivery" against ``restaurants delivery: no``,
-    :func:`denied_by_record`); or, when ``value_unsupported`` (a number or date of
-    the response is not in the context: a wrong price), ``S_hall > fail_above``
+    ``P >= threshold``; or ``record_denied`` (a record's own value denies a
+    claim: "offers delivery" against ``restaurants delivery: no``, "does not take
+    reservations" against ``restaurants reservations: yes``, :func:`denied_by_record`);
+    or, when ``value_unsupported`` (a number or date of the response is not in the
+    context: a wrong price), ``S_hall > fail_above``
     or ``P >= hallucination.value_fail_probability``; or, when ``name_absent`` (an
     unsupported claim names what neither the context nor the query mentions:
     ``Anchor.absent``), ``S_hall > fail_above`` or
@@ -208,7 +215,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> decide(0.8, 1.0, 0.5, probability=(0.29, 0.7), value_unsupported=True).verdict
     'PASS'
     >>> decide(0.8, 1.0, 0.05, probability=(0.2, 0.7), record_denied=True).reasons[0]
-    "a record's own 'no' denies a claim (safety first)"
+    "a record's own value denies a claim (safety first)"
     >>> decide(0.8, 1.0, 0.2, probability=(0.65, 0.7), name_absent=True).reasons[0]
     'hallucination probability 0.65 >= 0.6 with a name the context never mentions (safety first)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.55, 0.7), name_absent=True).verdict
@@ -224,7 +231,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
                                     "(safety first; calibration)"))
         elif record_denied:
-            crossed.append(("FAIL", "a record's own 'no' denies a claim (safety first)"))
+            crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
         else:  # a wrong value, then an unknown name: each fails from its own probability
             for found, at, what in (
                     (value_unsupported, cfg.hallucination.value_fail_probability,

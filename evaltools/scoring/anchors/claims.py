@@ -196,6 +196,10 @@ DISCOURSE_MARKERS = frozenset({
 #: sentence by sentence: the parser may read a whole record as one sentence.
 KEY_NO = re.compile(r"(?:^|(?<=[.;]\s))[^.;:\n]*:\s*(?:no|none)\s*(?=[.;\n]|$)",
                     re.IGNORECASE | re.MULTILINE)
+#: A "key: yes" piece, as a JSON record's true value reads ("outdoor seating: yes."): the
+#: key's words stand affirmed by the record itself.
+KEY_YES = re.compile(r"(?:^|(?<=[.;]\s))[^.;:\n]*:\s*yes\s*(?=[.;\n]|$)",
+                     re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -440,6 +444,22 @@ def hypothetical(tok) -> bool:
     return False
 
 
+#: Adverbs of degree through which a "not" negates the word they modify: "not well suited",
+#: "not very friendly" ("not only cheap" is no negation of "cheap").
+NEGATED_DEGREE = frozenset({
+    "well", "very", "too", "particularly", "especially", "really", "so", "that", "overly",
+    "entirely", "fully", "exactly", "quite", "terribly", "all", "as", "super", "remotely",
+})
+
+
+def _negates(child) -> bool:
+    """Whether a child negates its head: a ``neg`` ("not suited"), or an adverb of degree
+    that has one ("not well suited": the parser may hang "not" on "well")."""
+    return child.dep_ == "neg" or (
+        child.dep_ == "advmod" and child.lower_ in NEGATED_DEGREE
+        and any(g.dep_ == "neg" for g in child.children))
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
@@ -469,6 +489,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("He did not win but finished second.")
     >>> clause_negated(doc[5]), clause_negated(doc[3])
     (False, True)
+    >>> doc = load_pipeline()("It is quiet. It is cosy but not well suited to groups.")
+    >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
+    ['suited', 'groups']
     """
     t = tok
     own_article = False
@@ -490,10 +513,10 @@ def clause_negated(tok) -> bool:
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
                 and any(c.dep_ == "neg" for c in t.children)):
             return True  # "accepts credit cards but not Bitcoin"
-        if t.pos_ == "ADJ" and any(c.dep_ == "neg" for c in t.children):
+        if t.pos_ == "ADJ" and any(_negates(c) for c in t.children):
             return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
-            if any(c.dep_ == "neg" or (
+            if any(_negates(c) or (
                     not own_article and c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
                     and any(_no_det(g) for g in c.children))
                     for c in t.children):
@@ -609,6 +632,8 @@ def _span_of(tokens) -> tuple[int, int]:
     last = max(tokens, key=lambda t: t.i)
     while last.i > first.i and (last.is_punct or last.is_space):
         last = last.doc[last.i - 1]
+    while first.i < last.i and first.is_space:  # a blanked heading before the sentence
+        first = first.doc[first.i + 1]
     return first.idx, last.idx + len(last.text)
 
 

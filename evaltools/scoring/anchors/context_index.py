@@ -45,6 +45,7 @@ from evaltools.scoring.anchors.claims import (
     ENTITY_NOUNS,
     HYPOTHETICAL_CUES,
     KEY_NO,
+    KEY_YES,
     Claim,
     ClaimWord,
     _objects,
@@ -69,9 +70,10 @@ class ClaimSupport:
 
 
 #: Kinds of contradiction: the context negates (or affirms) what the claim affirms (or
-#: negates); a record's own ``key: no`` denies a word of an affirmed claim; the context says
-#: the opposite word beside the claim's words; the context has the roles swapped.
-CONTRADICTIONS = ("negation", "record_no", "opposite", "roles")
+#: negates); a record's own ``key: no`` denies a word of an affirmed claim; a record's own
+#: ``key: yes`` affirms what a negated claim denies; the context says the opposite word
+#: beside the claim's words; the context has the roles swapped.
+CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles")
 
 
 #: Words of a schedule whose opposite a claim with an hour does not contradict.
@@ -97,8 +99,8 @@ class ContextIndex:
     """
 
     __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_neg",
-                 "_no_key", "_pronoun", "_roles", "_unit", "_unit_memo", "sentences", "spans",
-                 "text")
+                 "_no_key", "_no_pos", "_pronoun", "_roles", "_unit", "_unit_memo", "_yes_key",
+                 "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -134,21 +136,27 @@ class ContextIndex:
                 unit_spans.append((a, b))
         self._unit = unit
         self.spans = tuple(unit_spans)
-        no_pieces = [(m.start(), m.end()) for m in KEY_NO.finditer(self.text)]
-        no_starts = [a for a, _ in no_pieces]
+        def piece_test(pattern):  # whether an offset is inside one of the pattern's pieces
+            pieces = [(m.start(), m.end()) for m in pattern.finditer(self.text)]
+            piece_starts = [a for a, _ in pieces]
 
-        def keyed_no(pos: int) -> bool:  # inside a "key: no" piece
-            i = bisect.bisect_right(no_starts, pos) - 1
-            return i >= 0 and pos < no_pieces[i][1]
+            def inside(pos: int) -> bool:
+                i = bisect.bisect_right(piece_starts, pos) - 1
+                return i >= 0 and pos < pieces[i][1]
+            return inside
+
+        keyed_no, keyed_yes = piece_test(KEY_NO), piece_test(KEY_YES)
 
         neg: dict[str, set[int]] = {}
         aff: dict[str, set[int]] = {}
         no_key: dict[str, set[int]] = {}
+        yes_key: dict[str, set[int]] = {}
+        no_pos: set[int] = set()  # positions of words inside a "key: no" piece
         tok_at = {tok.idx: tok for tok in doc}
         # sentences that may hold a wished-for or conditional clause: only their words are
         # walked up for it (claims.hypothetical), so a long context is read once
         maybe = {sent_of_tok(t) for t in doc if t.lower_ in HYPOTHETICAL_CUES}
-        for w in ws:
+        for j, w in enumerate(ws):
             tok = tok_at.get(w.start)
             if tok is not None and w.sent in maybe and hypothetical(tok):
                 continue  # "I wish there was a sauna": neither affirmed nor negated
@@ -158,9 +166,14 @@ class ContextIndex:
                 (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
                 if keyed_negated:
                     no_key.setdefault(f, set()).add(unit[w.sent])
+                    no_pos.add(j)
+                elif not negated and keyed_yes(w.start):
+                    yes_key.setdefault(f, set()).add(unit[w.sent])
         self._neg = {k: frozenset(v) for k, v in neg.items()}
         self._aff = {k: frozenset(v) for k, v in aff.items()}
         self._no_key = {k: frozenset(v) for k, v in no_key.items()}
+        self._yes_key = {k: frozenset(v) for k, v in yes_key.items()}
+        self._no_pos = frozenset(no_pos)
         roles: dict[int, set[tuple[str, str, str]]] = {}
         for tok in doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
@@ -200,24 +213,41 @@ class ContextIndex:
 
     def _polarity(self, claim: Claim, s: int) -> str | None:
         """None when the claim's polarity agrees with sentence ``s``; else "negation" (the
-        claim's focus negated there exactly when the claim is not, or the reverse) or
+        claim's focus negated there exactly when the claim is not, or the reverse),
         "record_no" (a word of an affirmed claim's predicate, not its verb, there only as a
-        record's ``key: no``: *an upscale cafe* against ``ambience upscale: no``)."""
+        record's ``key: no``: *an upscale cafe* against ``ambience upscale: no``) or
+        "record_yes" (a negated claim's focus there as a record's ``key: yes``: *does not
+        take reservations* against ``restaurants reservations: yes``)."""
         key = claim.focus
         if key:
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
             if seen and claim.negated not in seen:
-                return ("record_no" if not claim.negated and s in self._no_key.get(key, ())
-                        else "negation")
+                if not claim.negated and s in self._no_key.get(key, ()):
+                    return "record_no"
+                return "record_yes" if s in self._yes_key.get(key, ()) else "negation"
         if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
                 w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
                 and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
-                and s in self._no_key.get(w.word.key, ()) and s not in self._aff.get(w.word.key, ())
-                for w in claim.words):
+                and self._only_keyed_no(w.word, s) for w in claim.words):
             return "record_no"
         return None
+
+    def _only_keyed_no(self, word, s: int) -> bool:
+        """Whether ``word`` stands in unit ``s`` only as a record's ``key: no``, itself or,
+        when it is not there as it is, a derivation of it (*offers delivery* against
+        ``delivers: no``)."""
+        key = word.key
+        if s in self._aff.get(key, ()):
+            return False
+        if s in self._no_key.get(key, ()):
+            return True
+        if s in self._units(self.sentences.find(word)):
+            return False
+        derived = [j for j in self.sentences.derived_positions(word)
+                   if self._unit[self.sentences.sentence_of(j)] == s]
+        return bool(derived) and all(j in self._no_pos for j in derived)
 
     def _value_units(self, m: Mention) -> frozenset[int]:
         return frozenset(self._mention_unit[i] for i in self._mentions.supporting(m))
@@ -416,6 +446,8 @@ class ContextIndex:
                     "the context has the other polarity, of a subject it does not name"), None
             if kind == "record_no":
                 note = "a record's 'no' negates it"
+            elif kind == "record_yes":
+                note = "a record's 'yes' affirms it"
             elif kind is not None:
                 note = f"the context {'affirms' if claim.negated else 'negates'} it"
             if kind is None and claim.roles is not None:

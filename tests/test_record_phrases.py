@@ -1,0 +1,148 @@
+"""How a business record's values are read against an overview, each rule with a supported
+and an unsupported (or contradicted) case: a record's yes denies a negated claim; its
+yes/no keys said the ways overviews put them (``evaltools/scoring/data/record_keys.json``);
+a derivation of a key that is "no"; Canadian province codes; runs of weekdays with the
+same hours; Markdown headings and labels; "not" on an adverb of degree."""
+
+import json
+
+import pytest
+
+import evaltools
+from evaltools.scoring.context import _runs, _unmarkdown, key_phrases, read_context
+from evaltools.scoring.verdict import denied_by_record
+
+Q = "Write an objective overview of this business based only on the record."
+
+
+def _record(**attributes) -> str:
+    return json.dumps({"name": "Harbor Paws", "city": "Tampa", "state": "FL",
+                       "attributes": attributes})
+
+
+def _claims(context: str, response: str) -> list[tuple[str, bool, str | None]]:
+    result = evaltools.score(Q, context, response)
+    return [(a.text, a.supported, a.contradiction) for a in result.anchors if a.kind == "claim"]
+
+
+def test_a_records_yes_denies_a_negated_claim_and_fails_rule_1():
+    ctx = _record(RestaurantsReservations="True", RestaurantsDelivery="False")
+    bad = evaltools.score(Q, ctx, "Harbor Paws does not take reservations.")
+    assert [(a.supported, a.contradiction) for a in bad.anchors] == [(False, "record_yes")]
+    assert bad.anchors[0].note.endswith("a record's 'yes' affirms it")
+    assert bad.verdict_inputs.record_denied and denied_by_record(bad.anchors[0])
+    assert bad.verdict == "FAIL"
+    assert bad.reasons[0] == "a record's own value denies a claim (safety first)"
+    ok = evaltools.score(Q, ctx, "Harbor Paws takes reservations but does not deliver.")
+    assert ok.verdict == "PASS" and not ok.verdict_inputs.record_denied
+    # the same words negated in prose are a contradiction, but no record's own value
+    prose = evaltools.score(Q, "Harbor Paws takes reservations.",
+                            "Harbor Paws does not take reservations.")
+    assert [a.contradiction for a in prose.anchors] == ["negation"]
+    assert not prose.verdict_inputs.record_denied
+
+
+@pytest.mark.parametrize(("value", "response", "expected"), [
+    # by appointment only: "appointment required" means the same, "walk-in" the opposite
+    ("False", "Appointments are not required.", (True, None)),
+    ("True", "Appointments are not required.", (False, "record_yes")),
+    ("False", "No appointment is needed.", (True, None)),
+    ("True", "No appointment is needed.", (False, "record_yes")),
+    ("True", "Appointments are required.", (True, None)),
+    ("False", "Appointments are required.", (False, "record_no")),
+])
+def test_by_appointment_only_is_read_as_overviews_put_it(value, response, expected):
+    (claim,) = _claims(_record(ByAppointmentOnly=value), response)
+    assert claim[1:] == expected
+
+
+@pytest.mark.parametrize(("attributes", "response", "expected"), [
+    ({"GoodForKids": "True"}, "It is family-friendly.", (True, None)),
+    ({"GoodForKids": "False"}, "It is family-friendly.", (False, "record_no")),
+    ({"GoodForKids": "True"}, "It is suitable for kids.", (True, None)),
+    ({"GoodForKids": "False"}, "It is suitable for kids.", (False, "record_no")),
+    ({"DogsAllowed": "True"}, "Harbor Paws is pet-friendly.", (True, None)),
+    ({"DogsAllowed": "False"}, "Harbor Paws is pet-friendly.", (False, "record_no")),
+    ({"BusinessAcceptsCreditCards": "False"}, "It is cash only.", (True, None)),
+    ({"BusinessAcceptsCreditCards": "True"}, "It is cash only.", (False, "record_no")),
+    ({"OutdoorSeating": "True"}, "Harbor Paws offers patio seating.", (True, None)),
+    ({"OutdoorSeating": "False"}, "Harbor Paws offers patio seating.", (False, "record_no")),
+    ({"Caters": "True"}, "Harbor Paws offers catering.", (True, None)),
+    ({"Caters": "False"}, "Harbor Paws offers catering.", (False, "record_no")),
+])
+def test_yes_no_keys_are_read_in_the_phrases_overviews_use(attributes, response, expected):
+    (claim,) = _claims(_record(**attributes), response)
+    assert claim[1:] == expected
+
+
+def test_key_phrases_are_shipped_data_read_once():
+    table = key_phrases()
+    assert table["good for kids"][0][:2] == ("family-friendly", "child-friendly")
+    assert table["business accepts credit cards"] == (("cards accepted",), ("cash only",))
+    # each key as split_key reads a record's attribute name
+    assert all(k == k.lower() and v[0] + v[1] for k, v in table.items())
+    text = read_context(_record(ByAppointmentOnly="True")).text
+    assert ("attributes by appointment only: yes. attributes appointment required: yes."
+            in text and "attributes walk-in: no." in text)
+
+
+def test_a_derivation_of_a_key_that_is_no_denies_an_affirmed_claim():
+    # not in the shipped phrases: "delivers" is read as "delivery" (a derivation)
+    ctx = json.dumps({"name": "Harbor Paws", "delivers": False, "grooms_cats": True})
+    assert _claims(ctx, "Harbor Paws offers delivery.") == [
+        ("Harbor Paws offers delivery", False, "record_no")]
+    ctx = json.dumps({"name": "Harbor Paws", "delivers": True})
+    assert _claims(ctx, "Harbor Paws offers delivery.") == [
+        ("Harbor Paws offers delivery", True, None)]
+
+
+def test_canadian_province_codes_name_their_province():
+    ctx = json.dumps({"name": "Iron Den Gym", "city": "Edmonton", "state": "AB"})
+    assert _claims(ctx, "Iron Den Gym is a gym in Edmonton, Alberta.")[-1] == (
+        "Edmonton, Alberta", True, None)
+    assert _claims(ctx, "Iron Den Gym is a gym in Edmonton, Ontario.")[-1] == (
+        "Edmonton, Ontario", False, None)
+
+
+def test_weekdays_with_the_same_hours_are_read_as_a_run():
+    hours = {"Monday": "7:0-19:0", "Tuesday": "7:0-19:0", "Wednesday": "7:0-19:0",
+             "Thursday": "7:0-19:0", "Friday": "7:0-15:0"}
+    assert _runs(hours) == [("Monday–Thursday", "7:00–19:00")]
+    assert _runs({"Mon": "9:0-17:0", "Wed": "9:0-17:0", "Fri": "9:0-17:0"}) == []
+    ctx = json.dumps({"name": "Keystone Motion", "hours": hours})
+    assert _claims(ctx, "Keystone Motion is open Monday–Thursday.")[0][1] is True
+    assert _claims(ctx, "Keystone Motion is open Tuesday–Friday.")[0][1] is False
+
+
+def test_markdown_headings_and_bold_labels_state_nothing_in_a_response():
+    text = "**Harbor Paws – Overview**\n\n- **Hours:** 9-5\n### Concerns\n**Gina** is kind."
+    read = _unmarkdown(text, titles=True)
+    assert len(read) == len(text)
+    assert read.split("\n") == [" " * 26, "", "-            9-5", " " * 12, "  Gina   is kind."]
+    ctx = "Harbor Paws is a dog groomer in Tampa. Gina is kind."
+    response = ("**Harbor Paws – Overview**\n\nHarbor Paws is a dog groomer in Tampa.\n\n"
+                "- **What customers like:** Gina is kind.")
+    assert _claims(ctx, response) == [
+        ("Harbor Paws is a dog groomer in Tampa", True, None), ("Gina is kind", True, None)]
+    # a bold name inside a sentence is read without its marks (the claim quotes the read text)
+    assert _claims(ctx, "**Gina** is rude.") == [("Gina   is rude", False, None)]
+
+
+def test_a_contexts_markdown_headings_keep_their_words():
+    # a heading of a scraped page may hold the fact ("By Jane Roe, May 24, 2019")
+    ctx = "# Nasdaq expands\n###### By Jane Roe, May 24, 2019\nNasdaq leased a floor."
+    assert _unmarkdown(ctx).split("\n")[1] == "       By Jane Roe, May 24, 2019"
+    result = evaltools.score("When did Nasdaq expand?", ctx, "Nasdaq expanded in May 2019.")
+    assert [(a.kind, a.supported) for a in result.anchors if a.kind == "date"] == [
+        ("date", True)]
+
+
+@pytest.mark.parametrize(("response", "expected"), [
+    ("It is kid-friendly but not well suited to groups.", (True, None)),
+    ("It is kid-friendly and well suited to groups.", (False, "record_no")),
+])
+def test_not_on_an_adverb_of_degree_negates_the_word_it_modifies(response, expected):
+    # after a first sentence the parser hangs "not" on "well", not on "suited"
+    ctx = _record(RestaurantsGoodForGroups="False", GoodForKids="True", NoiseLevel="u'quiet'")
+    claims = _claims(ctx, "The noise level is quiet. " + response)
+    assert claims[-1][1:] == expected
