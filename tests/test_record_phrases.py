@@ -1,8 +1,9 @@
 """How a business record's values are read against an overview, each rule with a supported
 and an unsupported (or contradicted) case: a record's yes denies a negated claim; its
 yes/no keys said the ways overviews put them (``evaltools/scoring/data/record_keys.json``);
-a derivation of a key that is "no"; Canadian province codes; runs of weekdays with the
-same hours; Markdown headings and labels; "not" on an adverb of degree."""
+a derivation of a key that is "no"; a compound's light part; Canadian province codes;
+runs of weekdays with the same hours; Markdown headings and labels; "not" on an adverb of
+degree; a qualifier before an article."""
 
 import json
 
@@ -146,3 +147,25 @@ def test_not_on_an_adverb_of_degree_negates_the_word_it_modifies(response, expec
     ctx = _record(RestaurantsGoodForGroups="False", GoodForKids="True", NoiseLevel="u'quiet'")
     claims = _claims(ctx, "The noise level is quiet. " + response)
     assert claims[-1][1:] == expected
+
+
+def test_a_compounds_light_part_carries_no_polarity_of_its_own():
+    # "dog-friendly: no" denies dogs, not that anyone is friendly
+    ctx = json.dumps({"name": "Harbor Paws", "attributes": {"DogsAllowed": "False"},
+                      "review_info": [{"review_text": "Maria at the desk was so friendly."}]})
+    assert _claims(ctx, "Maria is described as friendly.") == [
+        ("Maria is described as friendly", True, None)]
+    assert _claims(ctx, "Harbor Paws is dog-friendly.") == [
+        ("Harbor Paws is dog-friendly", False, "record_no")]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("The bouquets came in under a $2,200 budget.", True),   # the budget is $2,200
+    ("The bouquets came in under a $2,500 budget.", False),
+    ("The bouquets cost under $2,200.", False),              # less than $2,200: not stated
+])
+def test_a_qualifier_before_an_article_qualifies_the_noun_not_the_amount(response, supported):
+    ctx = ("Our wedding budget for flowers was $2,200 and the bouquets were stunning. "
+           "They cost $2,200 in total.")
+    (money,) = [a for a in evaltools.score(Q, ctx, response).anchors if a.kind == "number"]
+    assert money.supported is supported

@@ -56,7 +56,7 @@ from evaltools.scoring.anchors.claims import (
 )
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
-from evaltools.scoring.matcher import SentenceIndex, Word, words_of
+from evaltools.scoring.matcher import LIGHT_PARTS, SentenceIndex, Word, words_of
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,10 @@ class ContextIndex:
                 continue  # "I wish there was a sauna": neither affirmed nor negated
             keyed_negated = keyed_no(w.start)
             negated = keyed_negated or (tok is not None and clause_negated(tok))
-            for f in (*w.forms, *(w.parts if len(w.parts) > 1 else ())):
+            # a compound's light part ("friendly" of "dog-friendly: no") says nothing of
+            # the word alone ("friendly staff")
+            parts = [p for p in w.parts if p not in LIGHT_PARTS] if len(w.parts) > 1 else ()
+            for f in (*w.forms, *parts):
                 (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
                 if keyed_negated:
                     no_key.setdefault(f, set()).add(unit[w.sent])

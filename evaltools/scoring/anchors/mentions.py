@@ -266,6 +266,8 @@ _AFTER_RE = re.compile(
     + r")(?![\w]))"
 )
 _BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
+#: A lower-case word right after an amount: the noun it describes ("a $2,200 budget").
+_NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
@@ -280,9 +282,18 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> [_qualifier(t, t.index("40"), t.index("40") + 8, ("quantity", "year", 40))
     ...  for t in ("a loss over 40 years", "for over 40 years", "over 40 years old")]
     ['', '>', '>']
+
+    With an article between, the word qualifies the noun the amount describes, not the
+    amount: *came in under a $2,200 budget* (the budget is $2,200), but *well over a
+    $100,000*:
+
+    >>> [_qualifier(t, t.index("$"), t.index("$") + 6) for t in (
+    ...  "came in under a $2,200 budget", "paid well over a $100,000.")]
+    ['', '>']
     """
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
-    if m is not None:
+    if m is not None and not (m.group(0).rstrip().lower().endswith((" a", " an"))
+                              and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()
         if (q == "over" and value[:1] == ("quantity",) and value[1] in DURATIONS
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
