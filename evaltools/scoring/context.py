@@ -26,6 +26,10 @@ The rules:
   ``9:00–17:30``;
 - weekday abbreviations in keys and values are written out: ``Mon`` ->
   ``Monday``, ``Thurs`` -> ``Thursday``;
+- a yes/no key is also said in the phrases overviews use for it, each a line of its
+  own (:func:`key_phrases`: ``by appointment only: no.`` is followed by ``appointment
+  required: no.`` and ``walk-ins welcome: yes.``), and consecutive weekdays with the
+  same hours are also read as a run (``hours Monday–Thursday: 7:00–19:00.``);
 - nesting deeper than :data:`MAX_DEPTH` levels is read as nothing, and a text
   that is not valid JSON (or nests too deep to parse) is read as plain text.
 
