@@ -125,8 +125,9 @@ def test_markdown_headings_and_bold_labels_state_nothing_in_a_response():
                 "- **What customers like:** Gina is kind.")
     assert _claims(ctx, response) == [
         ("Harbor Paws is a dog groomer in Tampa", True, None), ("Gina is kind", True, None)]
-    # a bold name inside a sentence is read without its marks (the claim quotes the read text)
-    assert _claims(ctx, "**Gina** is rude.") == [("Gina   is rude", False, None)]
+    # a bold name inside a sentence is read without its marks; the claim quotes the response
+    # as written at its offsets
+    assert _claims(ctx, "**Gina** is rude.") == [("Gina** is rude", False, None)]
 
 
 def test_a_contexts_markdown_headings_keep_their_words():

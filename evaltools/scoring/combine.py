@@ -99,10 +99,25 @@ def restated_lemmas(grounding: GroundingScore, context: ContextFeatures) -> froz
     return frozenset(out)
 
 
+def quoted(items, given: str) -> tuple:
+    """Anchors or spans whose ``text`` quotes ``given``, the response as written, at their
+    offsets: markup was read as spaces in the parsed text (:func:`~evaltools.scoring.context
+    .unmark`), every offset kept, so ``given[start:end]`` is what the reader wrote.
+
+    >>> from evaltools.scoring.result import Anchor
+    >>> quoted([Anchor("claim", "Gina   is rude", 2, 16, False)], "**Gina** is rude.")[0].text
+    'Gina** is rude'
+    """
+    return tuple(dataclasses.replace(x, text=given[x.start:x.end]) for x in items)
+
+
 def score_features(rid: Any, query: QueryFeatures,
                    context: ContextFeatures, response: ResponseFeatures, *, config: Config,
                    tfidf: CorpusTfidf | None = None,
-                   cosine: float | None = None, calibration=None) -> ScoreResult:
+                   cosine: float | None = None, calibration=None,
+                   given: str | None = None) -> ScoreResult:
+    """The scores of one record from its features; ``given`` is the response as written,
+    which anchors and spans quote (:func:`quoted`; default: the text parsed)."""
     rcfg = config.relevance
     reference, query_keywords, against, applicable = query_reference(query, context, rcfg)
     rel = relevance_score(reference, response.tokens,
@@ -146,6 +161,9 @@ def score_features(rid: Any, query: QueryFeatures,
     short_answer = rcfg.answer_type and answers_type(
         query.asks, response.words, (m.kind for m in response.mentions), response.proper_nouns,
         max_words=rcfg.answer_type_max_words)
+    anchors, spans = hall.anchors, grounding.unsupported_spans
+    if given is not None and given != response.text:
+        anchors, spans = quoted(anchors, given), quoted(spans, given)
     result = ScoreResult(
         id=rid, relevance=rel.relevance, relevance_cosine=rel.cosine,
         relevance_jaccard=rel.jaccard, completeness=comp.completeness,
@@ -153,8 +171,8 @@ def score_features(rid: Any, query: QueryFeatures,
         hallucination=hall.hallucination, claims_score=hall.claims_score,
         drift_penalty=hall.drift_penalty, ngram_overlap=hall.ngram_overlap,
         anchors_total=hall.anchors_total, anchors_unsupported=hall.anchors_unsupported,
-        anchors=hall.anchors, support=grounding.support,
-        unsupported_spans=grounding.unsupported_spans,
+        anchors=anchors, support=grounding.support,
+        unsupported_spans=spans,
         signals=response_signals(query, context, response, hall.anchors, grounding))
     gate = config.grounding.span_record_gate
     from_probability = config.hallucination.verdict_from == "probability"

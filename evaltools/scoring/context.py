@@ -151,8 +151,10 @@ _LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
 _MD_HEADING = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t][^\n]*|(\*\*|__)[^*_\n]+\1[ \t]*:?)[ \t]*$")
 #: A bold label opening a line or a list item: ``- **Hours:** 9-5`` (the label, colon included).
 _MD_LABEL = re.compile(r"(?m)^([ \t]*(?:[-*+\u2022][ \t]+)?)((\*\*|__)[^*_\n]{1,40}?(?::\3|\3:))")
-#: The marks of a heading, and bold marks (``**Little Harbor** is ...``).
-_MD_MARKS = re.compile(r"(?m)^[ \t]*#{1,6}(?=[ \t])|\*\*|__")
+#: The marks of a heading, and bold marks (``**Little Harbor** is ...``; not inside a word
+#: or a number: ``2**10``, ``snake__case``).
+_MD_MARKS = re.compile(r"(?m)^[ \t]*#{1,6}(?=[ \t])|(?<![\w*])(?:\*\*|__)(?=\S)"
+                       r"|(?<=\S)(?:\*\*|__)(?![\w*])")
 
 
 def _unmarkdown(text: str, titles: bool = False) -> str:
@@ -166,6 +168,8 @@ def _unmarkdown(text: str, titles: bool = False) -> str:
     '            \\n-            9-5\\n       \\n  Gina   is kind.'
     >>> _unmarkdown(text)
     '  Overview  \\n-   Hours:   9-5\\n   Gina\\n  Gina   is kind.'
+    >>> _unmarkdown("2**10 is 1024; snake__case")
+    '2**10 is 1024; snake__case'
     """
     def blank(m: re.Match) -> str:
         return re.sub(r"[^\n]", " ", m.group(0))

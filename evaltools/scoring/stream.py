@@ -156,13 +156,14 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
         cosines = iter(tfidf_cosines(
             [(query_reference(f[0], f[1], config.relevance)[0], f[2].tokens)
              for f in features if f]) if tfidf is None else ())
-        for (line, rec, rid, _, error), feats in zip(checked, features, strict=True):
+        for (line, rec, rid, texts, error), feats in zip(checked, features, strict=True):
             if feats is None:
                 yield line, rec, ScoreResult(id=rid, error=error)
                 continue
             yield line, rec, score_features(
                 rid, *feats, config=config, tfidf=tfidf,
-                cosine=next(cosines) if tfidf is None else None, calibration=calibration)
+                cosine=next(cosines) if tfidf is None else None, calibration=calibration,
+                given=texts[2])
 
 
 def output_record(record: Mapping[str, Any], result: ScoreResult, calibration=None
