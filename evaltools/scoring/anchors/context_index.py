@@ -237,7 +237,7 @@ class ContextIndex:
             return "record_no"
         return None
 
-    def _only_keyed_no(self, word, s: int) -> bool:
+    def _only_keyed_no(self, word: Word, s: int) -> bool:
         """Whether ``word`` stands in unit ``s`` only as a record's ``key: no``, itself or,
         when it is not there as it is, a derivation of it (*offers delivery* against
         ``delivers: no``)."""
