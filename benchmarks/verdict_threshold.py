@@ -25,6 +25,9 @@ and HaluEval, dialogue BEGIN and Q²). Rules:
   unsupported claim with a name the context never mentions (``Anchor.absent``) also fails
   from probability ``r`` on (``hallucination.name_fail_probability``);
 - ``p >= t only``: the probability alone, for comparison;
+- with ``--record-thresholds``, each rule also with ``records at p >= u``: a response whose
+  context is read as a record (a JSON business record, a data-to-text input) fails from
+  ``min(t, u)`` on (``hallucination.record_fail_probability``);
 
 each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
 The chosen rule is the one with the highest mean F1 over the development sets among those
@@ -49,8 +52,9 @@ if str(ROOT) not in sys.path:
 from verdict_rates import rates  # noqa: E402  (this folder: the same shares and F1)
 
 from evaltools.calibration.lodo import fit_predict  # noqa: E402
+from evaltools.scoring.context import read_context  # noqa: E402
 from evaltools.scoring.probability import features_frame, load_calibration  # noqa: E402
-from evaltools.scoring.verdict import VALUE_KINDS  # noqa: E402
+from evaltools.scoring.verdict import RECORD_CONTRADICTIONS, VALUE_KINDS  # noqa: E402
 
 
 def read(path: Path):
@@ -69,20 +73,23 @@ def read(path: Path):
                                       and a["kind"] in VALUE_KINDS for a in r["anchors"])
                                   for r in rows]
     frame["record_denied"] = [any(a.get("counted", True) and not a["supported"]
-                                  and a.get("contradiction") == "record_no"
+                                  and a.get("contradiction") in RECORD_CONTRADICTIONS
                                   for a in r["anchors"]) for r in rows]
+    frame["record"] = [read_context(str(r.get("context") or "")).structured for r in rows]
     frame["name_absent"] = [any(a.get("counted", True) and not a["supported"] and a.get("absent")
                                 for a in r["anchors"]) for r in rows]
     return frame, features
 
 
 def _fail(frame, t: float | None, w: float, value_rule: bool,
-          value_p: float | None = None, name_p: float | None = None) -> np.ndarray:
+          value_p: float | None = None, name_p: float | None = None,
+          record_p: float | None = None) -> np.ndarray:
     """FAIL under one rule: rule 1 (spec, or the probability at ``t``) or rule 2 unwaived.
 
     With ``value_rule`` an unsupported number or date also fails when ``S_hall > 0.5``,
     or (``value_p``) when the probability reaches ``value_p``; with ``name_p`` so does an
-    unsupported claim with a name the context never mentions, from ``name_p`` on."""
+    unsupported claim with a name the context never mentions, from ``name_p`` on; with
+    ``record_p`` a response whose context is a record fails from ``min(t, record_p)`` on."""
     rel = frame["relevance_fail"].to_numpy()
     if w > 0:
         rel = rel & (frame["support"].to_numpy() < w)
@@ -90,7 +97,10 @@ def _fail(frame, t: float | None, w: float, value_rule: bool,
         rule1 = frame["s_hall"].to_numpy() > 0.5
     else:
         p = frame["p"].to_numpy()
-        rule1 = (p >= t) | frame["record_denied"].to_numpy()
+        cut = np.full(len(p), t)
+        if record_p is not None:
+            cut[frame["record"].to_numpy()] = min(t, record_p)
+        rule1 = (p >= cut) | frame["record_denied"].to_numpy()
         if value_rule:
             value = frame["s_hall"].to_numpy() > 0.5
             if value_p is not None:
@@ -116,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="also rules where, besides the value clause, an unsupported claim "
                          "with a name the context never mentions fails from this probability "
                          "on (hallucination.name_fail_probability)")
+    ap.add_argument("--record-thresholds", type=float, nargs="*", default=[],
+                    help="also each rule with responses whose context is a record failing "
+                         "from this probability on (hallucination.record_fail_probability)")
     ap.add_argument("--max-false", type=float, default=0.25)
     args = ap.parse_args(argv)
     import pandas as pd
@@ -146,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
               for t in args.thresholds for w in args.waivers if q < t and r < t]
     rules += [(f"p >= {t:g} only", t, w, False, None, None) for t in args.thresholds
               for w in args.waivers]
+    rules = [(*r, None) for r in rules]
+    rules += [(f"{label}, records at p >= {u:g}", t, w, v, q, n, u)
+              for u in args.record_thresholds
+              for label, t, w, v, q, n, _ in list(rules) if t is not None and u < t]
     print(f"features: {', '.join(features[0])}; each set's probability from the model fitted "
           "on the others\n")
     cols = [*names, *held_names]
@@ -156,8 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|" + "---:|" * len(cols))
     best = None
     fails = []
-    for label, t, w, value_rule, value_p, name_p in rules:
-        fail = _fail(frame, t, w, value_rule, value_p, name_p)
+    for label, t, w, value_rule, value_p, name_p, record_p in rules:
+        fail = _fail(frame, t, w, value_rule, value_p, name_p, record_p)
         fails.append(fail)
         per = {}
         for name in cols:

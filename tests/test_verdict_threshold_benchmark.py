@@ -34,6 +34,17 @@ def test_a_name_the_context_never_mentions_fails_from_its_probability(bench):
     assert bench._fail(f, 0.5, 0.0, True, 0.3, 0.6).tolist() == [True, True, True, True]
 
 
+def test_a_records_own_threshold_applies_to_records_only(bench):
+    f = frame([(0, "a", "data2text", 0.62, 0.2, False),   # a record at P 0.62
+               (1, "a", "data2text", 0.58, 0.2, False),   # a record at P 0.58
+               (1, "a", "qa", 0.62, 0.2, False)])         # prose at P 0.62
+    f["record"] = [True, True, False]
+    assert bench._fail(f, 0.7, 0.0, True, 0.3, None).tolist() == [False, False, False]
+    # records fail from min(0.7, 0.6) = 0.6; prose still from 0.7
+    assert bench._fail(f, 0.7, 0.0, True, 0.3, None, 0.6).tolist() == [True, False, False]
+    assert bench._fail(f, 0.7, 0.0, True, 0.3, None, 0.55).tolist() == [True, True, False]
+
+
 def test_each_set_is_measured_under_the_rule_chosen_on_the_others(bench, capsys):
     # set "a": the name clause finds its two hallucinated answers and fails no faithful one;
     # set "b": the clause would fail its faithful answer (P 0.65 with a name)
