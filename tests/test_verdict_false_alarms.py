@@ -667,12 +667,12 @@ def test_a_bare_verb_joined_to_a_negated_one_shares_its_not():
 
 
 def test_a_no_is_found_piece_by_piece_not_sentence_by_sentence():
-    from evaltools.scoring.anchors.claims import KEY_NO
+    from evaltools.scoring.anchors.claims import KEY_YES_NO
 
     # the piece "attributes outdoor seating: no" is found though the record is one sentence
     text = "name: Joe's Pizza. attributes outdoor seating: no. attributes wifi: free."
-    assert [m.group() for m in KEY_NO.finditer(text)] == ["attributes outdoor seating: no"]
-    assert [m.group() for m in KEY_NO.finditer("name: No Name Bar. alcohol: none")] == [
+    assert [m.group() for m in KEY_YES_NO.finditer(text)] == ["attributes outdoor seating: no"]
+    assert [m.group() for m in KEY_YES_NO.finditer("name: No Name Bar. alcohol: none")] == [
         "alcohol: none"]
 
 

@@ -191,15 +191,13 @@ DISCOURSE_MARKERS = frozenset({
     "instead", "otherwise", "indeed", "importantly", "interestingly", "unfortunately",
     "fortunately", "generally", "specifically", "essentially", "basically", "altogether",
 })
-#: A "key: no" (or "key: none") piece of a key/value text, as a JSON record's false value
-#: reads ("outdoor seating: no."): the key's words stand negated. Found piece by piece, not
-#: sentence by sentence: the parser may read a whole record as one sentence.
-KEY_NO = re.compile(r"(?:^|(?<=[.;]\s))[^.;:\n]*:\s*(?:no|none)\s*(?=[.;\n]|$)",
-                    re.IGNORECASE | re.MULTILINE)
-#: A "key: yes" piece, as a JSON record's true value reads ("outdoor seating: yes."): the
-#: key's words stand affirmed by the record itself.
-KEY_YES = re.compile(r"(?:^|(?<=[.;]\s))[^.;:\n]*:\s*yes\s*(?=[.;\n]|$)",
-                     re.IGNORECASE | re.MULTILINE)
+#: A "key: no" (or "key: none") or "key: yes" piece of a key/value text, as a JSON record's
+#: false or true value reads ("outdoor seating: no."): the key's words stand negated, or
+#: affirmed, by the record itself (group ``value``). Found piece by piece, not sentence by
+#: sentence: the parser may read a whole record as one sentence.
+KEY_YES_NO = re.compile(
+    r"(?:^|(?<=[.;]\s))[^.;:\n]*:\s*(?P<value>no|none|yes)\s*(?=[.;\n]|$)",
+    re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,7 @@ from evaltools.scoring.anchors.claims import (
     ANTONYMS,
     ENTITY_NOUNS,
     HYPOTHETICAL_CUES,
-    KEY_NO,
-    KEY_YES,
+    KEY_YES_NO,
     Claim,
     ClaimWord,
     _objects,
@@ -136,16 +135,14 @@ class ContextIndex:
                 unit_spans.append((a, b))
         self._unit = unit
         self.spans = tuple(unit_spans)
-        def piece_test(pattern):  # whether an offset is inside one of the pattern's pieces
-            pieces = [(m.start(), m.end()) for m in pattern.finditer(self.text)]
-            piece_starts = [a for a, _ in pieces]
+        pieces = [(m.start(), m.end(), m.group("value").lower() != "yes")
+                  for m in KEY_YES_NO.finditer(self.text)]
+        piece_starts = [a for a, _, _ in pieces]
 
-            def inside(pos: int) -> bool:
-                i = bisect.bisect_right(piece_starts, pos) - 1
-                return i >= 0 and pos < pieces[i][1]
-            return inside
-
-        keyed_no, keyed_yes = piece_test(KEY_NO), piece_test(KEY_YES)
+        def key_negated_at(pos: int) -> bool | None:
+            """True inside a "key: no" piece, False inside a "key: yes" one, else None."""
+            i = bisect.bisect_right(piece_starts, pos) - 1
+            return pieces[i][2] if i >= 0 and pos < pieces[i][1] else None
 
         neg: dict[str, set[int]] = {}
         aff: dict[str, set[int]] = {}
@@ -160,7 +157,8 @@ class ContextIndex:
             tok = tok_at.get(w.start)
             if tok is not None and w.sent in maybe and hypothetical(tok):
                 continue  # "I wish there was a sauna": neither affirmed nor negated
-            keyed_negated = keyed_no(w.start)
+            key_negated = key_negated_at(w.start)
+            keyed_negated = key_negated is True
             negated = keyed_negated or (tok is not None and clause_negated(tok))
             # a compound's light part ("friendly" of "dog-friendly: no") says nothing of
             # the word alone ("friendly staff")
@@ -170,7 +168,7 @@ class ContextIndex:
                 if keyed_negated:
                     no_key.setdefault(f, set()).add(unit[w.sent])
                     no_pos.add(j)
-                elif not negated and keyed_yes(w.start):
+                elif not negated and key_negated is False:
                     yes_key.setdefault(f, set()).add(unit[w.sent])
         self._neg = {k: frozenset(v) for k, v in neg.items()}
         self._aff = {k: frozenset(v) for k, v in aff.items()}

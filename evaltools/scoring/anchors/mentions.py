@@ -258,7 +258,7 @@ _BEFORE_RE = re.compile(
     r"(?i)(?:^|(?<=[^\w.\-]))(?P<q>"  # not a compound's part: "five-under 67" (golf)
     + "|".join(sorted((re.escape(w) for ws in QUALIFIERS.values() for w in ws),
                       key=len, reverse=True))
-    + r")(?:[ \u00a0]+an?)?[ \u00a0]*$"  # "well over a $100,000"
+    + r")(?P<article>[ \u00a0]+an?)?[ \u00a0]*$"  # "well over a $100,000"
 )
 _AFTER_RE = re.compile(
     r"(?i)(?P<q>\+(?![\w])|[ \u00a0]+(?:"
@@ -292,8 +292,7 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     ['', '>']
     """
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
-    if m is not None and not (m.group(0).rstrip().lower().endswith((" a", " an"))
-                              and _NOUN_AFTER.match(text, end)):
+    if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()
         if (q == "over" and value[:1] == ("quantity",) and value[1] in DURATIONS
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
