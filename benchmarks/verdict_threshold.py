@@ -28,6 +28,9 @@ and HaluEval, dialogue BEGIN and Q²). Rules:
 - with ``--record-thresholds``, each rule also with ``records at p >= u``: a response whose
   context is read as a record (a JSON business record, a data-to-text input) fails from
   ``min(t, u)`` on (``hallucination.record_fail_probability``);
+- with ``--long-thresholds``, each rule also with ``long at p >= u``: a response of at least
+  ``--long-words`` words fails from ``min(t, u)`` on (``hallucination.long_fail_probability``
+  and ``hallucination.long_response_words``);
 
 each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
 The chosen rule is the one with the highest mean F1 over the development sets among those
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -76,6 +80,8 @@ def read(path: Path):
                                   and a.get("contradiction") in RECORD_CONTRADICTIONS
                                   for a in r["anchors"]) for r in rows]
     frame["record"] = [read_context(str(r.get("context") or "")).structured for r in rows]
+    frame["words"] = [round(math.expm1((r.get("signals") or {}).get("log_response_words", 0.0)))
+                      for r in rows]
     frame["name_absent"] = [any(a.get("counted", True) and not a["supported"] and a.get("absent")
                                 for a in r["anchors"]) for r in rows]
     return frame, features
@@ -83,13 +89,15 @@ def read(path: Path):
 
 def _fail(frame, t: float | None, w: float, value_rule: bool,
           value_p: float | None = None, name_p: float | None = None,
-          record_p: float | None = None) -> np.ndarray:
+          record_p: float | None = None, long_p: float | None = None,
+          long_words: int = 0) -> np.ndarray:
     """FAIL under one rule: rule 1 (spec, or the probability at ``t``) or rule 2 unwaived.
 
     With ``value_rule`` an unsupported number or date also fails when ``S_hall > 0.5``,
     or (``value_p``) when the probability reaches ``value_p``; with ``name_p`` so does an
     unsupported claim with a name the context never mentions, from ``name_p`` on; with
-    ``record_p`` a response whose context is a record fails from ``min(t, record_p)`` on."""
+    ``record_p`` a response whose context is a record fails from ``min(t, record_p)`` on; with
+    ``long_p`` a response of at least ``long_words`` words fails from ``min(t, long_p)`` on."""
     rel = frame["relevance_fail"].to_numpy()
     if w > 0:
         rel = rel & (frame["support"].to_numpy() < w)
@@ -100,6 +108,9 @@ def _fail(frame, t: float | None, w: float, value_rule: bool,
         cut = np.full(len(p), t)
         if record_p is not None:
             cut[frame["record"].to_numpy()] = min(t, record_p)
+        if long_p is not None:
+            long = frame["words"].to_numpy() >= long_words
+            cut[long] = np.minimum(cut[long], long_p)
         rule1 = (p >= cut) | frame["record_denied"].to_numpy()
         if value_rule:
             value = frame["s_hall"].to_numpy() > 0.5
@@ -129,6 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record-thresholds", type=float, nargs="*", default=[],
                     help="also each rule with responses whose context is a record failing "
                          "from this probability on (hallucination.record_fail_probability)")
+    ap.add_argument("--long-thresholds", type=float, nargs="*", default=[],
+                    help="also each rule with responses of at least --long-words words failing "
+                         "from this probability on (hallucination.long_fail_probability)")
+    ap.add_argument("--long-words", type=int, default=60,
+                    help="how many words make a response long (hallucination."
+                         "long_response_words)")
+    ap.add_argument("--long-max-false", type=float, default=0.15,
+                    help="the long responses' threshold is the lowest keeping their faithful "
+                         "FAIL at or under this in every set and task")
     ap.add_argument("--max-false", type=float, default=0.25)
     args = ap.parse_args(argv)
     import pandas as pd
@@ -159,10 +179,13 @@ def main(argv: list[str] | None = None) -> int:
               for t in args.thresholds for w in args.waivers if q < t and r < t]
     rules += [(f"p >= {t:g} only", t, w, False, None, None) for t in args.thresholds
               for w in args.waivers]
-    rules = [(*r, None) for r in rules]
-    rules += [(f"{label}, records at p >= {u:g}", t, w, v, q, n, u)
+    rules = [(*r, None, None) for r in rules]
+    rules += [(f"{label}, records at p >= {u:g}", t, w, v, q, n, u, None)
               for u in args.record_thresholds
-              for label, t, w, v, q, n, _ in list(rules) if t is not None and u < t]
+              for label, t, w, v, q, n, _, _ in list(rules) if t is not None and u < t]
+    rules += [(f"{label}, long at p >= {u:g}", t, w, v, q, n, rp, u)
+              for u in args.long_thresholds
+              for label, t, w, v, q, n, rp, _ in list(rules) if t is not None and u < t]
     print(f"features: {', '.join(features[0])}; each set's probability from the model fitted "
           "on the others\n")
     cols = [*names, *held_names]
@@ -173,8 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|" + "---:|" * len(cols))
     best = None
     fails = []
-    for label, t, w, value_rule, value_p, name_p, record_p in rules:
-        fail = _fail(frame, t, w, value_rule, value_p, name_p, record_p)
+    for label, t, w, value_rule, value_p, name_p, record_p, long_p in rules:
+        fail = _fail(frame, t, w, value_rule, value_p, name_p, record_p, long_p,
+                     args.long_words)
         fails.append(fail)
         per = {}
         for name in cols:
@@ -190,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         mean_f1 = float(np.mean([per[n][1] for n in names]))
         print(f"| {label} | {w:g} | {worst_task:.1%} | {worst:.1%} | {100 * mean_f1:.1f} | "
               + " | ".join(f"{per[c][0]:.1%} / {100 * per[c][1]:.1f}" for c in cols) + " |")
-        if worst_task <= args.max_false and (best is None or mean_f1 > best[0]):
+        if long_p is None and worst_task <= args.max_false and (
+                best is None or mean_f1 > best[0]):
             best = (mean_f1, label, w, worst_task)
     if best:
         print(f"\nchosen (worst faithful FAIL per task <= {args.max_false:.0%}, highest mean "
@@ -198,8 +223,61 @@ def main(argv: list[str] | None = None) -> int:
               f"(mean F1 {100 * best[0]:.1f}, worst faithful FAIL per task {best[3]:.1%})")
     else:
         print(f"\nno rule keeps every task's faithful FAIL at or under {args.max_false:.0%}")
-    _leave_one_out(frame, names, tasks, rules, fails, args.max_false)
+    _leave_one_out(frame, names, tasks, [r for r in rules if r[-1] is None],
+                   [f for r, f in zip(rules, fails, strict=True) if r[-1] is None],
+                   args.max_false)
+    if best and args.long_thresholds:
+        base = next(i for i, r in enumerate(rules) if r[0] == best[1] and r[2] == best[2])
+        longer = {r[-1]: fails[i] for i, r in enumerate(rules)
+                  if r[0].startswith(best[1] + ", long at") and r[2] == best[2]}
+        _long_choice(frame, names, fails[base], longer, args.long_words, args.long_max_false)
     return 0
+
+
+def _long_cells(frame, fail, long_words: int, keep) -> dict:
+    """Faithful FAIL and F1 among long responses, per set and task with ten faithful or more."""
+    long = (frame["words"] >= long_words).to_numpy()
+    cells = {}
+    for (name, task), part in frame[long].groupby(["dataset", "task"]):
+        if name in keep and (part["label"] == 0).sum() >= 10:
+            cells[(name, task)] = rates(part["label"].to_numpy(), fail[part.index.to_numpy()])
+    return cells
+
+
+def _long_choice(frame, names, base, longer: dict, long_words: int, max_false: float) -> None:
+    """The long responses' threshold: the lowest whose faithful FAIL among long responses stays
+    at or under ``max_false`` in every set and task cell (the sets' own cells, not pooled:
+    the few long responses of a task would hide behind a large set of short ones), and each
+    set under the threshold chosen on the other sets' cells."""
+    def choose(keep):
+        ok = [u for u, fail in longer.items()
+              if all(c["faithful_fail"] <= max_false
+                     for c in _long_cells(frame, fail, long_words, keep).values())]
+        return min(ok, default=None)
+
+    print(f"\nresponses of {long_words} words or more, per set and task: faithful FAIL / F1\n")
+    cells = _long_cells(frame, base, long_words, names)
+    print("| long at | " + " | ".join(f"{n} {t}" for n, t in cells) + " |")
+    print("|---|" + "---:|" * len(cells))
+    for u, fail in [(None, base), *sorted(longer.items())]:
+        got = _long_cells(frame, fail, long_words, names)
+        print(f"| {'the rule' if u is None else f'p >= {u:g}'} | "
+              + " | ".join(f"{got[c]['faithful_fail']:.1%} / {100 * got[c]['f1']:.1f}"
+                           for c in cells) + " |")
+    chosen = choose(names)
+    print(f"\nchosen (lowest with every cell's faithful FAIL <= {max_false:.0%}): "
+          + ("none" if chosen is None else f"long at p >= {chosen:g}"))
+    print("\n| set | long at, chosen without it | long responses: faithful FAIL | F1 | "
+          "whole set: faithful FAIL | F1 |")
+    print("|---|---|---:|---:|---:|---:|")
+    labels, sets = frame["label"].to_numpy(), frame["dataset"].to_numpy()
+    for n in sorted({name for name, _ in cells}):
+        u = choose([m for m in names if m != n])
+        fail = base if u is None else longer[u]
+        long = (frame["words"] >= long_words).to_numpy() & (sets == n)
+        r, whole = rates(labels[long], fail[long]), rates(labels[sets == n], fail[sets == n])
+        print(f"| {n} | {'none' if u is None else f'p >= {u:g}'} | {r['faithful_fail']:.1%} | "
+              f"{100 * r['f1']:.1f} | {whole['faithful_fail']:.1%} | {100 * whole['f1']:.1f} |")
 
 
 def _leave_one_out(frame, names, tasks, rules, fails, max_false: float) -> None:

@@ -1193,3 +1193,45 @@ def test_a_definite_description_is_read_as_the_name_said_before_it():
     # nor is a description before any name
     first = evaltools.score(q, ctx, "The champion will earn a fortune from the fight.")
     assert _unsupported(first) == [("claim", "The champion will earn a fortune")]
+
+
+MUSEUM = ("The Harbour Museum opened in 1998 in a former grain warehouse on the north quay. "
+          "Its permanent collection covers three centuries of shipbuilding in the town, with "
+          "models, tools and photographs donated by local families. The museum is open from "
+          "Tuesday to Sunday, and entry is free for children under twelve. A cafe on the top "
+          "floor looks out over the estuary. Guided tours run every Saturday morning and must "
+          "be booked in advance by phone.")
+MUSEUM_LONG = ("The Harbour Museum opened in 1998 in a former grain warehouse on the north "
+               "quay. Its collection covers three centuries of shipbuilding in the town, with "
+               "models, tools and photographs donated by local families. It is open from "
+               "Tuesday to Sunday, and children under twelve get in free. A cafe on the top "
+               "floor looks out over the estuary. Guided tours run every Saturday morning and "
+               "are led by retired shipwrights.")
+
+
+def test_a_long_response_fails_from_the_long_responses_threshold():
+    q = "Tell me about the Harbour Museum."
+    long = evaltools.score(q, MUSEUM, MUSEUM_LONG)
+    assert long.verdict_inputs.response_words == 71 == len(MUSEUM_LONG.split())
+    assert long.verdict_inputs.to_dict()["response_words"] == 71
+    p = long.verdict_inputs.probability[0]
+    assert p < 0.55 and long.verdict == "PASS"   # one invented detail among many supported
+    assert long.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.55, ")
+    at = {"long_fail_probability": round(p, 2) - 0.01}   # just under P
+    v = redecide(long, load_config().replace(hallucination=at))
+    assert v.verdict == "FAIL" and v.reasons[0] == (
+        f"hallucination probability {p:.2f} >= {at['long_fail_probability']:g} (safety first; "
+        "calibration; a response of 60 words or more)")
+    # 72 words needed: the same threshold no longer applies to this response
+    more = load_config().replace(hallucination={**at, "long_response_words": 72})
+    assert redecide(long, more).verdict == "PASS"
+    assert redecide(long, more).reasons[0].startswith(f"hallucination probability {p:.2f} < 0.7")
+    # a short response at the same setting keeps the calibration's threshold
+    short = evaltools.score(q, MUSEUM, "Guided tours run every Saturday morning and are led "
+                                       "by retired shipwrights.")
+    assert short.verdict_inputs.response_words == 12
+    p_short = short.verdict_inputs.probability[0]
+    low = load_config().replace(hallucination={"long_fail_probability": 0.0})
+    first = redecide(short, low).reasons[0]
+    assert first.startswith(f"hallucination probability {p_short:.2f} ")
+    assert ">= 0.7 (safety first; calibration)" in first or "< 0.7, " in first

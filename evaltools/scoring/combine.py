@@ -199,7 +199,8 @@ def score_features(rid: Any, query: QueryFeatures,
         probability=probability,
         value_unsupported=any(a.kind in VALUE_KINDS for a in result.unsupported()),
         record_denied=any(denied_by_record(a) for a in result.unsupported()),
-        name_absent=any(a.absent for a in result.unsupported()))
+        name_absent=any(a.absent for a in result.unsupported()),
+        response_words=len(response.words))
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)

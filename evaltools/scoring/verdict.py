@@ -127,13 +127,15 @@ class VerdictInputs:
     value_unsupported: bool = False
     record_denied: bool = False
     name_absent: bool = False
+    response_words: int = 0
 
     def to_dict(self) -> dict:
         return {"relevance_waived": self.relevance_waived,
                 "completeness_waived": self.completeness_waived,
                 "probability": None if self.probability is None else list(self.probability),
                 "value_unsupported": self.value_unsupported,
-                "record_denied": self.record_denied, "name_absent": self.name_absent}
+                "record_denied": self.record_denied, "name_absent": self.name_absent,
+                "response_words": self.response_words}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -161,7 +163,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            relevance_waived: bool = False, completeness_waived: bool = False,
            probability: tuple[float | None, float] | None = None,
            value_unsupported: bool = False, record_denied: bool = False,
-           name_absent: bool = False) -> ScoreVerdict:
+           name_absent: bool = False, response_words: int = 0) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -181,7 +183,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     or ``P >= hallucination.value_fail_probability``; or, when ``name_absent`` (an
     unsupported claim names what neither the context nor the query mentions:
     ``Anchor.absent``), ``S_hall > fail_above`` or
-    ``P >= hallucination.name_fail_probability``.
+    ``P >= hallucination.name_fail_probability``. A response of
+    ``hallucination.long_response_words`` words or more (``response_words``) fails
+    from ``min(threshold, hallucination.long_fail_probability)`` on.
 
     Examples
     --------
@@ -220,23 +224,36 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'hallucination probability 0.65 >= 0.6 with a name the context never mentions (safety first)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.55, 0.7), name_absent=True).verdict
     'PASS'
+    >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
+    >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
+    ('FAIL', 'hallucination probability 0.58 >= 0.55 (safety first; calibration;
+              a response of 60 words or more)')
+    >>> decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=59).reasons[0][:45]
+    'hallucination probability 0.58 < 0.7, relevan'
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
                            for n in ("hallucination", "relevance", "completeness"))
     crossed: list[tuple[str, str]] = []
+    h = cfg.hallucination
+    cut = probability[1] if probability is not None else None
+    long = (cut is not None and response_words >= h.long_response_words
+            and h.long_fail_probability < cut)
+    if long:
+        cut = h.long_fail_probability
     if probability is not None:
-        p, cut = probability
+        p = probability[0]
         if p is not None and p >= cut:
+            why = (f"; a response of {h.long_response_words} words or more" if long else "")
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
-                                    "(safety first; calibration)"))
+                                    f"(safety first; calibration{why})"))
         elif record_denied:
             crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
         else:  # a wrong value, then an unknown name: each fails from its own probability
             for found, at, what in (
-                    (value_unsupported, cfg.hallucination.value_fail_probability,
+                    (value_unsupported, h.value_fail_probability,
                      "an unsupported number or date"),
-                    (name_absent, cfg.hallucination.name_fail_probability,
+                    (name_absent, h.name_fail_probability,
                      "a name the context never mentions")):
                 if found and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
@@ -260,7 +277,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                and relevance < r_min else f"relevance {relevance:.2f} >= {r_min:g}")
         comp = (f"completeness {completeness:.2f} (rule not applied)" if completeness_waived
                 and completeness < c_min else f"completeness {completeness:.2f} >= {c_min:g}")
-        hall = (f"hallucination probability {probability[0]:.2f} < {probability[1]:g}"
+        hall = (f"hallucination probability {probability[0]:.2f} < {cut:g}"
                 if probability is not None and probability[0] is not None
                 else f"hallucination {hallucination:.2f} <= {h_max:g}")
         return ScoreVerdict("PASS", (f"{hall}, {rel}, {comp}", *extra))
@@ -281,4 +298,5 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   relevance_waived=inputs.relevance_waived,
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
-                  record_denied=inputs.record_denied, name_absent=inputs.name_absent)
+                  record_denied=inputs.record_denied, name_absent=inputs.name_absent,
+                  response_words=inputs.response_words)
