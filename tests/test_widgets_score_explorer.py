@@ -235,3 +235,20 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
     assert "probability" not in spec.sliders and "value_probability" not in spec.sliders
     with pytest.raises(ValueError, match="verdict_from"):
         spec.set_thresholds(probability=0.5)
+
+
+def test_long_response_slider_moves_the_long_responses_threshold_live():
+    from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
+
+    ex = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
+                       response=MUSEUM_LONG)
+    p = ex.result.verdict_inputs.probability[0]
+    assert ex.sliders["long_probability"].value == 0.55 and p < 0.55
+    assert ex.verdict.verdict == "PASS"
+    ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # 71 words: the long threshold
+    assert ex.verdict.verdict == "FAIL" and ex.verdict.reasons[0].endswith(
+        "(safety first; calibration; a response of 60 words or more)")
+    ex.set_thresholds(probability=round(p, 2) - 0.01, long_probability=1.0)
+    assert ex.verdict.reasons[0].endswith("(safety first; calibration)")
+    ex.reset_thresholds()
+    assert ex.sliders["long_probability"].value == 0.55 and ex.verdict.verdict == "PASS"

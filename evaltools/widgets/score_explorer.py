@@ -62,6 +62,13 @@ SLIDERS: dict[str, tuple[str, str, str]] = {
 }
 """The verdict thresholds the sliders set, as named in the config."""
 
+PROBABILITY_SLIDERS: dict[str, tuple[str, str]] = {
+    # slider key: (key of [hallucination], label); shown when rule 1 reads the probability
+    "value_probability": ("value_fail_probability", "... with a wrong number from"),
+    "long_probability": ("long_fail_probability", "... a long response from"),
+}
+"""The probabilities from which parts of rule 1 fail, besides the calibration's threshold."""
+
 _SCORES = (*SCORE_FIELDS, *COUNT_FIELDS)
 
 
@@ -131,9 +138,11 @@ class ScoreExplorer:
         Keys ``hallucination``, ``relevance``, ``completeness`` (the config's
         thresholds), and, when rule 1 reads the calibrated probability
         (``hallucination.verdict_from = "probability"``, the default),
-        ``probability`` (the calibration's threshold) and ``value_probability``
+        ``probability`` (the calibration's threshold), ``value_probability``
         (``hallucination.value_fail_probability``: from where an unsupported
-        number or date fails).
+        number or date fails) and ``long_probability``
+        (``hallucination.long_fail_probability``: from where a response of
+        ``hallucination.long_response_words`` words or more fails).
     verdict_html, scores_html, reasons_html, highlight, anchors_html : ipywidgets.HTML
     result : ScoreResult
         The scores of the texts shown (verdict under the config's thresholds).
@@ -165,9 +174,9 @@ class ScoreExplorer:
         sections: dict[str, dict[str, float]] = {}
         for key, (section, name, _) in SLIDERS.items():
             sections.setdefault(section, {})[name] = float(self.sliders[key].value)
-        if "value_probability" in self.sliders:
-            sections["hallucination"]["value_fail_probability"] = float(
-                self.sliders["value_probability"].value)
+        for key, (name, _) in PROBABILITY_SLIDERS.items():
+            if key in self.sliders:
+                sections["hallucination"][name] = float(self.sliders[key].value)
         return self.config.replace(**sections)
 
     def score_now(self) -> None:
@@ -200,11 +209,13 @@ class ScoreExplorer:
                        relevance: float | None = None,
                        completeness: float | None = None,
                        probability: float | None = None,
-                       value_probability: float | None = None) -> None:
+                       value_probability: float | None = None,
+                       long_probability: float | None = None) -> None:
         """Move sliders (the verdict follows through the slider observers)."""
         for key, value in (("hallucination", hallucination), ("relevance", relevance),
                            ("completeness", completeness), ("probability", probability),
-                           ("value_probability", value_probability)):
+                           ("value_probability", value_probability),
+                           ("long_probability", long_probability)):
             if value is not None:
                 if key not in self.sliders:
                     raise ValueError(f"ScoreExplorer.set_thresholds: {key} needs "
@@ -225,8 +236,8 @@ class ScoreExplorer:
             self.sliders[key].value = getattr(getattr(self.config, section), name)
         if "probability" in self.sliders:
             self.sliders["probability"].value = self._probability_threshold()
-            self.sliders["value_probability"].value = \
-                self.config.hallucination.value_fail_probability
+            for key, (name, _) in PROBABILITY_SLIDERS.items():
+                self.sliders[key].value = getattr(self.config.hallucination, name)
 
     def select(self, which: int | str) -> None:
         """Load a record of the frame by position (int) or id (str), and score it."""
@@ -330,8 +341,8 @@ class ScoreExplorer:
         if self.config.hallucination.verdict_from == "probability":
             for key, value, label in (
                     ("probability", self._probability_threshold(), "FAIL if probability >="),
-                    ("value_probability", self.config.hallucination.value_fail_probability,
-                     "... with a wrong number from")):
+                    *((k, getattr(self.config.hallucination, name), label)
+                      for k, (name, label) in PROBABILITY_SLIDERS.items())):
                 s = W.FloatSlider(value=value, min=0.0, max=1.0,
                                   step=0.01, readout_format=".2f",
                                   description=label, continuous_update=True,
