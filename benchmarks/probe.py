@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 434 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 498 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in seven batches:
+development data, not a held-out test), in eight batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -26,7 +26,12 @@ development data, not a held-out test), in seven batches:
 - the seventh (64; ``biz71``-``biz82``, ``news61``-``news70``, ``qa61``-``qa70``), written the
   same way in the tenth round and measured once on the ninth round's final build, before any
   rule changed (docs/validity.md, "Tenth round"). Its writers were asked to make about a
-  third of the overviews' edits contradict a record's attribute.
+  third of the overviews' edits contradict a record's attribute;
+- the eighth (64; ``biz83``-``biz94``, ``news71``-``news80``, ``qa71``-``qa80``), written the
+  same way in the eleventh round with the edits in the mix LLMs make (about half invented
+  details, then wrong values, swapped entities, contradictions), and measured once on the
+  build that introduced the long responses' threshold and on the tenth round's final build,
+  before any rule changed (docs/validity.md, "Eleventh round").
 
 Each batch has
 
@@ -92,7 +97,7 @@ def batch_of(record_id: str) -> int:
     """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
     ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
     (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
-    (``biz59``-``biz70``), then the seventh.
+    (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), then the eighth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -104,11 +109,13 @@ def batch_of(record_id: str) -> int:
     (5, 5, 6, 6)
     >>> batch_of("qa60_h"), batch_of("biz70"), batch_of("news61"), batch_of("biz71_h")
     (6, 6, 7, 7)
+    >>> batch_of("qa70_h"), batch_of("biz82"), batch_of("news71"), batch_of("biz83_h")
+    (7, 7, 8, 8)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -117,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 8),
+    ap.add_argument("--batch", type=int, choices=range(1, 9),
                     help="only that batch (default: all)")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)

@@ -170,3 +170,26 @@ def test_a_qualifier_before_an_article_qualifies_the_noun_not_the_amount(respons
            "They cost $2,200 in total.")
     (money,) = [a for a in evaltools.score(Q, ctx, response).anchors if a.kind == "number"]
     assert money.supported is supported
+
+
+@pytest.mark.parametrize(("value", "response", "expected"), [
+    # "welcome" with a noun subject states a policy the record may deny
+    ("True", "Dogs are welcome on the patio.", [("Dogs are welcome", True, None)]),
+    ("False", "Dogs are welcome on the patio.", [("Dogs are welcome", False, "record_no")]),
+    ("False", "Pets are welcome.", [("Pets are welcome", False, "record_no")]),
+    # what is allowed "on the patio" is the dogs, not the patio
+    ("True", "Dogs are allowed on the patio.",
+     [("Dogs are allowed on the patio", True, None)]),
+    ("False", "Dogs are allowed on the patio.",
+     [("Dogs are allowed on the patio", False, "record_no")]),
+    ("True", "Dogs are not allowed on the patio.",
+     [("Dogs are not allowed on the patio", False, "record_yes")]),
+])
+def test_a_policy_said_with_welcome_or_allowed_somewhere_is_read_against_the_record(
+        value, response, expected):
+    assert _claims(_record(DogsAllowed=value, OutdoorSeating="True"), response) == expected
+
+
+def test_welcome_with_a_person_as_subject_is_still_a_courtesy():
+    # "you are welcome" states nothing a record holds: no claim, as before
+    assert _claims(_record(DogsAllowed="False"), "You are welcome.") == []

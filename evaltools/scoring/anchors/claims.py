@@ -135,6 +135,8 @@ OPINION_ADJ = frozenset({
     "horrible", "boring", "fascinating", "glad", "happy", "sorry", "sure", "right",
     "welcome", "true",
 })
+#: Opinion adjectives that state a policy when a noun is their subject (*dogs are welcome*).
+POLICY_ADJ = frozenset({"welcome"})
 #: Words that qualify a claim; a context sentence must hold them too.
 QUALIFIERS = frozenset({"only", "sole"})
 #: Comparative forms that state an amount rather than a degree.
@@ -288,7 +290,7 @@ def _not_asserted(verb) -> bool:
         lemma = _lemma(tok)
         if lemma in HEDGE_VERBS or lemma in OPINION_VERBS:
             return True
-        subj = None
+        subj = opinion = None
         for child in tok.children:
             low = child.lower_
             if child.dep_ in ("aux", "auxpass") and _lemma(child) in HEDGE_AUX:
@@ -300,7 +302,11 @@ def _not_asserted(verb) -> bool:
             if child.dep_ in SUBJECT_DEPS:
                 subj = child
             if child.dep_ == "acomp" and _lemma(child) in OPINION_ADJ:
-                return True
+                opinion = _lemma(child)
+        # "you're welcome" is a courtesy; "dogs are welcome" a policy a record may deny
+        if opinion and not (opinion in POLICY_ADJ and subj is not None
+                            and subj.pos_ in ("NOUN", "PROPN")):
+            return True
         if subj is not None:
             if _first_person(subj):
                 return True
@@ -760,6 +766,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         start, end = _span_of(span_tokens)
         obj = group[0] if group else None
         focus_tok = obj if obj is not None and not _is_pronoun(obj) else pred
+        if focus_tok.dep_ == "pobj" and named_subject and token_key(pred) in AVAILABILITY_WORDS:
+            focus_tok = pred  # "dogs are allowed on the patio": what is allowed is the dogs
         if (focus_tok is pred or focus_tok.dep_ == "acomp") and named_subject and (
                 token_key(focus_tok) in AVAILABILITY_WORDS):
             focus_tok = subj  # "delivery is not offered": is delivery negated in the record?
