@@ -766,11 +766,13 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         start, end = _span_of(span_tokens)
         obj = group[0] if group else None
         focus_tok = obj if obj is not None and not _is_pronoun(obj) else pred
-        if focus_tok.dep_ == "pobj" and named_subject and token_key(pred) in AVAILABILITY_WORDS:
-            focus_tok = pred  # "dogs are allowed on the patio": what is allowed is the dogs
-        if (focus_tok is pred or focus_tok.dep_ == "acomp") and named_subject and (
-                token_key(focus_tok) in AVAILABILITY_WORDS):
-            focus_tok = subj  # "delivery is not offered": is delivery negated in the record?
+        available = ((focus_tok is pred or focus_tok.dep_ == "acomp")
+                     and token_key(focus_tok) in AVAILABILITY_WORDS)
+        placed = focus_tok.dep_ == "pobj" and token_key(pred) in AVAILABILITY_WORDS
+        if named_subject and (available or placed):
+            # "delivery is not offered": is delivery negated in the record? "dogs are allowed
+            # on the patio": what is allowed is the dogs, not the patio
+            focus_tok = subj
         if (token_key(focus_tok) in LIGHT_PARTS and focus_tok.i >= 2
                 and focus_tok.nbor(-1).text == "-"):
             focus_tok = focus_tok.nbor(-2)  # "not kid-friendly": is "kids" negated?
