@@ -3,7 +3,7 @@
     pip install 'wordllama==0.4.0.post1'      # or: pip install -e '.[embeddings]'
     python benchmarks/static_embeddings.py signals devdata/scored/{lfqa,...}.jsonl \
         --held-out devdata/scored/faithdial_wow.jsonl
-    python benchmarks/static_embeddings.py claims devdata/{xsumfaith,...}.jsonl --tau 0.6
+    python benchmarks/static_embeddings.py claims_quality --tau 0.5 devdata/{xsumfaith,...}.jsonl
 
 ``wordllama`` ships 256-dimensional token embeddings (MIT) and its tokenizer inside its
 wheel. ``WordLlama.load()`` looks for the tokenizer in a folder the wheel does not have
@@ -16,7 +16,8 @@ A text's vector is the mean of its tokens' vectors, scaled to length 1.
 measures, leaving one development set out, the shipped probability's features with each
 signal added (the figure ``docs/validity.md`` reports for every feature choice).
 
-``claims`` runs ``benchmarks/claims_quality.py`` with the matcher's paraphrase lookup
+``claims_quality``, ``validity`` and ``verdict_rates`` run those scripts of
+``benchmarks/`` (their own arguments follow) with the matcher's paraphrase lookup
 widened: a context word whose vector is within cosine ``--tau`` of a response word (both
 common words of three letters or more, not a name, not a number, not one of the word's
 antonyms) counts as its paraphrase, for claims and for grounding alike.
@@ -175,8 +176,6 @@ def run_signals(paths: Sequence[Path], held_out: Sequence[Path], embed: Embed) -
     from evaltools.scoring.probability import DEFAULT_FEATURES
 
     dev, out = _frame(paths, embed), _frame(held_out, embed) if held_out else None
-    for name in SIGNAL_NAMES:  # a closeness is "higher = faithful": the model takes either
-        dev[name] = dev[name].astype(float)
     sets = sorted(dev["dataset"].unique())
     print("features | " + " | ".join(sets) + " | mean | min"
           + (" | " + ", ".join(p.stem for p in held_out) + " (held out)" if held_out else ""))
@@ -198,10 +197,10 @@ def widen_paraphrases(tau: float, embed: Embed) -> None:
     from evaltools.scoring.anchors.claims import ANTONYMS
 
     plain = matcher.SentenceIndex.paraphrase_positions
-    vocab: dict[int, tuple[object, list[str], np.ndarray]] = {}
+    vocab: dict[int, tuple[object, list[str]]] = {}
     vectors: dict[str, np.ndarray] = {}
 
-    def cached(words: Sequence[str]) -> np.ndarray:
+    def cached(words: Sequence[str]) -> np.ndarray:  # each word is tokenised once
         new = [w for w in dict.fromkeys(words) if w not in vectors]
         if new:
             vectors.update(zip(new, embed(new), strict=True))
@@ -214,14 +213,8 @@ def widen_paraphrases(tau: float, embed: Embed) -> None:
             return found
         own = vocab.get(id(index))
         if own is None or own[0] is not index:
-            keys = [k for k in index._at if _LOOKUP_WORD.match(k)]
-            own = vocab[id(index)] = (index, keys, cached(keys) if keys else None)
-        _, keys, matrix = own
-        if matrix is None:
-            return found
-        sims = matrix @ cached([word.key])[0]
-        away = {word.key, *ANTONYMS.get(word.key, ())}
-        near = [k for k, s in zip(keys, sims, strict=True) if s >= tau and k not in away]
+            own = vocab[id(index)] = (index, [k for k in index._at if _LOOKUP_WORD.match(k)])
+        near = neighbours(own[1], word.key, cached, tau, ANTONYMS.get(word.key, ()))
         return tuple(sorted({*found, *(j for k in near for j in index.positions(k))}))
 
     matcher.SentenceIndex.paraphrase_positions = widened
