@@ -36,16 +36,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from evaltools.calibration.baselines import words  # noqa: E402
+
 Embed = Callable[[Sequence[str]], np.ndarray]
 
 #: Sentences: split after . ! ? and at line breaks; a piece needs two words.
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 #: Words the paraphrase lookup reads: lower-case keys of letters only, three or more.
 _LOOKUP_WORD = re.compile(r"^[a-z]{3,}$")
 #: A novel word with no context word at least this close is "unmatched" (``sem_unmatched``).
@@ -102,11 +104,11 @@ def sentences(text: str) -> list[str]:
     ['Ok']
     """
     parts = [s.strip() for s in _SENTENCE.split(text)]
-    return [s for s in parts if len(_WORD.findall(s)) >= 2] or [text]
+    return [s for s in parts if len(words(s)) >= 2] or [text]
 
 
 def signals(context: str, response: str, embed: Embed,
-            stop_words: frozenset[str] = frozenset()) -> dict[str, float]:
+            stop_words: frozenset[str] = ENGLISH_STOP_WORDS) -> dict[str, float]:
     """The six static-embedding signals of one response (:data:`SIGNAL_NAMES`).
 
     - ``sem_sentence_min`` / ``sem_sentence_mean``: over response sentences, the cosine
@@ -116,15 +118,16 @@ def signals(context: str, response: str, embed: Embed,
     - ``sem_whole``: cosine of the whole response and the whole context;
     - ``sem_unmatched``: response content words absent from the context whose closest
       context content word is under :data:`UNMATCHED_BELOW`, over all response content
-      words;
+      words (the words and stop words of the word-overlap baselines,
+      :mod:`evaltools.calibration.baselines`);
     - ``sem_novel_closeness``: mean cosine of the absent words' closest context word (1
       when no word is absent).
     """
     ctx_s, resp_s = sentences(context), sentences(response)
     ce, re_ = embed(ctx_s), embed(resp_s)
     best = (re_ @ ce.T).max(axis=1)
-    ctx_words = {w.lower() for w in _WORD.findall(context)}
-    resp_words = [w.lower() for w in _WORD.findall(response) if w.lower() not in stop_words]
+    ctx_words = set(words(context))
+    resp_words = [w for w in words(response) if w not in stop_words]
     novel = [w for w in resp_words if w not in ctx_words]
     ctx_content = sorted(w for w in ctx_words if w not in stop_words)
     unmatched, closeness = 0.0, 1.0
@@ -147,7 +150,8 @@ def neighbours(keys: Sequence[str], word: str, embed: Embed, tau: float,
     >>> neighbours(["purchase", "sell", "cat", "buy"], "buy", embed, 0.7, antonyms=["sell"])
     ['purchase']
     """
-    cand = [k for k in keys if k != word and k not in set(antonyms)]
+    away = {word, *antonyms}
+    cand = [k for k in keys if k not in away]
     if not cand:
         return []
     sims = embed(cand) @ embed([word])[0]
@@ -156,15 +160,13 @@ def neighbours(keys: Sequence[str], word: str, embed: Embed, tau: float,
 
 def _frame(paths: Sequence[Path], embed: Embed):
     import pandas as pd
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    stop = frozenset(ENGLISH_STOP_WORDS)
     rows = []
     for path in paths:
         for line in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
             rows.append({"dataset": path.stem, "label": int(r["label"]), **r["signals"],
-                         **signals(r["context"], r["response"], embed, stop)})
+                         **signals(r["context"], r["response"], embed)})
     return pd.DataFrame(rows)
 
 
