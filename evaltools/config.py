@@ -101,6 +101,7 @@ class GroundingConfig:
     derived_credit: float = setting(0.0, 1.0)
     paraphrase: bool
     paraphrase_credit: float = setting(0.0, 1.0)
+    paraphrase_cosine: float = setting(0.0, 1.0)
     reasons_max: int = setting(1, 100)
     span_threshold: float = setting(0.0, 1.0)
     span_record_gate: float = setting(0.0, 1.0)

@@ -209,7 +209,7 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     assert "hallucination probability 0.11 &lt; 0.7" in before
     assert "evaltools-unsupported" in now and "&#36;75</mark> with the stand." in now
     assert "not supported by the context: number “$75”" in now
-    assert "hallucination probability 0.75 &gt;= 0.7 (safety first; calibration)" in now
+    assert "hallucination probability 0.76 &gt;= 0.7 (safety first; calibration)" in now
     assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
 
 

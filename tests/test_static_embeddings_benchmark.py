@@ -1,9 +1,7 @@
-"""benchmarks/static_embeddings.py's signals and paraphrase neighbours, on hand-made vectors
-(wordllama's own vectors are not needed: the functions take the embedding function)."""
+"""benchmarks/static_embeddings.py's signals, on hand-made vectors (the function takes the
+embedding function)."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pytest
@@ -48,23 +46,7 @@ def test_nothing_absent_reads_as_close(bench):
     assert s["sem_unmatched"] == 0.0 and s["sem_novel_closeness"] == 1.0
 
 
-def test_neighbours_leave_out_the_word_and_its_antonyms(bench):
-    vec = {"buy": [1.0, 0.0], "purchase": [0.8, 0.6], "sell": [0.9, 0.1], "cat": [0.0, 1.0]}
-
-    def unit(ws):
-        return bench.unit_rows(np.array([vec[w] for w in ws], dtype=float))
-
-    keys = ["purchase", "sell", "cat", "buy"]
-    assert bench.neighbours(keys, "buy", unit, 0.7, antonyms=["sell"]) == ["purchase"]
-    # cos(buy, sell) = 0.9 / sqrt(0.82) = 0.994: a neighbour unless it is an antonym
-    assert bench.neighbours(keys, "buy", unit, 0.7) == ["purchase", "sell"]
-    assert bench.neighbours(keys, "buy", unit, 0.995) == []
-    assert math.isclose(float(unit(["sell"])[0] @ unit(["buy"])[0]), 0.9 / math.sqrt(0.82))
-
-
-def test_unit_rows_and_sentences(bench):
-    assert bench.unit_rows(np.array([[3.0, 4.0], [0.0, 0.0]])).tolist() == [[0.6, 0.8],
-                                                                           [0.0, 0.0]]
+def test_sentences(bench):
     assert bench.sentences("It rained. Then it stopped!\nOk") == ["It rained.",
                                                                   "Then it stopped!"]
     assert bench.sentences("Ok") == ["Ok"]

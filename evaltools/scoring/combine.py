@@ -155,7 +155,8 @@ def score_features(rid: Any, query: QueryFeatures,
         number_context=config.hallucination.number_context,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
         penalty=config.drift.penalty, claim_window=config.hallucination.claim_window,
-        paraphrase=config.grounding.paraphrase)
+        paraphrase=config.grounding.paraphrase,
+        paraphrase_cosine=config.grounding.paraphrase_cosine)
     declined = abstention_sentences(response.text, response.sentences)
     declines = bool(declined) and len(declined) == len(response.sentences)
     short_answer = rcfg.answer_type and answers_type(

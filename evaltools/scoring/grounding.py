@@ -129,7 +129,7 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
            context_mentions: Sequence[Mention], query_keys: frozenset[str],
            query_mentions: Sequence[Mention], *, power: float,
            number_weight: float, personal: float = 0.0,
-           paraphrase: bool = False) -> list[_Unit]:
+           paraphrase: bool = False, paraphrase_cosine: float = 0.0) -> list[_Unit]:
     units = []
     word_starts = [w.start for w in words]
     sentence_starts = [s for s, _ in response_sents]
@@ -176,7 +176,7 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
                 at = index.derived_positions(w)
             paraphrased = False
             if not at and paraphrase and w.content and w.pos != "PROPN":
-                at = index.paraphrase_positions(w)
+                at = index.paraphrase_positions(w, paraphrase_cosine)
                 paraphrased, derived = bool(at), False
             seen[key] = (at, frozenset(index.sentence_of(j) for j in at),
                          derived and bool(at), paraphrased)
@@ -244,7 +244,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
         derived_credit=config.derived_credit, merge_words=config.span_merge_words,
         paraphrase_credit=config.paraphrase_credit if config.paraphrase else None,
-        about_sources=response.about_sources)
+        paraphrase_cosine=config.paraphrase_cosine, about_sources=response.about_sources)
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold)
 
@@ -295,13 +295,14 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     query_words: bool = False, skip_hedged: bool = False,
                     personal: float = 0.0, derived_credit: float = 1.0,
                     merge_words: int = 0,
-                    paraphrase_credit: float | None = None,
+                    paraphrase_credit: float | None = None, paraphrase_cosine: float = 0.0,
                     about_sources: Sequence[tuple[int, int]] | None = None) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     ``paraphrase_credit`` (None: off): a word the context holds only as a paraphrase
     (:meth:`~evaltools.scoring.matcher.SentenceIndex.paraphrase_positions`) is found and
-    earns this share of its weight.
+    earns this share of its weight; ``paraphrase_cosine`` above 0 lets static word vectors
+    find paraphrases too (config ``grounding.paraphrase_cosine``).
 
     Examples
     --------
@@ -320,7 +321,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     """
     units = _units(words, mentions, response_sents, index, context_mentions, query_keys,
                    query_mentions, power=power, number_weight=number_weight,
-                   personal=personal, paraphrase=paraphrase_credit is not None)
+                   personal=personal, paraphrase=paraphrase_credit is not None,
+                   paraphrase_cosine=paraphrase_cosine)
     if skip_hedged:
         hedged = _hedged_clauses(response_text, words)
         units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]

@@ -265,7 +265,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
                   count_query_anchors: bool = False,
                   number_context: bool = False, claim_window: int = 0,
-                  paraphrase: bool = False) -> tuple[Anchor, ...]:
+                  paraphrase: bool = False,
+                  paraphrase_cosine: float = 0.0) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
     With ``number_context`` (features built with config
@@ -315,7 +316,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                   counted=not echo))
     support = functools.partial(context.index.support, min_share=min_share,
                                 rare_above=rare_above, head_rare_above=head_rare_above,
-                                window=claim_window, paraphrase=paraphrase)
+                                window=claim_window, paraphrase=paraphrase,
+                                paraphrase_cosine=paraphrase_cosine)
     for c in response.claims:
         if about_sources(c.start):
             continue
@@ -358,13 +360,14 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         count_query_anchors: bool = False, number_context: bool = False,
                         ngram: int = 2, overlap_below: float = 0.2,
                         penalty: float = 0.2, claim_window: int = 0,
-                        paraphrase: bool = False) -> HallucinationScore:
+                        paraphrase: bool = False,
+                        paraphrase_cosine: float = 0.0) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, min_share=min_share,
                             rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
                             number_context=number_context, claim_window=claim_window,
-                            paraphrase=paraphrase)
+                            paraphrase=paraphrase, paraphrase_cosine=paraphrase_cosine)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

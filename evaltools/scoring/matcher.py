@@ -34,6 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from evaltools.scoring import word_vectors
+
 #: Parts of speech that carry content (the rest are function words and symbols).
 CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV", "X"})
 #: Non-alphanumeric tokens and abbreviations with a word equivalent.
@@ -223,6 +225,73 @@ def is_content(tok) -> bool:
         return False
     return tok.pos_ in CONTENT_POS or tok.like_num
 
+
+#: Pairs of opposite words (matching keys): a sentence with the opposite contradicts.
+ANTONYM_PAIRS = (
+    ("open", "close"), ("open", "closed"), ("include", "exclude"), ("available", "unavailable"),
+    ("allow", "prohibit"), ("allow", "ban"), ("free", "paid"), ("increase", "decrease"),
+    ("rise", "fall"), ("win", "lose"), ("accept", "reject"), ("before", "after"),
+    ("large", "small"), ("larger", "smaller"), ("largest", "smallest"), ("high", "low"),
+    ("higher", "lower"), ("highest", "lowest"), ("early", "late"), ("earlier", "later"),
+    ("old", "new"), ("older", "newer"), ("male", "female"), ("north", "south"),
+    ("east", "west"), ("indoor", "outdoor"), ("hot", "cold"), ("up", "down"),
+    ("start", "end"), ("begin", "end"), ("buy", "sell"), ("minimum", "maximum"),
+    ("safe", "unsafe"), ("possible", "impossible"), ("legal", "illegal"),
+)
+ANTONYMS: dict[str, tuple[str, ...]] = {}
+for _a, _b in ANTONYM_PAIRS:
+    ANTONYMS[_a] = tuple(sorted({*ANTONYMS.get(_a, ()), _b}))  # sorted: notes are deterministic
+    ANTONYMS[_b] = tuple(sorted({*ANTONYMS.get(_b, ()), _a}))
+
+
+#: Prefixes that make a word its opposite (*unstable*, *illegal*, *dishonest*, *nonprofit*).
+NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non", "mis")
+#: Words of one kind that static vectors put close and that say different things (one
+#: never paraphrases another): relations, outcomes, counts, parts of a day or a contest.
+#: Found reviewing the pairs the vectors matched on the development sets (docs/validity.md,
+#: "Thirteenth round").
+COHYPONYMS = (
+    frozenset({"husband", "wife"}), frozenset({"boyfriend", "girlfriend"}),
+    frozenset({"son", "daughter"}), frozenset({"brother", "sister"}),
+    frozenset({"mother", "father", "mum", "dad"}), frozenset({"man", "woman"}),
+    frozenset({"boy", "girl"}), frozenset({"king", "queen"}),
+    frozenset({"victory", "defeat", "draw"}), frozenset({"winner", "loser"}),
+    frozenset({"win", "defeat"}), frozenset({"die", "kill", "injure", "wound"}),
+    frozenset({"once", "twice"}), frozenset({"hundred", "thousand", "million", "billion"}),
+    frozenset({"first", "second", "third", "last"}),
+    frozenset({"morning", "afternoon", "evening", "night"}),
+    frozenset({"final", "semifinal", "quarterfinal"}),
+)
+_COHYPONYMS_OF: dict[str, frozenset[str]] = {}
+for _kind in COHYPONYMS:
+    for _w in _kind:
+        _COHYPONYMS_OF[_w] = _COHYPONYMS_OF.get(_w, frozenset()) | (_kind - {_w})
+
+
+def opposed(a: str, b: str) -> bool:
+    """Whether keys ``a`` and ``b`` are the same word or say different things: an
+    :data:`ANTONYMS` pair, one with a negating prefix of the other
+    (:data:`NEGATING_PREFIXES`), or two of one kind (:data:`COHYPONYMS`).
+
+    >>> opposed("stable", "unstable"), opposed("illegal", "legal"), opposed("win", "lose")
+    (True, True, True)
+    >>> opposed("wife", "husband"), opposed("toxic", "harmful"), opposed("ink", "k")
+    (True, False, False)
+    """
+    if a == b or b in ANTONYMS.get(a, ()) or b in _COHYPONYMS_OF.get(a, ()):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and any(long_ == p + short for p in NEGATING_PREFIXES)
+
+
+#: Coarse parts of speech: a context word paraphrases a response word of the same class only
+#: (a participle is a verb or an adjective; a noun may be tagged a name in a headline).
+POS_CLASS = {"NOUN": "noun", "PROPN": "noun", "VERB": "verb", "AUX": "verb", "ADJ": "verb",
+             "ADV": "adv"}
+
+#: Words the static vectors are asked about (:meth:`SentenceIndex.paraphrase_positions`):
+#: keys of three or more lower-case letters (no number, code or compound of symbols).
+VECTOR_WORD = re.compile(r"[a-z]{3,}")
 
 #: Units that name a scale of a more general unit: a context that leaves the scale unstated
 #: (``72 degrees``) supports the claim that states it (``72 °F``), and the other way round.
@@ -521,13 +590,14 @@ class SentenceIndex:
     (1, None)
     """
 
-    __slots__ = ("_at", "_flags", "_initials", "_keys", "_memo", "_sorted", "_starts",
+    __slots__ = ("_at", "_flags", "_initials", "_keys", "_memo", "_pos", "_sorted", "_starts",
                  "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
         self.spans = sentence_spans(doc)
         at: dict[str, list[int]] = {}
+        pos: dict[str, set[str]] = {}  # a key's parts of speech: the vectors' candidates
         starts, word_sent = [], []
         words = words if words is not None else words_of(doc)
         # what initials are read from (expansions): each word's key, and one byte of flags,
@@ -541,7 +611,9 @@ class SentenceIndex:
             keys = dict.fromkeys(w.forms + (w.parts if len(w.parts) > 1 else ()))
             for k in keys:
                 at.setdefault(k, []).append(j)
+            pos.setdefault(w.key, set()).add(w.pos)
         self._at = {k: tuple(v) for k, v in at.items()}
+        self._pos = {k: frozenset(v) for k, v in pos.items()}
         self._starts = tuple(starts)
         self._word_sent = tuple(word_sent)
         self._sorted: list[str] | None = None
@@ -639,11 +711,47 @@ class SentenceIndex:
         lower case (``french fries``) is not a name."""
         return self._table_positions("name forms", name_forms(), word, capitalised=True)
 
-    def paraphrase_positions(self, word: Word) -> tuple[int, ...]:
+    def paraphrase_positions(self, word: Word, cosine: float = 0.0) -> tuple[int, ...]:
         """Positions of context words that paraphrase ``word`` (:func:`paraphrases`):
         a synonym (*deaths* for *fatalities*), a more specific word (*sedan* for *car*)
-        or a derivation the table knows (*election* for *elected*)."""
-        return self._table_positions("paraphrase", paraphrases(), word)
+        or a derivation the table knows (*election* for *elected*).
+
+        With ``cosine`` above 0 (config ``grounding.paraphrase_cosine``), also a context
+        word whose static vector is at least that close to the word's
+        (:func:`evaltools.scoring.word_vectors.near`: *harmful* for *toxic*). Vectors put
+        related words close as well as similar ones, so the context word must be a common
+        word of letters only (:data:`VECTOR_WORD`) of the same part of speech
+        (:data:`POS_CLASS`: *price* is close to *expensive*, and says nothing of it), share
+        no token of the vectors' tokenizer with the word (*shipwright* and *ship* are close
+        for their shared piece; derivations are the matcher's other rules), not be
+        :func:`opposed` to it (*unstable* for *stable*, *wife* for *husband*), and not be a
+        pair WordNet's table already decides (*car* does not support *sedan*); the word is
+        content, not a name or a number.
+        """
+        found = self._table_positions("paraphrase", paraphrases(), word)
+        if (cosine <= 0 or word.num or word.pos == "PROPN" or not word.content
+                or not VECTOR_WORD.fullmatch(word.key)):
+            return found
+        pos_class = POS_CLASS.get(word.pos, word.pos)
+        memo = ("near", word.forms, pos_class, cosine)
+        if memo not in self._memo:
+            table, own = paraphrases(), word_vectors.tokens(word.key)
+            near = [k for k in word_vectors.near(word.key, self._vector_keys(pos_class), cosine)
+                    if not opposed(word.key, k) and word.key not in table.get(k, ())
+                    and not own & word_vectors.tokens(k)]
+            self._memo[memo] = tuple(sorted({*found, *(j for k in near
+                                                        for j in self.positions(k))}))
+        return self._memo[memo]
+
+    def _vector_keys(self, pos_class: str) -> tuple[str, ...]:
+        """The text's keys of a part of speech of ``pos_class`` (:data:`POS_CLASS`) the
+        vectors are asked about (:data:`VECTOR_WORD`), found once per text."""
+        memo = ("vector keys", pos_class)
+        if memo not in self._memo:
+            self._memo[memo] = tuple(sorted(
+                k for k, tags in self._pos.items() if VECTOR_WORD.fullmatch(k)
+                and any(POS_CLASS.get(t, t) == pos_class for t in tags)))
+        return self._memo[memo]
 
     def _table_positions(self, tag: str, table: dict[str, tuple[str, ...]], word: Word,
                          capitalised: bool = False) -> tuple[int, ...]:
@@ -660,9 +768,9 @@ class SentenceIndex:
         self._memo[memo] = out = tuple(sorted(found))
         return out
 
-    def find_paraphrase(self, word: Word) -> frozenset[int]:
+    def find_paraphrase(self, word: Word, cosine: float = 0.0) -> frozenset[int]:
         """Sentences holding a paraphrase of ``word`` (:meth:`paraphrase_positions`)."""
-        return frozenset(self._word_sent[j] for j in self.paraphrase_positions(word))
+        return frozenset(self._word_sent[j] for j in self.paraphrase_positions(word, cosine))
 
     def expansions(self, acronym: str) -> tuple[int, ...]:
         """Positions of the names ``acronym`` (a key) abbreviates: runs of 2 to

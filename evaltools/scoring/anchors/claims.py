@@ -143,23 +143,6 @@ QUALIFIERS = frozenset({"only", "sole"})
 AMOUNT_WORDS = frozenset({"more", "most", "less", "least", "fewer", "fewest"})
 #: degrees of *known* that say only that something is famous (*best known for*)
 FAME_DEGREES = frozenset({"best", "better"})
-#: Pairs of opposite words (matching keys): a sentence with the opposite contradicts.
-ANTONYM_PAIRS = (
-    ("open", "close"), ("open", "closed"), ("include", "exclude"), ("available", "unavailable"),
-    ("allow", "prohibit"), ("allow", "ban"), ("free", "paid"), ("increase", "decrease"),
-    ("rise", "fall"), ("win", "lose"), ("accept", "reject"), ("before", "after"),
-    ("large", "small"), ("larger", "smaller"), ("largest", "smallest"), ("high", "low"),
-    ("higher", "lower"), ("highest", "lowest"), ("early", "late"), ("earlier", "later"),
-    ("old", "new"), ("older", "newer"), ("male", "female"), ("north", "south"),
-    ("east", "west"), ("indoor", "outdoor"), ("hot", "cold"), ("up", "down"),
-    ("start", "end"), ("begin", "end"), ("buy", "sell"), ("minimum", "maximum"),
-    ("safe", "unsafe"), ("possible", "impossible"), ("legal", "illegal"),
-)
-ANTONYMS: dict[str, tuple[str, ...]] = {}
-for _a, _b in ANTONYM_PAIRS:
-    ANTONYMS[_a] = tuple(sorted({*ANTONYMS.get(_a, ()), _b}))  # sorted: notes are deterministic
-    ANTONYMS[_b] = tuple(sorted({*ANTONYMS.get(_b, ()), _a}))
-
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 OBJECT_DEPS = frozenset({"dobj", "attr", "dative", "oprd", "obj"})
 CLAUSE_LINKS = frozenset({"xcomp", "ccomp", "conj"})

@@ -41,7 +41,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.scoring.anchors.claims import (
-    ANTONYMS,
     ENTITY_NOUNS,
     HYPOTHETICAL_CUES,
     KEY_YES_NO,
@@ -55,7 +54,7 @@ from evaltools.scoring.anchors.claims import (
 )
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
-from evaltools.scoring.matcher import LIGHT_PARTS, SentenceIndex, Word, words_of
+from evaltools.scoring.matcher import ANTONYMS, LIGHT_PARTS, SentenceIndex, Word, words_of
 
 
 @dataclass(frozen=True)
@@ -202,14 +201,15 @@ class ContextIndex:
             hit = self._unit_memo[sents] = frozenset(unit[s] for s in sents if s < len(unit))
         return hit
 
-    def _find(self, w: ClaimWord, paraphrase: bool = False) -> frozenset[int]:
+    def _find(self, w: ClaimWord, paraphrase: bool = False,
+              cosine: float = 0.0) -> frozenset[int]:
         found = self.sentences.find(w.word)
         # derivations for the predicate's words and the subject's modifiers (*a moderately
         # priced cafe* where the record says "moderate"), not for the subject's head
         if (w.role == "predicate" or not w.head) and not w.name and not w.qualifier:
             found = found | self.sentences.find_derived(w.word)
         if paraphrase and not w.name and not w.qualifier:
-            found = found | self.sentences.find_paraphrase(w.word)
+            found = found | self.sentences.find_paraphrase(w.word, cosine)
         return self._units(found)
 
     def _polarity(self, claim: Claim, s: int) -> str | None:
@@ -260,7 +260,7 @@ class ContextIndex:
 
     def support(self, claim: Claim, *, min_share: float, rare_above: float,
                 head_rare_above: float = 0.45, window: int = 0,
-                paraphrase: bool = False) -> ClaimSupport:
+                paraphrase: bool = False, paraphrase_cosine: float = 0.0) -> ClaimSupport:
         """Whether one context sentence (or record) supports ``claim``, with it as evidence.
 
         Parameters
@@ -285,6 +285,9 @@ class ContextIndex:
             A word that is not a name may be found as a paraphrase
             (:meth:`~evaltools.scoring.matcher.SentenceIndex.find_paraphrase`: *deaths*
             for *fatalities*; config ``grounding.paraphrase``).
+        paraphrase_cosine : float
+            With ``paraphrase``, also a context word whose static vector is this close
+            (config ``grounding.paraphrase_cosine``; 0: WordNet's table only).
 
         Examples
         --------
@@ -297,7 +300,7 @@ class ContextIndex:
         ...  for c in extract_claims(nlp("The Rambler includes a lid. It is dishwasher safe."))]
         ['found together in one context sentence', 'the context negates it']
         """
-        found = [self._find(w, paraphrase) for w in claim.words]
+        found = [self._find(w, paraphrase, paraphrase_cosine) for w in claim.words]
         vals = [self._value_units(m) for m in claim.values]
         required = [(w.head and w.weight >= head_rare_above) or w.qualifier or w.name
                     or w.weight >= rare_above for w in claim.words]
