@@ -38,17 +38,24 @@ TOKENIZER = Path("tokenizers") / "l2_supercat_tokenizer_config.json"
 
 @functools.lru_cache(maxsize=1)
 def _table():
-    """(tokenizer, token vectors) from the files wordllama's wheel ships."""
+    """(tokenizer, token vectors) from the files wordllama's wheel ships, found without
+    importing wordllama (whose package imports its model code, pydantic among it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("wordllama")
     try:
-        import wordllama
         from safetensors import safe_open
         from tokenizers import Tokenizer
+
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("No module named 'wordllama'")
     except ImportError as exc:  # a runtime dependency; named in one line if it is missing
         raise RuntimeError("grounding.paraphrase_cosine needs wordllama==0.4.0.post1 "
                            f"(pip install 'wordllama==0.4.0.post1'): {exc}") from None
-    home = Path(wordllama.__file__).parent
+    home = Path(spec.submodule_search_locations[0])
     with safe_open(str(home / WEIGHTS), framework="np") as f:
-        table = np.ascontiguousarray(f.get_tensor("embedding.weight"), dtype=np.float32)
+        table = f.get_tensor("embedding.weight")  # float16 as shipped: 16 MB
+    table.setflags(write=False)
     tok = Tokenizer.from_file(str(home / TOKENIZER))
     tok.no_padding()
     tok.no_truncation()
@@ -78,7 +85,7 @@ def text_vectors(texts: Sequence[str]) -> np.ndarray:
     out = np.zeros((len(texts), table.shape[1]), np.float32)
     for i, enc in enumerate(tok.encode_batch(list(texts), add_special_tokens=False)):
         if enc.ids:
-            out[i] = table[enc.ids].mean(axis=0)
+            out[i] = table[enc.ids].mean(axis=0, dtype=np.float32)
     norms = np.linalg.norm(out, axis=1, keepdims=True)
     return out / np.where(norms == 0, 1.0, norms)
 
