@@ -11,7 +11,7 @@ length 1 (:func:`vector`).
 The matcher (:meth:`evaltools.scoring.matcher.SentenceIndex.paraphrase_positions`)
 counts a context word within cosine ``grounding.paraphrase_cosine`` of a response
 word as its paraphrase, beside WordNet's table: *toxic* is found as *harmful*,
-*crackling* as *crackled*. Which words take part, and why, is there; what it
+*crash* as *collision*. Which words take part, and why, is there; what it
 changes on the development sets is in ``docs/validity.md`` ("Thirteenth round").
 
 Examples
