@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import evaltools
 from evaltools.config import load_config
@@ -138,3 +140,20 @@ def test_opposed_pairs():
     assert opposed("husband", "wife") and opposed("hundred", "million")  # one kind
     assert opposed("toxic", "toxic")  # the word itself
     assert not opposed("toxic", "harmful") and not opposed("ink", "k")  # "k" is too short
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30), st.lists(st.text(alphabet="abcdefghij", min_size=3, max_size=8),
+                                      max_size=6, unique=True),
+       st.floats(min_value=0.0, max_value=1.0))
+def test_vectors_never_crash_and_stay_in_range(word, candidates, cosine):
+    from evaltools.scoring.matcher import opposed
+
+    v = word_vectors.vector(word)
+    norm = float(np.linalg.norm(v))
+    assert v.shape == (256,) and (norm == 0.0 or abs(norm - 1.0) < 1e-3)
+    found = word_vectors.near(word, candidates, cosine)
+    assert set(found) <= set(candidates)
+    assert all(float(word_vectors.vector(c) @ v) >= cosine - 1e-6 for c in found)
+    for c in candidates:
+        assert opposed(word, c) == opposed(c, word)  # symmetric

@@ -110,5 +110,5 @@ def near(key: str, candidates: Sequence[str], cosine: float) -> tuple[str, ...]:
     (the caller leaves out the word itself, its opposites, ...)."""
     if not candidates:
         return ()
-    sims = matrix(tuple(candidates)) @ vector(key)
+    sims = (matrix(tuple(candidates)) @ vector(key)).tolist()  # floats: cosine is not cast
     return tuple(c for c, s in zip(candidates, sims, strict=True) if s >= cosine)
