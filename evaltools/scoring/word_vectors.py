@@ -62,20 +62,35 @@ def _table():
     return tok, table
 
 
+@functools.lru_cache(maxsize=100_000)
+def _ids(key: str) -> tuple[int, ...]:
+    """The tokenizer's ids of one word ``key``, read once for its vector and its tokens."""
+    return tuple(_table()[0].encode(key, add_special_tokens=False).ids)
+
+
+def _unit_mean(ids: Sequence[int]) -> np.ndarray:
+    """The mean of the vectors of token ``ids``, scaled to length 1 (zeros for none)."""
+    table = _table()[1]
+    if not ids:
+        return np.zeros(table.shape[1], np.float32)
+    out = table[list(ids)].mean(axis=0, dtype=np.float32)
+    norm = np.linalg.norm(out)
+    return out / norm if norm else out
+
+
 @functools.lru_cache(maxsize=50_000)  # at most 50 MB of vectors
 def vector(key: str) -> np.ndarray:
-    """The unit vector of one word ``key`` (:func:`text_vectors`), read-only, as it is
-    shared by every caller through the cache."""
-    out = text_vectors([key])[0]
+    """The unit vector of one word ``key``, read-only, as it is shared by every caller
+    through the cache."""
+    out = _unit_mean(_ids(key))
     out.setflags(write=False)
     return out
 
 
-@functools.lru_cache(maxsize=100_000)
 def tokens(key: str) -> frozenset[int]:
     """The tokenizer's ids of one word ``key``: two words sharing one are close in vectors
     for the shared piece (*shipwright*, *ship*), whatever they mean."""
-    return frozenset(_table()[0].encode(key, add_special_tokens=False).ids)
+    return frozenset(_ids(key))
 
 
 def text_vectors(texts: Sequence[str]) -> np.ndarray:
@@ -84,10 +99,8 @@ def text_vectors(texts: Sequence[str]) -> np.ndarray:
     tok, table = _table()
     out = np.zeros((len(texts), table.shape[1]), np.float32)
     for i, enc in enumerate(tok.encode_batch(list(texts), add_special_tokens=False)):
-        if enc.ids:
-            out[i] = table[enc.ids].mean(axis=0, dtype=np.float32)
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms == 0, 1.0, norms)
+        out[i] = _unit_mean(enc.ids)
+    return out
 
 
 @functools.lru_cache(maxsize=64)
