@@ -55,11 +55,56 @@ development sets built by ``benchmarks/devsets.py`` and writes records
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import re
 import sys
 from pathlib import Path
 
 PROBE = Path(__file__).resolve().with_name("probe_responses.jsonl")
+_TOKEN = re.compile(r"\S+")
+
+
+def edit_spans(faithful: str, hallucinated: str) -> list[list[int]]:
+    """The character spans of ``hallucinated`` that its edit wrote: the runs of
+    whitespace-separated tokens that a word-level diff against the faithful response
+    replaced or inserted (a pure deletion marks nothing).
+
+    >>> edit_spans("It opens at 9 am daily.", "It opens at 10 am daily, with free WiFi.")
+    [[12, 14], [18, 40]]
+    >>> edit_spans("No ransom was paid.", "No ransom was paid.")
+    []
+    """
+    old = _TOKEN.findall(faithful)
+    new = list(_TOKEN.finditer(hallucinated))
+    diff = difflib.SequenceMatcher(a=old, b=[m.group() for m in new], autojunk=False)
+    return [[new[j1].start(), new[j2 - 1].end()]
+            for op, _, _, j1, j2 in diff.get_opcodes() if op in ("replace", "insert")]
+
+
+def gold_spans(records: list[dict]) -> list[dict]:
+    """``{id, spans}`` per record, as ``benchmarks/devsets.py`` writes ``spans.jsonl``: a
+    faithful response marks nothing; a hallucinated variant marks its edits
+    (:func:`edit_spans` against its faithful original). Variants without an original are
+    left out."""
+    by_id = {r["id"]: r for r in records}
+    out = []
+    for r in records:
+        if r["label"] == 0:
+            out.append({"id": r["id"], "spans": []})
+        elif r["id"].endswith("_h") and r["id"][:-2] in by_id:
+            out.append({"id": r["id"],
+                        "spans": edit_spans(by_id[r["id"][:-2]]["response"], r["response"])})
+    return out
+
+
+def write_jsonl(rows: list[dict], path: Path) -> None:
+    """Write ``rows`` as JSON Lines, through a temporary file (never half-written)."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    tmp.replace(path)
 
 
 def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
@@ -126,15 +171,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
     ap.add_argument("--batch", type=int, choices=range(1, 9),
                     help="only that batch (default: all)")
+    ap.add_argument("--spans", type=Path,
+                    help="also write the characters each hallucinated variant's edit wrote "
+                         "({id, spans} per record, as spans.jsonl) for benchmarks/span_model.py")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)
                if args.batch is None or batch_of(r["id"]) == args.batch]
-    tmp = args.out.with_suffix(args.out.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for r in records:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    tmp.replace(args.out)
+    write_jsonl(records, args.out)
     print(f"{args.out}: {len(records)} records", file=sys.stderr)
+    if args.spans:
+        spans = gold_spans(records)
+        write_jsonl(spans, args.spans)
+        print(f"{args.spans}: {len(spans)} records", file=sys.stderr)
     return 0
 
 

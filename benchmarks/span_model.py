@@ -6,9 +6,16 @@
 DEVDATA is the folder ``benchmarks/devsets.py`` writes: ``spans.jsonl`` holds
 the character spans people marked in ``lfqa.jsonl`` (unsupported sentences),
 ``xsumfaith.jsonl`` (hallucinated spans, at least two of three annotators)
-and ``wice_tokens.jsonl`` (WiCE sub-claims' unsupported tokens). Every record of those three sets is
-scored; each unsupported span the grounding finds is labelled 1 when at least
-half of its characters lie in marked text.
+and ``wice_tokens.jsonl`` (WiCE sub-claims' unsupported tokens).
+``probe_spans.jsonl`` (``benchmarks/probe.py --spans``) holds the characters
+each hallucinated variant of the written probe (``probe.jsonl``) changed from
+its faithful original, and nothing for the faithful ones: outputs of the three
+RAG shapes, mostly faithful text with a short edit. Every record of those four
+sets is scored; each unsupported span the grounding finds is labelled 1 when
+at least half of its characters lie in marked text. The span model is fitted
+on the first three (people's marks) and the probe measured by it, also per task
+(``probe/qa``, ``probe/summary``, ``probe/data2text``); ``--fit-probe`` fits on
+the probe's edits too.
 
 It prints, for each set, character-level precision, recall and F1 of the
 text flagged as hallucinated (micro-averaged over the set's records, faithful
@@ -21,20 +28,23 @@ ones included), **leaving that set out** of the span model's fit:
   from the context, a baseline that needs no parse.
 
 With ``--records SCORED_DIR`` (the scored development sets
-``benchmarks/validity.py --save-scored`` writes) two more measurements, for
+``benchmarks/validity.py --save-scored`` writes) three more measurements, for
 ``grounding.span_record_gate``:
 
 - ``+ record gate``: the spans of a record count only when the record's
   hallucination probability reaches the gate. The probability of a record is
   that of the shipped model's recipe fitted on the *other* record sets
   (balanced, as the shipped fit), so the set measured is unseen by it too.
+- ``shipped gates``: each set under the shipped span model and threshold, for
+  each gate, and their mean (how the shipped gate was chosen);
 - ``with faithful responses mixed in``: each held-out span set together with
   every faithful record of the record sets without span labels (their gold
   is empty: people marked nothing), which is what a pipeline whose responses
   are mostly faithful looks like; the figures are the mean over two halves of
   those sets, the threshold and gate chosen with the other half.
 
-With ``--write`` the model fitted on all three sets is saved (JSON
+With ``--write`` the model fitted on the three sets of people's marks (and the
+probe's edits with ``--fit-probe``) is saved (JSON
 coefficients) with its provenance and the threshold chosen on all of them.
 """
 
@@ -57,11 +67,17 @@ from evaltools.calibration.span_fit import fit_span_model  # noqa: E402
 from evaltools.scoring.grounding import ground, span_feature_rows  # noqa: E402
 from evaltools.scoring.scorer import ResponseScorer  # noqa: E402
 
-SETS = ("lfqa", "xsumfaith", "wice_tokens")
+SETS = ("lfqa", "xsumfaith", "wice_tokens", "probe")
+#: the sets the span model is fitted on: people's marks (the probe is measured, not fitted,
+#: unless ``--fit-probe``)
+FIT_SETS = ("lfqa", "xsumfaith", "wice_tokens")
+#: the files of marked characters: people's (devsets.py) and the probe's edits (probe.py)
+SPAN_FILES = ("spans.jsonl", "probe_spans.jsonl")
+PROBE_TASKS = ("qa", "summary", "data2text")
 #: record sets without span labels whose faithful records are mixed in, in two halves
 FAITHFUL = (("halueval_qa", "begin_dev", "wice"), ("webnlg", "q2_wow", "factscore"))
 #: the record set each span set is drawn from (left out of its record model)
-RECORD_SET = {"lfqa": "lfqa", "xsumfaith": "xsumfaith", "wice_tokens": "wice"}
+RECORD_SET = {"lfqa": "lfqa", "xsumfaith": "xsumfaith", "wice_tokens": "wice", "probe": "probe"}
 RECORD_SETS = ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "q2_wow", "wice",
                "factscore")
 GATES = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7)
@@ -100,9 +116,10 @@ def collect(devdata: Path, names=SETS, faithful_only: bool = False):
     """Per record: its gold characters, its spans (offsets, features), the baseline and
     its score output (for the record probability)."""
     gold_spans = {}
-    for line in (devdata / "spans.jsonl").read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        gold_spans[r["id"]] = r["spans"]
+    for file in SPAN_FILES:
+        for line in (devdata / file).read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            gold_spans[r["id"]] = r["spans"]
     scorer = ResponseScorer()
     cfg = scorer.config
     out = []
@@ -125,7 +142,7 @@ def collect(devdata: Path, names=SETS, faithful_only: bool = False):
                 for s, f in zip(g.unsupported_spans, feats, strict=True):
                     inside = sum(1 for k in range(s.start, s.end) if k in gold)
                     spans.append(((s.start, s.end), f, int(inside * 2 >= s.end - s.start)))
-                out.append({"set": name, "gold": gold, "spans": spans,
+                out.append({"set": name, "task": r.get("task"), "gold": gold, "spans": spans,
                             "baseline": char_set(absent_runs(r["response"], r["context"])),
                             "score": result.to_dict(), "p_record": 1.0})
         print(f"scored {name}: {len(records)} records", file=sys.stderr)
@@ -158,7 +175,8 @@ def record_probabilities(rows, scored: Path) -> None:
             r["p_record"] = float(v)
 
 
-def fit(rows, C: float = 1.0):
+def fit(rows, C: float = 1.0, sets=FIT_SETS):
+    rows = [r for r in rows if r["set"] in sets]
     X = [f for r in rows for _, f, _ in r["spans"]]
     y = [lab for r in rows for _, _, lab in r["spans"]]
     sets = [r["set"] for r in rows for _ in r["spans"]]
@@ -184,7 +202,7 @@ def cell(v) -> str:
     return f"P {v['precision']:.3f} R {v['recall']:.3f} F1 **{v['f1']:.3f}**"
 
 
-def gate_table(rows, faithful) -> dict:
+def gate_table(rows, faithful, fit_sets=FIT_SETS) -> dict:
     """Span F1 of each span set, alone and with faithful records mixed in, without and
     with the record gate (threshold and gate chosen on the other sets)."""
     print()
@@ -194,12 +212,15 @@ def gate_table(rows, faithful) -> dict:
     out = {}
     for name in SETS:
         test = [r for r in rows if r["set"] == name]
-        train = [r for r in rows if r["set"] != name]
-        model = fit(train)
+        train = [r for r in rows if r["set"] != name and r["set"] in fit_sets]
+        model = fit(train, sets=fit_sets)
         mixes = [("nothing", test, train, None)] + [
             (f"faithful of {', '.join(half)}", test + [r for r in faithful if r["set"] in half],
              train + [r for r in faithful if r["set"] in other], half)
             for half, other in (FAITHFUL, FAITHFUL[::-1])]
+        if name == "probe":  # and each of its tasks, nothing mixed in
+            mixes += [(f"nothing, {task} only", [r for r in test if r["task"] == task], train,
+                       None) for task in PROBE_TASKS]
         for label, te, tu, _ in mixes:
             t0, _ = best_threshold(tu, model)
             t1, g1 = best_threshold(tu, model, GATES)
@@ -216,11 +237,41 @@ def gate_table(rows, faithful) -> dict:
     return out
 
 
+def shipped_gates(rows) -> dict:
+    """Each set (and the probe's tasks) under the shipped span model at the config's
+    ``grounding.span_threshold``, for each record gate, and the mean over the span sets:
+    how ``grounding.span_record_gate`` was chosen."""
+    from evaltools.config import load_config
+    from evaltools.scoring.span_probability import load_span_model
+
+    model, t = load_span_model(), load_config().grounding.span_threshold
+    parts = [(name, [r for r in rows if r["set"] == name]) for name in SETS] + [
+        (f"probe/{task}", [r for r in rows if r["set"] == "probe" and r["task"] == task])
+        for task in PROBE_TASKS]
+    print()
+    print(f"shipped span model at t = {t:.2f}: F1 per record gate")
+    print()
+    print("| gate | " + " | ".join(name for name, _ in parts) + " | mean of the span sets |")
+    print("|---|" + "---:|" * (len(parts) + 1))
+    out = {}
+    for g in GATES:
+        f1 = {name: prf(flagged(part, model, t, g), [r["gold"] for r in part])["f1"]
+              for name, part in parts}
+        mean = sum(f1[name] for name in SETS) / len(SETS)
+        out[str(g)] = f1 | {"mean": mean}
+        print(f"| {g:.1f} | " + " | ".join(f"{f1[name]:.3f}" for name, _ in parts)
+              + f" | {mean:.3f} |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("devdata", type=Path)
-    ap.add_argument("--write", type=Path, help="save the model fitted on all sets here")
+    ap.add_argument("--write", type=Path, help="save the fitted span model here")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
+    ap.add_argument("--fit-probe", action="store_true",
+                    help="fit the span model on the probe's edits too (measured leaving each "
+                         "set out, as the others)")
     ap.add_argument("--records", type=Path, metavar="SCORED_DIR",
                     help="scored record sets (benchmarks/validity.py --save-scored): also "
                          "measure the record gate, with faithful responses mixed in")
@@ -230,10 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     print("| held-out set | records | span model >= t (t from the other sets) "
           "| every unsupported span | absent-word runs |")
     print("|---|---|---|---|---|")
+    fit_sets = SETS if args.fit_probe else FIT_SETS
     for name in SETS:
         test = [r for r in rows if r["set"] == name]
-        train = [r for r in rows if r["set"] != name]
-        model = fit(train)
+        train = [r for r in rows if r["set"] != name and r["set"] in fit_sets]
+        model = fit(train, sets=fit_sets)
         t, _ = best_threshold(train, model)
         gold = [r["gold"] for r in test]
         got = {"model": prf(flagged(test, model, t), gold),
@@ -242,20 +294,37 @@ def main(argv: list[str] | None = None) -> int:
         figures[name] = got
         print(f"| {name} | {len(test)} | {cell(got['model'])} (t = {t:.2f}) "
               f"| {cell(got['every_span'])} | {cell(got['absent_runs'])} |")
+        if name == "probe":
+            for task in PROBE_TASKS:
+                part = [r for r in test if r["task"] == task]
+                gold = [r["gold"] for r in part]
+                got = {"model": prf(flagged(part, model, t), gold),
+                       "every_span": prf([char_set([o for o, _, _ in r["spans"]])
+                                          for r in part], gold),
+                       "absent_runs": prf([r["baseline"] for r in part], gold),
+                       "threshold": t}
+                figures[f"probe/{task}"] = got
+                print(f"| probe/{task} | {len(part)} | {cell(got['model'])} (t = {t:.2f}) "
+                      f"| {cell(got['every_span'])} | {cell(got['absent_runs'])} |")
     if args.records:
         faithful = collect(args.devdata, [n for half in FAITHFUL for n in half],
                            faithful_only=True)
         record_probabilities(rows + faithful, args.records)
-        figures["record_gate"] = gate_table(rows, faithful)
+        figures["record_gate"] = gate_table(rows, faithful, fit_sets)
+        figures["shipped_gates"] = shipped_gates(rows)
     if args.write:
-        model = fit(rows)
-        t, _ = best_threshold(rows, model)
-        digest = hashlib.sha256((args.devdata / "spans.jsonl").read_bytes()).hexdigest()
+        fitted = [r for r in rows if r["set"] in fit_sets]
+        model = fit(fitted, sets=fit_sets)
+        t, _ = best_threshold(fitted, model)
+        digest = hashlib.sha256((args.devdata / SPAN_FILES[0]).read_bytes()).hexdigest()
+        if args.fit_probe:
+            digest += " + " + hashlib.sha256((args.devdata / SPAN_FILES[1]).read_bytes()
+                                             ).hexdigest()
         model = type(model)(model.names, model.centers, model.scales, model.coefficients,
                             model.intercept, {
                                 "threshold_max_f1": t,
-                                "fitted_on": {"sets": list(SETS), "spans_sha256": digest,
-                                              "spans": sum(len(r["spans"]) for r in rows)},
+                                "fitted_on": {"sets": list(fit_sets), "spans_sha256": digest,
+                                              "spans": sum(len(r["spans"]) for r in fitted)},
                                 "command": "python benchmarks/span_model.py DEVDATA --write "
                                            "evaltools/scoring/span_model.json"})
         args.write.write_text(json.dumps(model.to_dict(), indent=2) + "\n", encoding="utf-8")
