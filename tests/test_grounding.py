@@ -242,3 +242,34 @@ def test_a_word_in_many_context_sentences_votes_only_where_rarer_words_do(nlp):
     wrong = grounded(nlp, "The Owala tumbler is red.", " ".join(sentences), power=0.0)
     (span,) = wrong.unsupported_spans
     assert (span.text, span.closest) == ("red", "The Owala tumbler is blue.")
+
+
+def test_in_a_record_with_reviews_who_said_what_weighs_nothing(nlp):
+    """``REVIEW_FRAMING``: "Customers praise ..." names a record's reviews and their authors;
+    with ``reviews`` on (a JSON record holding reviews) those words weigh nothing, what was
+    praised is still looked up. Power 0: every other content word weighs 1."""
+    ctx = "name: Blue Door Cafe. review text: Great espresso, friendly staff."
+    resp = "Customers praise the espresso and the friendly staff."
+    on = grounded(nlp, resp, ctx, power=0.0, reviews=True)
+    assert on.support == 1.0 and on.unsupported_spans == ()
+    # off: customers and praise are two unsupported words of five (espresso, friendly, staff)
+    off = grounded(nlp, resp, ctx, power=0.0)
+    assert off.support == pytest.approx(3 / 5)
+    assert [s.text for s in off.unsupported_spans] == ["Customers praise"]
+    # a generalisation the reviews do not make stays unsupported: "consistently"
+    g = grounded(nlp, "Reviewers consistently criticize the slow service.",
+                 "review text: The service was slow.", power=0.0, reviews=True)
+    assert [s.text for s in g.unsupported_spans] == ["consistently"]
+    assert g.support == pytest.approx(2 / 3)  # slow, service of slow, service, consistently
+
+
+def test_review_framing_needs_a_record_with_reviews():
+    """Through the scorer: a JSON record with a ``reviews`` field turns the rule on; the same
+    words over prose, or over a record without reviews, are looked up as any word."""
+    resp = "Customers praise the espresso."
+    with_reviews = '{"name": "Blue Door Cafe", "reviews": [{"text": "Great espresso."}]}'
+    without = '{"name": "Blue Door Cafe", "menu": "espresso"}'
+    assert score("", with_reviews, resp).support == 1.0
+    assert [s.text for s in score("", without, resp).unsupported_spans] == ["Customers praise"]
+    prose = "Blue Door Cafe. Its reviews say: great espresso."
+    assert [s.text for s in score("", prose, resp).unsupported_spans] == ["Customers praise"]

@@ -12,7 +12,10 @@ content-bearing unit of the response:
   ``company`` 0.3, a name 1), raised to ``grounding.rarity_power`` (a word
   that says only that something is there to be had, ``available``, ``offers``,
   ``serves``: :data:`~evaltools.scoring.anchors.claims.AVAILABILITY_WORDS`, weighs 0:
-  a record says it as "delivery: yes");
+  a record says it as "delivery: yes"; in a JSON record that holds reviews, the words
+  by which an overview says who said what, *customers*, *one diner noted*,
+  *complaints include*:
+  :data:`~evaltools.scoring.anchors.claims.REVIEW_FRAMING`, weigh 0 too);
 - each **personal word** (*I, my, we, you, your*...: :data:`PERSONAL`), weight
   ``grounding.personal_weight``: what the response says of its speaker or
   listener, which a context holds only when it speaks in that person too.
@@ -49,6 +52,7 @@ from evaltools.scoring.anchors.claims import (
     HEDGE_AUX,
     HEDGE_VERBS,
     HEDGE_WORDS,
+    REVIEW_FRAMING,
 )
 from evaltools.scoring.anchors.mentions import Mention, find_support
 from evaltools.scoring.anchors.support_index import SupportIndex
@@ -129,7 +133,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
            context_mentions: Sequence[Mention], query_keys: frozenset[str],
            query_mentions: Sequence[Mention], *, power: float,
            number_weight: float, personal: float = 0.0,
-           paraphrase: bool = False, paraphrase_cosine: float = 0.0) -> list[_Unit]:
+           paraphrase: bool = False, paraphrase_cosine: float = 0.0,
+           reviews: bool = False) -> list[_Unit]:
     units = []
     word_starts = [w.start for w in words]
     sentence_starts = [s for s, _ in response_sents]
@@ -165,7 +170,8 @@ def _units(words: Sequence[Word], mentions: Sequence[Mention],
         if k < len(spans) and spans[k][0] < w.end:
             continue  # part of a number or date: that unit decides
         weight = (number_weight if w.num else personal if not w.content
-                  else 0.0 if w.key in AVAILABILITY_WORDS else rarity(w.key, power))
+                  else 0.0 if w.key in AVAILABILITY_WORDS
+                  or (reviews and w.key in REVIEW_FRAMING) else rarity(w.key, power))
         if weight <= 0:
             continue
         key = ("word", w.forms, w.parts)
@@ -244,9 +250,22 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         skip_hedged=config.skip_hedged, personal=config.personal_weight,
         derived_credit=config.derived_credit, merge_words=config.span_merge_words,
         paraphrase_credit=config.paraphrase_credit if config.paraphrase else None,
-        paraphrase_cosine=config.paraphrase_cosine, about_sources=response.about_sources)
+        paraphrase_cosine=config.paraphrase_cosine, about_sources=response.about_sources,
+        reviews=context.structured and has_reviews(context.text))
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold)
+
+
+_REVIEW = re.compile(r"\breview", re.IGNORECASE)
+
+
+def has_reviews(text: str) -> bool:
+    """Whether a (read) context holds reviews: a field or a word *review...*.
+
+    >>> has_reviews("name: Lotus. review info review text: Great nails."), has_reviews("x: 1")
+    (True, False)
+    """
+    return _REVIEW.search(text) is not None
 
 
 def rate_spans(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]],
@@ -296,13 +315,16 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     personal: float = 0.0, derived_credit: float = 1.0,
                     merge_words: int = 0,
                     paraphrase_credit: float | None = None, paraphrase_cosine: float = 0.0,
-                    about_sources: Sequence[tuple[int, int]] | None = None) -> GroundingScore:
+                    about_sources: Sequence[tuple[int, int]] | None = None,
+                    reviews: bool = False) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     ``paraphrase_credit`` (None: off): a word the context holds only as a paraphrase
     (:meth:`~evaltools.scoring.matcher.SentenceIndex.paraphrase_positions`) is found and
     earns this share of its weight; ``paraphrase_cosine`` above 0 lets static word vectors
-    find paraphrases too (config ``grounding.paraphrase_cosine``).
+    find paraphrases too (config ``grounding.paraphrase_cosine``). ``reviews``: the context
+    is a record holding reviews, and :data:`~evaltools.scoring.anchors.claims.REVIEW_FRAMING`
+    weighs nothing.
 
     Examples
     --------
@@ -322,7 +344,7 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     units = _units(words, mentions, response_sents, index, context_mentions, query_keys,
                    query_mentions, power=power, number_weight=number_weight,
                    personal=personal, paraphrase=paraphrase_credit is not None,
-                   paraphrase_cosine=paraphrase_cosine)
+                   paraphrase_cosine=paraphrase_cosine, reviews=reviews)
     if skip_hedged:
         hedged = _hedged_clauses(response_text, words)
         units = [u for u in units if not any(lo <= u.start < hi for lo, hi in hedged)]

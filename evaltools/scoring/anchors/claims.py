@@ -111,6 +111,15 @@ PRAISE_VERBS = REVIEW_VERBS - {"call", "comment", "complain", "express", "find",
                                "remark", "report", "say"}
 #: Subjects that speak for the reviewers: the reviewers themselves and what reviews say.
 FOR_REVIEWERS = REVIEWER_NOUNS | REVIEW_NOUNS
+#: The words by which an overview of a record's reviews says who said what ("Customers
+#: speak highly of ...", "one diner noted ...", "complaints include ..."): in a record that
+#: holds reviews they name its reviews and their authors, so grounding gives them no weight
+#: (``grounding.ground``), as claims do not look them up. Not the words of a review's
+#: verdict (*positive*, *negative*, *concern*), nor what was praised.
+REVIEW_FRAMING = (REVIEWER_NOUNS | REVIEW_VERBS
+                  | (REVIEW_NOUNS - {"positive", "negative", "pro", "con", "concern"})
+                  | {"speak", "warn", "advise", "share", "cite", "tout", "caution", "observe",
+                     "recount", "add", "review"})
 #: Words that say only that something is there to be had ("takeout is available", "the cafe
 #: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
 #: in a claim's support, and when one is the claim's predicate its polarity is that of its
