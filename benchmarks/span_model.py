@@ -64,6 +64,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from evaltools.calibration.span_fit import fit_span_model  # noqa: E402
+from evaltools.config import load_config  # noqa: E402
 from evaltools.scoring.grounding import ground, span_feature_rows  # noqa: E402
 from evaltools.scoring.scorer import ResponseScorer  # noqa: E402
 
@@ -112,15 +113,16 @@ def prf(pred: list[set[int]], gold: list[set[int]]) -> dict:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
-def collect(devdata: Path, names=SETS, faithful_only: bool = False):
+def collect(devdata: Path, names=SETS, faithful_only: bool = False, config=None):
     """Per record: its gold characters, its spans (offsets, features), the baseline and
-    its score output (for the record probability)."""
+    its score output (for the record probability); scored with ``config`` (default: the
+    shipped one)."""
     gold_spans = {}
     for file in SPAN_FILES:
         for line in (devdata / file).read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
             gold_spans[r["id"]] = r["spans"]
-    scorer = ResponseScorer()
+    scorer = ResponseScorer(config)
     cfg = scorer.config
     out = []
     for name in names:
@@ -241,7 +243,6 @@ def shipped_gates(rows) -> dict:
     """Each set (and the probe's tasks) under the shipped span model at the config's
     ``grounding.span_threshold``, for each record gate, and the mean over the span sets:
     how ``grounding.span_record_gate`` was chosen."""
-    from evaltools.config import load_config
     from evaltools.scoring.span_probability import load_span_model
 
     model, t = load_span_model(), load_config().grounding.span_threshold
@@ -269,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("devdata", type=Path)
     ap.add_argument("--write", type=Path, help="save the fitted span model here")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
+    ap.add_argument("--config", type=Path,
+                    help="a TOML configuration to score with (default: the shipped one), "
+                         "e.g. [grounding] span_merge_words = 8")
     ap.add_argument("--fit-probe", action="store_true",
                     help="fit the span model on the probe's edits too (measured leaving each "
                          "set out, as the others)")
@@ -276,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="scored record sets (benchmarks/validity.py --save-scored): also "
                          "measure the record gate, with faithful responses mixed in")
     args = ap.parse_args(argv)
-    rows = collect(args.devdata)
+    config = load_config(args.config) if args.config else None
+    rows = collect(args.devdata, config=config)
     figures = {}
     print("| held-out set | records | span model >= t (t from the other sets) "
           "| every unsupported span | absent-word runs |")
@@ -308,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"| {cell(got['every_span'])} | {cell(got['absent_runs'])} |")
     if args.records:
         faithful = collect(args.devdata, [n for half in FAITHFUL for n in half],
-                           faithful_only=True)
+                           faithful_only=True, config=config)
         record_probabilities(rows + faithful, args.records)
         figures["record_gate"] = gate_table(rows, faithful, fit_sets)
         figures["shipped_gates"] = shipped_gates(rows)
