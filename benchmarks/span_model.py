@@ -119,6 +119,9 @@ def collect(devdata: Path, names=SETS, faithful_only: bool = False, config=None)
     shipped one)."""
     gold_spans = {}
     for file in SPAN_FILES:
+        if not (devdata / file).is_file():
+            raise SystemExit(f"{devdata / file}: not found (spans.jsonl: benchmarks/devsets.py; "
+                             "probe_spans.jsonl: benchmarks/probe.py --spans)")
         for line in (devdata / file).read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
             gold_spans[r["id"]] = r["spans"]
@@ -177,8 +180,8 @@ def record_probabilities(rows, scored: Path) -> None:
             r["p_record"] = float(v)
 
 
-def fit(rows, C: float = 1.0, sets=FIT_SETS):
-    rows = [r for r in rows if r["set"] in sets]
+def fit(rows, C: float = 1.0, fit_sets=FIT_SETS):
+    rows = [r for r in rows if r["set"] in fit_sets]
     X = [f for r in rows for _, f, _ in r["spans"]]
     y = [lab for r in rows for _, _, lab in r["spans"]]
     sets = [r["set"] for r in rows for _ in r["spans"]]
@@ -215,7 +218,7 @@ def gate_table(rows, faithful, fit_sets=FIT_SETS) -> dict:
     for name in SETS:
         test = [r for r in rows if r["set"] == name]
         train = [r for r in rows if r["set"] != name and r["set"] in fit_sets]
-        model = fit(train, sets=fit_sets)
+        model = fit(train, fit_sets=fit_sets)
         mixes = [("nothing", test, train, None)] + [
             (f"faithful of {', '.join(half)}", test + [r for r in faithful if r["set"] in half],
              train + [r for r in faithful if r["set"] in other], half)
@@ -290,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in SETS:
         test = [r for r in rows if r["set"] == name]
         train = [r for r in rows if r["set"] != name and r["set"] in fit_sets]
-        model = fit(train, sets=fit_sets)
+        model = fit(train, fit_sets=fit_sets)
         t, _ = best_threshold(train, model)
         gold = [r["gold"] for r in test]
         got = {"model": prf(flagged(test, model, t), gold),
@@ -319,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["shipped_gates"] = shipped_gates(rows)
     if args.write:
         fitted = [r for r in rows if r["set"] in fit_sets]
-        model = fit(fitted, sets=fit_sets)
+        model = fit(fitted, fit_sets=fit_sets)
         t, _ = best_threshold(fitted, model)
         digest = hashlib.sha256((args.devdata / SPAN_FILES[0]).read_bytes()).hexdigest()
         if args.fit_probe:
