@@ -1139,6 +1139,14 @@ def _review(name: str, text: str) -> str:
     pytest.param("Happy hour 3-6 weekdays knocks $1 off pints.",
                  "Reviewers noted a weekday 3-6 PM happy hour.",
                  "Reviewers noted a weekday 3-7 PM happy hour.", ("date", "7 PM"), id="range-3-6"),
+    pytest.param("The guava pastries sell out by 9, so get there early.",
+                 "One regular says the guava pastries sell out by 9 AM.",
+                 "One regular says the guava pastries sell out by 10 AM.", ("date", "10 AM"),
+                 id="by-9"),
+    pytest.param("We usually stop in after 5 when the line is short.",
+                 "A regular drops in after 5 PM, when the line is short.",
+                 "A regular drops in after 4 PM, when the line is short.", ("date", "4 PM"),
+                 id="after-5"),
 ])
 def test_a_bare_hour_after_at_or_in_a_range_is_a_clock_time(review, ok, bad, unsupported):
     ctx = _review("Hollow Log Inn", review)

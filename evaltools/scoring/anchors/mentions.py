@@ -205,11 +205,13 @@ def find_mentions(text: str) -> list[Mention]:
 
 
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
-# A bare whole number 1-12 after "at", "until" or "till" ("wine and cheese hour at 5"), or
-# at one end of a range of two such numbers ("happy hour 3-6"), may be an hour, morning or
-# evening; not one a digit, separator or "%" follows.
+# A bare whole number 1-12 after "at", "until", "till", "by", "before", "after" or "past"
+# ("wine and cheese hour at 5", "the pastries sell out by 9"), or at one end of a range of
+# two such numbers ("happy hour 3-6"), may be an hour, morning or evening; not one a digit,
+# separator or "%" follows (a number with a unit is a quantity, not a bare number). Not
+# "around": "around 7 people" is a count more often than a time.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
-_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till)[ \u00a0]+$")
+_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+$")
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
 _RANGE_BEFORE = re.compile(r"(?<![0-9.,:])(?:[1-9]|1[0-2]) ?[-\u2013] ?$")
 _RANGE_AFTER = re.compile(r" ?[-\u2013] ?(?:[1-9]|1[0-2])(?![0-9.,:%])")
