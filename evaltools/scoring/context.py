@@ -574,6 +574,18 @@ def _parse_json(text: str) -> Any:
     return data if isinstance(data, (dict, list)) else None
 
 
+_REVIEW = re.compile(r"\breview", re.IGNORECASE)
+
+
+def has_reviews(text: str) -> bool:
+    """Whether a read context holds reviews: a field or a word *review...*.
+
+    >>> has_reviews("name: Lotus. review info review text: Great nails."), has_reviews("x: 1")
+    (True, False)
+    """
+    return _REVIEW.search(text) is not None
+
+
 @functools.lru_cache(maxsize=4096)
 def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     """The context as the scorers read it: JSON records flattened, plain text as it is.

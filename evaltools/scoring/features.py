@@ -19,7 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
-from evaltools.scoring.context import ReadContext, read_context, unmark
+from evaltools.scoring.context import ReadContext, has_reviews, read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
 from evaltools.scoring.sources import source_spans
@@ -91,6 +91,9 @@ class ContextFeatures:
     n_words: int = 0  # words of the read text (signals)
     # content lemmas of each sentence (as the matcher numbers them), for relevance.restated_context
     sentence_lemmas: tuple[frozenset[str], ...] = ()
+    # a JSON record that holds reviews (scoring.context.has_reviews): grounding gives the
+    # words of who said what no weight (claims.REVIEW_FRAMING)
+    reviews: bool = False
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -250,7 +253,8 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
     index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
     per_sentence = sentence_lemmas(doc) if config.relevance.restated_context else ()
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
-                           index.sentences, structured, len(ws), per_sentence)
+                           index.sentences, structured, len(ws), per_sentence,
+                           structured and has_reviews(doc.text))
 
 
 def _memory_zone(nlp):

@@ -251,21 +251,9 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         derived_credit=config.derived_credit, merge_words=config.span_merge_words,
         paraphrase_credit=config.paraphrase_credit if config.paraphrase else None,
         paraphrase_cosine=config.paraphrase_cosine, about_sources=response.about_sources,
-        reviews=context.structured and has_reviews(context.text))
+        reviews=context.reviews)
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold)
-
-
-_REVIEW = re.compile(r"\breview", re.IGNORECASE)
-
-
-def has_reviews(text: str) -> bool:
-    """Whether a (read) context holds reviews: a field or a word *review...*.
-
-    >>> has_reviews("name: Lotus. review info review text: Great nails."), has_reviews("x: 1")
-    (True, False)
-    """
-    return _REVIEW.search(text) is not None
 
 
 def rate_spans(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]],
