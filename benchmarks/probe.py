@@ -61,6 +61,12 @@ import re
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from evaltools.io.atomic import atomic_path  # noqa: E402
+
 PROBE = Path(__file__).resolve().with_name("probe_responses.jsonl")
 _TOKEN = re.compile(r"\S+")
 
@@ -99,12 +105,10 @@ def gold_spans(records: list[dict]) -> list[dict]:
 
 
 def write_jsonl(rows: list[dict], path: Path) -> None:
-    """Write ``rows`` as JSON Lines, through a temporary file (never half-written)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
+    """Write ``rows`` as JSON Lines, never half-written (``evaltools.io.atomic``)."""
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    tmp.replace(path)
 
 
 def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
