@@ -43,6 +43,12 @@ With ``--records SCORED_DIR`` (the scored development sets
   are mostly faithful looks like; the figures are the mean over two halves of
   those sets, the threshold and gate chosen with the other half.
 
+Always, at the end, two tables of the shipped span model at the config's threshold and
+record gate (the gate only with ``--records``): F1 of each set for each value of
+``grounding.span_lone_word_zipf`` in ``LONE_WORD_CUTS`` (a span that is one everyday word is
+not reported; how the value was chosen), and the character precision of the probe's
+reported spans by shape, the rule off (what the rule is for).
+
 With ``--write`` the model fitted on the three sets of people's marks (and the
 probe's edits with ``--fit-probe``) is saved (JSON
 coefficients) with its provenance and the threshold chosen on all of them.
@@ -65,7 +71,11 @@ if str(ROOT) not in sys.path:
 
 from evaltools.calibration.span_fit import fit_span_model  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
-from evaltools.scoring.grounding import ground, span_feature_rows  # noqa: E402
+from evaltools.scoring.grounding import (  # noqa: E402
+    ground,
+    lone_common_words,
+    span_feature_rows,
+)
 from evaltools.scoring.scorer import ResponseScorer  # noqa: E402
 
 SETS = ("lfqa", "xsumfaith", "wice_tokens", "probe")
@@ -82,6 +92,8 @@ RECORD_SET = {"lfqa": "lfqa", "xsumfaith": "xsumfaith", "wice_tokens": "wice", "
 RECORD_SETS = ("lfqa", "halueval_qa", "xsumfaith", "webnlg", "begin_dev", "q2_wow", "wice",
                "factscore")
 GATES = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7)
+#: the values of ``grounding.span_lone_word_zipf`` measured (0: the rule off)
+LONE_WORD_CUTS = (0.0, 3.0, 3.5, 4.0, 4.5, 5.0)
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -113,10 +125,12 @@ def prf(pred: list[set[int]], gold: list[set[int]]) -> dict:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
-def collect(devdata: Path, names=SETS, faithful_only: bool = False, config=None):
+def collect(devdata: Path, names=SETS, faithful_only: bool = False, config=None,
+            cuts=LONE_WORD_CUTS):
     """Per record: its gold characters, its spans (offsets, features), the baseline and
     its score output (for the record probability); scored with ``config`` (default: the
-    shipped one)."""
+    shipped one). ``lone`` holds the spans that are lone everyday words at the config's
+    ``grounding.span_lone_word_zipf``, ``lone_by_cut`` those at each of ``cuts`` too."""
     gold_spans = {}
     for file in SPAN_FILES:
         if not (devdata / file).is_file():
@@ -147,7 +161,12 @@ def collect(devdata: Path, names=SETS, faithful_only: bool = False, config=None)
                 for s, f in zip(g.unsupported_spans, feats, strict=True):
                     inside = sum(1 for k in range(s.start, s.end) if k in gold)
                     spans.append(((s.start, s.end), f, int(inside * 2 >= s.end - s.start)))
+                lone = {cut: {(s.start, s.end) for s, is_lone in zip(
+                    g.unsupported_spans, lone_common_words(g, resp.text, cut), strict=True)
+                    if is_lone} for cut in {*cuts, cfg.grounding.span_lone_word_zipf}}
                 out.append({"set": name, "task": r.get("task"), "gold": gold, "spans": spans,
+                            "lone": lone[cfg.grounding.span_lone_word_zipf], "lone_by_cut": lone,
+                            "text": r["response"],
                             "baseline": char_set(absent_runs(r["response"], r["context"])),
                             "score": result.to_dict(), "p_record": 1.0})
         print(f"scored {name}: {len(records)} records", file=sys.stderr)
@@ -192,7 +211,10 @@ def fit(rows, C: float = 1.0, fit_sets=FIT_SETS):
 
 
 def flagged(rows, model, t: float, gate: float = 0.0) -> list[set[int]]:
-    return [char_set([o for o, f, _ in r["spans"] if model.probability(f) >= t])
+    """The characters reported as hallucinated: spans at ``t`` or more that are not a lone
+    everyday word (``grounding.span_lone_word_zipf``), in records at ``gate`` or more."""
+    return [char_set([o for o, f, _ in r["spans"]
+                      if model.probability(f) >= t and o not in r["lone"]])
             if r["p_record"] >= gate else set() for r in rows]
 
 
@@ -268,6 +290,87 @@ def shipped_gates(rows) -> dict:
     return out
 
 
+def lone_word_table(rows) -> dict:
+    """Each set (and the probe's tasks) under the shipped span model, threshold and record
+    gate, for each value of ``grounding.span_lone_word_zipf`` in :data:`LONE_WORD_CUTS`:
+    how it was chosen. Records without ``p_record`` (no ``--records``) are not gated."""
+    from evaltools.scoring.span_probability import load_span_model
+
+    cfg = load_config().grounding
+    model, t, gate = load_span_model(), cfg.span_threshold, cfg.span_record_gate
+    parts = [(name, [r for r in rows if r["set"] == name]) for name in SETS] + [
+        (f"probe/{task}", [r for r in rows if r["set"] == "probe" and r["task"] == task])
+        for task in PROBE_TASKS]
+    print()
+    print(f"shipped span model at t = {t:.2f}, record gate {gate:.1f}: F1 per "
+          "grounding.span_lone_word_zipf (0: off)")
+    print()
+    print("| lone word at Zipf >= | " + " | ".join(name for name, _ in parts)
+          + " | mean of the span sets | worst span set |")
+    print("|---|" + "---:|" * (len(parts) + 2))
+    out = {}
+    for cut in LONE_WORD_CUTS:
+        f1 = {name: prf(flagged([r | {"lone": r["lone_by_cut"][cut]} for r in part], model, t,
+                                gate), [r["gold"] for r in part])["f1"]
+              for name, part in parts}
+        mean = sum(f1[name] for name in SETS) / len(SETS)
+        worst = min(f1[name] for name in SETS)
+        out[str(cut)] = f1 | {"mean": mean, "worst": worst}
+        print(f"| {cut:.1f} | " + " | ".join(f"{f1[name]:.3f}" for name, _ in parts)
+              + f" | {mean:.3f} | {worst:.3f} |")
+    return out
+
+
+def span_shape(text: str) -> str:
+    """What a span looks like: a number in it, one everyday word (Zipf >= 4, not
+    capitalised), one rarer word, two or three words, or more."""
+    from wordfreq import zipf_frequency
+
+    words = _WORD.findall(text)
+    if any(ch.isdigit() for ch in text):
+        return "with a number"
+    if len(words) == 1:
+        common = zipf_frequency(words[0].lower(), "en") >= 4 and not words[0][:1].isupper()
+        return "one everyday word" if common else "one rarer word"
+    return "2-3 words" if len(words) <= 3 else "4+ words"
+
+
+SHAPES = ("one everyday word", "one rarer word", "2-3 words", "4+ words", "with a number")
+
+
+def shape_table(rows) -> dict:
+    """The probe's spans the shipped span model reports (threshold and record gate of the
+    config, the lone-word rule off), by :func:`span_shape`: how many, and the share of
+    their characters inside the edits (precision)."""
+    from evaltools.scoring.span_probability import load_span_model
+
+    cfg = load_config().grounding
+    model, t, gate = load_span_model(), cfg.span_threshold, cfg.span_record_gate
+    print()
+    print(f"the probe's spans at t = {t:.2f}, record gate {gate:.1f}, lone-word rule off: "
+          "character precision by shape (spans)")
+    print()
+    print("| probe | " + " | ".join(SHAPES) + " |")
+    print("|---|" + "---:|" * len(SHAPES))
+    out = {}
+    for task in PROBE_TASKS:
+        cells = {shape: [0, 0, 0] for shape in SHAPES}  # characters, inside the edits, spans
+        for r in rows:
+            if r["set"] != "probe" or r["task"] != task or r["p_record"] < gate:
+                continue
+            for (a, b), f, _ in r["spans"]:
+                if model.probability(f) >= t:
+                    cell_ = cells[span_shape(r["text"][a:b])]
+                    cell_[0] += b - a
+                    cell_[1] += sum(1 for k in range(a, b) if k in r["gold"])
+                    cell_[2] += 1
+        out[task] = {shape: {"precision": c[1] / c[0] if c[0] else 0.0, "spans": c[2]}
+                     for shape, c in cells.items()}
+        print(f"| {task} | " + " | ".join(
+            f"{v['precision']:.3f} ({v['spans']})" for v in out[task].values()) + " |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("devdata", type=Path)
@@ -320,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         record_probabilities(rows + faithful, args.records)
         figures["record_gate"] = gate_table(rows, faithful, fit_sets)
         figures["shipped_gates"] = shipped_gates(rows)
+    figures["lone_words"] = lone_word_table(rows)
+    figures["probe_shapes"] = shape_table(rows)
     if args.write:
         fitted = [r for r in rows if r["set"] in fit_sets]
         model = fit(fitted, fit_sets=fit_sets)

@@ -106,6 +106,7 @@ class GroundingConfig:
     span_threshold: float = setting(0.0, 1.0)
     span_record_gate: float = setting(0.0, 1.0)
     span_merge_words: int = setting(0, 100)
+    span_lone_word_zipf: float = setting(0.0, 8.0)
 
 
 @dataclass(frozen=True)

@@ -130,6 +130,12 @@ def test_output_fields():
                                        "closest": "The mug costs $5.", "closest_start": 0,
                                        "closest_end": 17, "probability": span["probability"],
                                        "hallucinated": span["hallucinated"]}]
+    # "blue" alone is an everyday word (Zipf 5.1 >= grounding.span_lone_word_zipf, 4):
+    # never reported as hallucinated; with that rule off, the threshold and the gate decide
+    assert span["hallucinated"] is False
+    off = DEFAULT.replace(grounding={"span_lone_word_zipf": 0.0})
+    d = score("", "The mug costs $5.", "The mug costs $5 and is blue.", config=off).to_dict()
+    span = d["unsupported_spans"][0]
     p_record = load_calibration().probability(d)
     assert span["hallucinated"] == (span["probability"] >= DEFAULT.grounding.span_threshold
                                     and p_record >= DEFAULT.grounding.span_record_gate)

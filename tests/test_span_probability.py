@@ -95,3 +95,30 @@ def test_a_response_read_as_faithful_reports_no_hallucinated_span():
         s.probability for s in evaltools.score(q, c, r).unsupported_spans]
     d = spans[0].to_dict()
     assert d["probability"] == round(spans[0].probability, 4) and "hallucinated" in d
+
+
+def test_a_lone_everyday_word_is_not_reported_as_hallucinated():
+    """``grounding.span_lone_word_zipf``: a span of one unsupported everyday word keeps its
+    probability but is not reported; a rare word, a name or a number alone still is, and
+    so is an everyday word beside another unsupported word."""
+    from wordfreq import zipf_frequency
+
+    c = "The cafe opened in 2019 on Main Street. It sells coffee and cakes."
+    # "overall" Zipf 4.6 and "considered" 4.6: everyday; "mezzanine" 2.6: rare
+    assert zipf_frequency("overall", "en") >= 4.0 > zipf_frequency("mezzanine", "en")
+    always = DEFAULT_CONFIG.replace(grounding={"span_threshold": 0.0, "span_record_gate": 0.0})
+    off = always.replace(grounding={"span_lone_word_zipf": 0.0})
+    cases = {
+        "The cafe opened in 2019 on Main Street and sells coffee overall.": ("overall", False),
+        "The cafe opened in 2019 on Main Street and sells coffee in a mezzanine.":
+            ("mezzanine", True),
+        "The cafe opened in 2019 on Main Street and sells coffee from Oslo.": ("Oslo", True),
+        "The cafe opened in 2021 on Main Street and sells coffee.": ("2021", True),
+        "The cafe opened in 2019 on Main Street and is considered overpriced.":
+            ("considered overpriced", True),
+    }
+    for r, (text, reported) in cases.items():
+        (span,) = evaltools.score("", c, r, config=always).unsupported_spans
+        (plain,) = evaltools.score("", c, r, config=off).unsupported_spans
+        assert (span.text, span.hallucinated) == (text, reported), r
+        assert plain.hallucinated is True and plain.probability == span.probability

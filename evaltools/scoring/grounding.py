@@ -57,7 +57,7 @@ from evaltools.scoring.anchors.claims import (
 from evaltools.scoring.anchors.mentions import Mention, find_support
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity
+from evaltools.scoring.matcher import SentenceIndex, Word, rarity, same_quantity, zipf
 from evaltools.scoring.result import UnsupportedSpan
 from evaltools.scoring.sources import inside, source_spans
 from evaltools.scoring.span_probability import SpanModel, load_span_model, span_features
@@ -253,21 +253,57 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         paraphrase_cosine=config.paraphrase_cosine, about_sources=response.about_sources,
         reviews=context.reviews)
     return rate_spans(g, response.text, response.sentences, load_span_model(),
-                      config.span_threshold)
+                      config.span_threshold, lone_word_zipf=config.span_lone_word_zipf)
 
 
 def rate_spans(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]],
-               model: SpanModel, threshold: float) -> GroundingScore:
+               model: SpanModel, threshold: float, *, lone_word_zipf: float = 0.0
+               ) -> GroundingScore:
     """``g`` with each unsupported span's ``probability`` (the span model) and
-    ``hallucinated`` (probability >= ``threshold``)."""
+    ``hallucinated`` (probability >= ``threshold``, and not one of
+    :func:`lone_common_words` at ``lone_word_zipf``)."""
     if not g.unsupported_spans:
         return g
     rated = []
-    for span, feats in zip(g.unsupported_spans, span_feature_rows(g, text, sentences),
-                           strict=True):
+    for span, feats, lone in zip(g.unsupported_spans, span_feature_rows(g, text, sentences),
+                                 lone_common_words(g, text, lone_word_zipf), strict=True):
         p = model.probability(feats)
-        rated.append(replace(span, probability=p, hallucinated=p >= threshold))
+        rated.append(replace(span, probability=p, hallucinated=p >= threshold and not lone))
     return replace(g, unsupported_spans=tuple(rated))
+
+
+def lone_common_words(g: GroundingScore, text: str, cut: float) -> list[bool]:
+    """For each unsupported span of ``g``: whether it is one everyday word, a single
+    unsupported unit that is a word (not a name or a number) of Zipf frequency ``cut`` or
+    more (``grounding.span_lone_word_zipf``; 0: never).
+
+    People mark the stretch that states what the context does not, rarely a lone everyday
+    word (*overall*, *include*, *experienced*) that a faithful paraphrase leaves unsupported
+    as well. Such a span stays in ``unsupported_spans`` with its probability, but is not
+    reported as hallucinated.
+
+    Examples
+    --------
+    >>> text = "Its overall rating beats Zorn"
+    >>> units = (GroundedUnit(4, 11, 0.4, 0.0, 0, "word", False, False, False),
+    ...          GroundedUnit(12, 18, 0.4, 1.0, 0, "word", True, False, False),
+    ...          GroundedUnit(25, 29, 1.0, 0.0, 0, "name", False, False, False))
+    >>> spans = (UnsupportedSpan("overall", 4, 11, 0.4), UnsupportedSpan("Zorn", 25, 29, 1.0))
+    >>> g = GroundingScore(0.3, spans, units)
+    >>> lone_common_words(g, text, 4.0), lone_common_words(g, text, 0.0)
+    ([True, False], [False, False])
+    """
+    if cut <= 0:
+        return [False] * len(g.unsupported_spans)
+    starts = [u.start for u in g.units]
+    out = []
+    for span in g.unsupported_spans:
+        lo = bisect.bisect_left(starts, span.start)
+        hi = bisect.bisect_left(starts, span.end, lo)
+        unsupported = [u for u in g.units[lo:hi] if u.credit == 0]
+        out.append(len(unsupported) == 1 and unsupported[0].kind == "word"
+                   and zipf(text[unsupported[0].start:unsupported[0].end].lower()) >= cut)
+    return out
 
 
 def span_feature_rows(g: GroundingScore, text: str, sentences: Sequence[tuple[int, int]]
