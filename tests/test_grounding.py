@@ -269,6 +269,22 @@ def test_in_a_record_with_reviews_who_said_what_weighs_nothing(nlp):
     assert g.support == pytest.approx(2 / 3)  # slow, service of slow, service, consistently
 
 
+def test_in_a_record_with_reviews_how_they_lean_weighs_nothing(nlp):
+    """``REVIEW_SUM``: "reviews are mixed but generally positive" sums up how a record's
+    reviews lean, which matching words cannot check; what they are about is looked up.
+    Power 0: every other content word weighs 1."""
+    ctx = "name: Blue Door Cafe. review text: Great espresso. review text: Slow service."
+    resp = "Reviews are mixed but generally positive about the espresso."
+    on = grounded(nlp, resp, ctx, power=0.0, reviews=True)
+    assert on.support == 1.0 and on.unsupported_spans == ()
+    # off: mixed, generally, positive are three unsupported words of five (reviews: framing
+    # only with the rule on, so a unit here, found as "review"; espresso)
+    off = grounded(nlp, resp, ctx, power=0.0)
+    assert off.support == pytest.approx(2 / 5)
+    # "but" ends a run (grounding._BREAK)
+    assert [s.text for s in off.unsupported_spans] == ["mixed", "generally positive"]
+
+
 def test_review_framing_needs_a_record_with_reviews():
     """Through the scorer: a JSON record with a ``reviews`` field turns the rule on; the same
     words over prose, or over a record without reviews, are looked up as any word."""

@@ -111,15 +111,26 @@ PRAISE_VERBS = REVIEW_VERBS - {"call", "comment", "complain", "express", "find",
                                "remark", "report", "say"}
 #: Subjects that speak for the reviewers: the reviewers themselves and what reviews say.
 FOR_REVIEWERS = REVIEWER_NOUNS | REVIEW_NOUNS
+#: The words by which an overview sums up how its reviews lean ("reviews are mixed",
+#: "generally positive", "opinions differ"): matching words cannot check a sum of opinions
+#: against the reviews (they say "great", "slow", not "positive"), so in a record that holds
+#: reviews these weigh nothing in grounding, as :data:`REVIEW_FRAMING` does. Not the words
+#: that claim every reviewer (*consistently*, *unanimously*, *always*): a probe's invented
+#: generalisations use them, so they stay units.
+REVIEW_SUM = frozenset({
+    "positive", "negative", "mixed", "generally", "largely", "mostly", "overall",
+    "enthusiastic", "favorable", "favourable", "unfavorable", "unfavourable", "differ",
+    "lean", "sentiment",
+})
 #: The words by which an overview of a record's reviews says who said what ("Customers
 #: speak highly of ...", "one diner noted ...", "complaints include ..."): in a record that
 #: holds reviews they name its reviews and their authors, so grounding gives them no weight
-#: (``grounding.ground``), as claims do not look them up. Not the words of a review's
-#: verdict (*positive*, *negative*, *concern*), nor what was praised.
+#: (``grounding.ground``), as claims do not look them up; nor the words by which it sums up
+#: how they lean (:data:`REVIEW_SUM`). Not what was praised.
 REVIEW_FRAMING = (REVIEWER_NOUNS | REVIEW_VERBS
-                  | (REVIEW_NOUNS - {"positive", "negative", "pro", "con", "concern"})
+                  | (REVIEW_NOUNS - {"pro", "con", "concern"})
                   | {"speak", "warn", "advise", "share", "cite", "tout", "caution", "observe",
-                     "recount", "add", "review"})
+                     "recount", "add", "review"} | REVIEW_SUM)
 #: Words that say only that something is there to be had ("takeout is available", "the cafe
 #: serves alcohol", "dogs are allowed"): a record says it as "takeout: yes". They weigh nothing
 #: in a claim's support, and when one is the claim's predicate its polarity is that of its
