@@ -205,6 +205,39 @@ def test_claims_inside_a_sentence(nlp, response, supported, kind, note):
     assert note in s.note
 
 
+@pytest.mark.parametrize(("response", "span", "subject", "supported", "note"), [
+    # a judging verb's complement with a subject of its own (ccomp)
+    ("Geologists consider it the largest lake in Africa.", "the largest lake in Africa",
+     None, True, "found together"),
+    ("Geologists consider it the largest lake in Asia.", "the largest lake in Asia",
+     None, False, "'Asia' is not in the context"),
+    ("Guests find the parking free.", "the parking free", "parking", True, "found together"),
+    ("Guests find the pool outdoor.", "the pool outdoor", "pool", True, "found together"),
+    # the object predicate after a pronoun object (oprd)
+    ("Critics call it the largest lake in Africa.", "the largest lake in Africa", None, True,
+     "found together"),
+    ("Critics call it the deepest lake in Africa.", "the deepest lake in Africa", None, False,
+     "'deepest' is not in the context"),
+])
+def test_a_judging_verbs_complement_is_a_claim(nlp, response, span, subject, supported, note):
+    """"Reviewers consider it the best clinic in Madison" claims what "it is the best
+    clinic in Madison" does (``claims.JUDGING_VERBS``); before, no claim was read."""
+    (c, s), = [(c, s) for c, s in check(nlp, CONTEXT, response) if c.verb == "be"]
+    assert (c.text, c.subject, c.kind) == (span, subject, "copula")
+    assert response[c.start:c.end] == c.text
+    assert s.supported is supported, (c.text, s.note)
+    assert note in s.note
+
+
+@pytest.mark.parametrize("text", [
+    "I consider it the largest lake in Africa.",      # first person
+    "They may consider it the largest lake.",         # hedged
+    "Critics call the lake the largest in Africa.",   # a noun object: the verb's own claim
+])
+def test_a_judging_verbs_complement_not_read_alone(nlp, text):
+    assert not [c for c in claims(nlp, text) if c.verb == "be"]
+
+
 def test_list_items_against_the_context(nlp):
     results = check(nlp, CONTEXT, "Amenities:\n- Free parking\n- Outdoor pool\n- Rooftop bar")
     assert [(c.text, s.supported) for c, s in results] == [

@@ -852,6 +852,55 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
                  focus=token_key(tok))
 
 
+#: Verbs that judge their object to be something ("reviewers consider it the best clinic in
+#: town", "guests find the rooms spacious", "diners call it the best pho"): the judgement is a
+#: claim about the object, as "it is the best clinic in town" is.
+JUDGING_VERBS = frozenset({
+    "consider", "find", "call", "deem", "rate", "rank", "name", "dub", "label", "judge",
+    "declare", "crown", "vote",
+})
+
+
+def _small_clause_claim(tok, words: _Words) -> Claim | None:
+    """A judging verb's verbless complement as a claim of its own: "reviewers consider
+    **it the best clinic in Madison**" claims that it is the best clinic in Madison, as
+    "they say it is ..." does.
+
+    ``tok`` heads the complement: a noun or adjective clause of the verb with a subject of
+    its own (``ccomp``: "consider it the best clinic", "find the rooms spacious"), or the
+    verb's object predicate after a pronoun object ("call it the most caring clinic"; after
+    a noun object, "call the pho the best", the verb's own claim holds both).
+    """
+    verb = tok.head
+    if verb.pos_ != "VERB" or _lemma(verb) not in JUDGING_VERBS or _not_asserted(verb):
+        return None
+    if tok.dep_ == "ccomp" and tok.pos_ in ("NOUN", "ADJ"):
+        subj = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+    elif tok.dep_ == "oprd" and tok.pos_ in ("NOUN", "ADJ"):
+        subj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if subj is None or not _is_pronoun(subj):
+            return None
+    else:
+        return None
+    if subj is None or _first_person(subj) or words.mention_at(tok.idx, tok.idx + len(tok.text)):
+        return None
+    named = not _is_pronoun(subj)
+    subj_tokens = _phrase(subj) if named else []
+    obj_tokens = [t for t in _phrase(tok) if t.i != subj.i and t not in subj_tokens]
+    subj_words, subj_values = words.claim_words(subj_tokens, "subject",
+                                                frozenset({subj.i} if named else ()))
+    pred_words, pred_values = words.claim_words(obj_tokens, "predicate", frozenset({tok.i}))
+    if not pred_words:
+        return None
+    start, end = _span_of([*subj_tokens, *obj_tokens])
+    return Claim(text=words.text[start:end], start=start, end=end,
+                 subject=_lemma(subj) if named else None, verb="be", object=_lemma(tok),
+                 negated=clause_negated(tok) or clause_negated(verb), kind="copula",
+                 words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
+                 focus=fold(tok.text) if _degree(tok) else token_key(tok),
+                 definite=named and _definite_description(subj, subj_tokens))
+
+
 def _lines(sent):
     """Runs of a sentence's tokens between line breaks."""
     line: list = []
@@ -924,6 +973,10 @@ def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
                 claims.extend(_predicate_claims(tok, words))
             elif tok.dep_ == "appos" and not _not_asserted(tok.head.head):
                 c = _appositive_claim(tok, words)
+                if c is not None:
+                    claims.append(c)
+            elif tok.dep_ in ("ccomp", "oprd"):
+                c = _small_clause_claim(tok, words)
                 if c is not None:
                     claims.append(c)
         for line in _lines(sent):
