@@ -19,6 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.anchors.schedule import Week, record_week
 from evaltools.scoring.context import ReadContext, has_reviews, read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
@@ -94,6 +95,8 @@ class ContextFeatures:
     # a JSON record that holds reviews (scoring.context.has_reviews): grounding gives the
     # words of who said what no weight (claims.REVIEW_FRAMING)
     reviews: bool = False
+    # a JSON record's weekly opening hours (anchors.schedule.record_week), or None
+    week: Week | None = None
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -254,7 +257,8 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
     per_sentence = sentence_lemmas(doc) if config.relevance.restated_context else ()
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
                            index.sentences, structured, len(ws), per_sentence,
-                           structured and has_reviews(doc.text))
+                           structured and has_reviews(doc.text),
+                           record_week(doc.text) if structured else None)
 
 
 def _memory_zone(nlp):

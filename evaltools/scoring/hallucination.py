@@ -36,6 +36,7 @@ from evaltools.scoring.anchors.mentions import (
     find_support,
     supports,
 )
+from evaltools.scoring.anchors.schedule import denied, evidence, statements
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
@@ -350,8 +351,41 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
                               contradiction=s.contradiction, absent=absent))
+    if context.week is not None:
+        anchors = denied_by_hours(anchors, response.text, context, about_sources)
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
+
+
+def denied_by_hours(anchors: Sequence[Anchor], text: str, context: ContextFeatures,
+                    about_sources=lambda start: False) -> list[Anchor]:
+    """``anchors`` with what the response says of the days and hours it is open checked
+    against the record's weekly schedule (:mod:`~evaltools.scoring.anchors.schedule`): a
+    claim over a statement the schedule denies becomes unsupported, contradicted by the
+    record (``"record_hours"``) with the day's line as evidence; a denied statement no claim
+    covers ("open from 4 PM to 2 AM Monday through Thursday") is a claim of its own.
+    """
+    out = list(anchors)
+    for st in statements(text):
+        found = None if about_sources(st.start) else denied(st, context.week)
+        if found is None:
+            continue
+        day, why = found
+        at = evidence(context.text, day)
+        ev = (context.text[at[0]:at[1]], *at) if at is not None else (None, None, None)
+        hit = [k for k, a in enumerate(out)
+               if a.kind == "claim" and a.start < st.end and st.start < a.end]
+        for k in hit:
+            triple = out[k].note.split(": ", 1)[0]
+            out[k] = dataclasses.replace(out[k], supported=False, evidence=ev[0],
+                                         evidence_start=ev[1], evidence_end=ev[2],
+                                         note=f"{triple}: {why}", contradiction="record_hours",
+                                         absent=())
+        if not hit:
+            out.append(Anchor("claim", text[st.start:st.end], st.start, st.end, False, *ev,
+                              note=f"days and hours open: {why}",
+                              contradiction="record_hours"))
+    return out
 
 
 def hallucination_score(response: ResponseFeatures, context: ContextFeatures,

@@ -76,7 +76,7 @@ class Anchor:
     ``counted`` is False for a number or date restated from the query: shown,
     but not part of ``anchors_total`` (config ``hallucination.count_query_anchors``).
     ``contradiction`` says how the evidence contradicts an unsupported claim
-    ("negation", "record_no", "record_yes", "opposite", "roles":
+    ("negation", "record_no", "record_yes", "opposite", "roles", "record_hours":
     :data:`~evaltools.scoring.anchors.context_index.CONTRADICTIONS`), else None.
     ``absent`` lists the names of an unsupported claim that neither the context (under
     any form the matcher reads) nor the query mentions (*California* in "California law

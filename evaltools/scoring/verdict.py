@@ -93,20 +93,22 @@ VALUE_KINDS = frozenset({"number", "date"})
 
 
 #: Contradictions by a record's own value: the hardest evidence there is.
-RECORD_CONTRADICTIONS = frozenset({"record_no", "record_yes"})
+RECORD_CONTRADICTIONS = frozenset({"record_no", "record_yes", "record_hours"})
 
 
 def denied_by_record(anchor) -> bool:
     """Whether an unsupported claim is one a record's own value denies: its ``key: no``
     an affirmed claim ("offers delivery" against ``restaurants delivery: no``), or its
     ``key: yes`` a negated one ("does not take reservations" against ``restaurants
-    reservations: yes``). Rule 1 fails on it whatever the probability (docs/validity.md,
-    "Seventh round" and "Tenth round").
+    reservations: yes``), or its weekly hours the days or hours it is said to be open
+    ("closed on Saturdays" against ``hours open Saturday: 8:00–17:00``). Rule 1 fails on it
+    whatever the probability (docs/validity.md, "Seventh round", "Tenth round" and
+    "Fifteenth round").
 
     >>> from evaltools.scoring.result import Anchor
     >>> [denied_by_record(Anchor("claim", "x", 0, 1, False, contradiction=c))
-    ...  for c in (None, "negation", "record_no", "record_yes")]
-    [False, False, True, True]
+    ...  for c in (None, "negation", "record_no", "record_yes", "record_hours")]
+    [False, False, True, True, True]
     """
     return anchor.kind == "claim" and anchor.contradiction in RECORD_CONTRADICTIONS
 

@@ -70,8 +70,9 @@ class ClaimSupport:
 #: Kinds of contradiction: the context negates (or affirms) what the claim affirms (or
 #: negates); a record's own ``key: no`` denies a word of an affirmed claim; a record's own
 #: ``key: yes`` affirms what a negated claim denies; the context says the opposite word
-#: beside the claim's words; the context has the roles swapped.
-CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles")
+#: beside the claim's words; the context has the roles swapped; a record's weekly hours deny
+#: the days or hours a response says it is open (:mod:`~evaltools.scoring.anchors.schedule`).
+CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles", "record_hours")
 
 
 #: Words of a schedule whose opposite a claim with an hour does not contradict.

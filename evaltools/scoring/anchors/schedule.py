@@ -1,0 +1,311 @@
+"""Opening hours a response states, checked against a record's weekly schedule.
+
+An overview of a business record says when it is open: "open Monday through Saturday
+from 7 AM to 5 PM", "closed on Sundays", "open seven days a week". Claims and numbers
+cannot check that: the record is read as one unit, so every weekday and every hour of
+it is "found together", and a day the schedule leaves out is simply not there. This
+module reads the schedule the record states (:func:`record_week`, from the lines
+:func:`~evaltools.scoring.context.read_context` writes, ``hours open Monday:
+7:00–17:00.``) and the statements a response makes about it (:func:`statements`), and
+says which the record denies (:func:`denied`):
+
+- a day said to be closed that the schedule lists as open;
+- a day said to be open (in a range, a list, "daily", "seven days a week") that the
+  schedule leaves out, or whose hours differ from the ones stated beside it;
+- "except" days said to be open.
+
+Only sentences about the business's own hours are read: a sentence naming a meal, a
+kitchen, a happy hour or another service with its own times (:data:`OTHER_SCHEDULES`) is
+left alone, as is a day range no word of opening or closing goes with. A denied statement
+is reported as a claim the record's own value denies (contradiction ``"record_hours"``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+WEEK = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?"
+_RANGE_SEP = r"\s*(?:through|thru|to|until|till|-|–|—)\s*"
+#: A record's line for one day: "hours open Monday: 7:00–17:00." (context.read_context).
+_RECORD_DAY = re.compile(r"\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday):\s*"
+                         r"(\d{1,2}):(\d{2})\s*[–-]\s*(\d{1,2}):(\d{2})\.")
+_TIME = r"(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)|noon|midnight|\d{1,2}:\d{2})"
+_TIME_RANGE = re.compile(
+    rf"(?:from|between)?\s*({_TIME})\s*(?:to|until|till|and|-|–|—)\s*({_TIME})", re.IGNORECASE)
+_OPEN_WORDS = re.compile(r"\b(?:open|opens|opening|hours|operates|operating|operate)\b",
+                         re.IGNORECASE)
+_CLOSED = re.compile(r"\bclosed\b", re.IGNORECASE)
+_WHOLE_WEEK = re.compile(r"\b(?:(?:7|seven) days a week|every day|daily)\b", re.IGNORECASE)
+_EXCEPT = re.compile(
+    rf"\bexcept\s+(?:on\s+|for\s+)?({_DAY}(?:\s*(?:,|and|or|&)\s*{_DAY})*)")
+#: Words of a sentence about a schedule of its own (a meal, a service, a special), not the
+#: business's opening hours.
+OTHER_SCHEDULES = re.compile(
+    r"\b(?:happy hours?|brunch|breakfast|lunch|dinner|kitchen|delivery|buffet|special|specials|"
+    r"class|classes|session|sessions|story time|event|events|market|show|shows|trivia|"
+    r"music|deal|deals|discount|discounts|half-price|service hours|pickup|drop-off|"
+    r"appointments? on)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?;]+(?:[.!?;]|$)")
+
+
+def _day(text: str) -> str:
+    """The weekday a name in :data:`_DAY` form stands for ("Sundays": Sunday)."""
+    return text[:-1] if text.endswith("s") else text
+
+
+def _days_between(a: str, b: str) -> list[str]:
+    i, j = WEEK.index(a), WEEK.index(b)
+    return [WEEK[(i + k) % 7] for k in range((j - i) % 7 + 1)]
+
+
+def _minutes(text: str) -> int | None:
+    """Minutes after midnight of a clock time as prose writes it; None if it has no
+    half of the day ("7" alone)."""
+    low = text.lower().replace(" ", "").replace(".", "")
+    if low == "noon":
+        return 12 * 60
+    if low == "midnight":
+        return 0
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?(am|pm)?", low)
+    if m is None:
+        return None
+    h, mins, half = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if half is None:
+        return h * 60 + mins if m.group(2) is not None and h <= 24 else None
+    if h > 12:
+        return None
+    return ((h % 12) + (12 if half == "pm" else 0)) * 60 + mins
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+@dataclass(frozen=True)
+class Week:
+    """A record's weekly schedule: each open day's opening and closing minute (a day
+    left out is closed; ``(0, 0)`` is Yelp's "open 24 hours")."""
+
+    hours: tuple[tuple[str, int, int], ...]
+
+    def of(self, day: str) -> tuple[int, int] | None:
+        return next(((a, b) for d, a, b in self.hours if d == day), None)
+
+
+def record_week(read_text: str) -> Week | None:
+    """The schedule a read record states, one line a day (``hours open Monday:
+    7:00–17:00.``); None without one (under three days) or when a day has two.
+
+    >>> w = record_week("name: X. hours open Monday: 7:00–17:00. hours open Saturday: "
+    ...                 "8:00–14:00. hours open Sunday: 9:00–12:00.")
+    >>> w.of("Saturday"), w.of("Tuesday")
+    ((480, 840), None)
+    >>> record_week("hours open Monday: 7:00–17:00.") is None
+    True
+    """
+    found: dict[str, tuple[int, int]] = {}
+    for m in _RECORD_DAY.finditer(read_text):
+        day = m.group(1)
+        value = (int(m.group(2)) * 60 + int(m.group(3)), int(m.group(4)) * 60 + int(m.group(5)))
+        if found.get(day, value) != value:
+            return None
+        found[day] = value
+    if len(found) < 3:
+        return None
+    return Week(tuple((d, *found[d]) for d in WEEK if d in found))
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a response says of some days: ``open`` or not, and the hours stated beside
+    them (minutes, or None); ``start``/``end`` index the response."""
+
+
+    days: tuple[str, ...]
+    open: bool
+    start: int
+    end: int
+    hours: tuple[int, int] | None = None
+    #: the days held to ``hours`` (None: all of ``days``)
+    timed: tuple[str, ...] | None = None
+
+
+_GROUP = re.compile(rf"\b(?:({_DAY})(?:{_RANGE_SEP}({_DAY}))?|(weekdays?)|(weekends?))\b")
+
+
+def _day_groups(clause: str):
+    """(days, start, end) of each day, day range, "weekdays" or "weekends" of a clause."""
+    for m in _GROUP.finditer(clause):
+        if m.group(3):
+            days = list(WEEK[:5])
+        elif m.group(4):
+            days = list(WEEK[5:])
+        else:
+            a = _day(m.group(1))
+            days = _days_between(a, _day(m.group(2))) if m.group(2) else [a]
+        yield days, m.start(), m.end()
+
+
+_NEGATED = re.compile(r"\b(?:closed|no|not)\b", re.IGNORECASE)
+_OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
+_LIST_GAP = re.compile(r"\s*(?:,|and|&|or|,\s*and|,\s*or)\s*")
+#: One clock time beside a day ("until 7 PM on Thursdays"): a day of its own, held to no
+#: range's hours and sharing none.
+_ONE_TIME_BEFORE = re.compile(
+    rf"\b(?:until|till|from|after|before|at|by|past)\s+{_TIME}\s*,?\s*(?:on\s+)?$",
+    re.IGNORECASE)
+_ONE_TIME_AFTER = re.compile(rf"^\s*,?\s*(?:until|till|after|before|at|by|past)\s+{_TIME}",
+                             re.IGNORECASE)
+_AFTER_GAP = re.compile(r"[\s,:]*")
+_BEFORE_GAP = re.compile(r"\s*,?\s*(?:on|every)?\s*")
+
+
+def _time_ranges(sentence: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """(start, end, (opens, closes)) of each clock-time range of a sentence."""
+    out = []
+    for t in _TIME_RANGE.finditer(sentence):
+        opens, closes = _minutes(t.group(1)), _minutes(t.group(2))
+        if opens is not None and closes is not None:
+            out.append((t.start() + len(t.group()) - len(t.group().lstrip()), t.end(),
+                        (opens, closes)))
+    return out
+
+
+def statements(text: str) -> list[Statement]:
+    """The response's statements about the days it is open or closed, each open day group
+    with the hours stated right beside it, after it ("Monday through Friday from 7 AM to 5
+    PM") or before it ("from 4 PM to 2 AM Monday through Thursday"), as the sentence's
+    first hours and days are ordered; a day listed with others ("Thursday and Friday")
+    shares their hours, and a day a range covers that the sentence names again on its own
+    ("extended hours until 7 PM on Thursdays") is not held to the range's hours.
+
+    >>> [(s.days, s.open, s.hours) for s in statements(
+    ...     "It is open Tuesday through Saturday from 10 AM to 7 PM and is closed on "
+    ...     "Sundays and Mondays.")]
+    [(('Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'), True, (600, 1140)), \
+(('Sunday',), False, None), (('Monday',), False, None)]
+    >>> [(s.days, s.hours) for s in statements("Hours: Thursday and Friday, 9 AM-5 PM.")]
+    [(('Thursday',), (540, 1020)), (('Friday',), (540, 1020))]
+    >>> [(s.days, s.hours) for s in statements(
+    ...     "It is open 4 PM to 2 AM Monday and Tuesday, and noon to 4 AM on Friday.")]
+    [(('Monday',), (960, 120)), (('Tuesday',), (960, 120)), (('Friday',), (720, 240))]
+    >>> [(len(s.days), s.open) for s in statements("It is open daily except Mondays.")]
+    [(6, True), (1, False)]
+    >>> [(s.days[0], s.open) for s in statements(
+    ...     "It is open weekdays, with no hours listed for Saturday or Sunday.")]
+    [('Monday', True), ('Saturday', False), ('Sunday', False)]
+    >>> [(s.days, s.hours) for s in statements(
+    ...     "It is open Tuesday through Friday from 10 AM to 6 PM, with extended hours until "
+    ...     "7 PM on Thursdays, and Saturdays from 9 AM to 5 PM.")][1:]
+    [(('Thursday',), None), (('Saturday',), (540, 1020))]
+    >>> statements("Happy hour runs Monday through Friday from 3 PM to 6 PM.")
+    []
+    """
+    out: list[Statement] = []
+    for sent in _SENTENCE.finditer(text):
+        s, base = sent.group(), sent.start()
+        if OTHER_SCHEDULES.search(s) or not (_OPEN_WORDS.search(s) or _CLOSED.search(s)):
+            continue
+        mine: list[Statement] = []
+        excepted: set[int] = set()
+        for m in _EXCEPT.finditer(s):  # "open daily except Mondays": Monday is closed
+            days = tuple(_day(x.group()) for x in re.finditer(_DAY, m.group(1)))
+            mine.append(Statement(days, False, base + m.start(), base + m.end()))
+            excepted.update(range(m.start(1), m.end(1)))
+        groups = [g for g in _day_groups(s) if g[1] not in excepted]
+        times = _time_ranges(s)
+        times_first = bool(times and groups and times[0][0] < groups[0][1])
+        hours: list[tuple[int, int] | None] = []
+        for k, (_, a, b) in enumerate(groups):
+            lo = groups[k - 1][2] if k else 0
+            hi = groups[k + 1][1] if k + 1 < len(groups) else len(s)
+            beside = [value for t0, t1, value in times if (
+                (lo <= t0 and t1 <= a and _BEFORE_GAP.fullmatch(s[t1:a])) if times_first
+                else (b <= t0 < hi and _AFTER_GAP.fullmatch(s[b:t0])))]
+            hours.append(beside[-1] if beside else None)
+        alone = [hours[k] is None and bool(_ONE_TIME_BEFORE.search(s[:a])
+                                           or _ONE_TIME_AFTER.search(s[b:]))
+                 for k, (_, a, b) in enumerate(groups)]
+        # a day listed with others shares their hours: "Thursday and Friday, 9 AM-5 PM"
+        order = range(1, len(groups)) if times_first else range(len(groups) - 2, -1, -1)
+        for k in order:
+            j = k - 1 if times_first else k + 1
+            gap = s[groups[j][2]:groups[k][1]] if times_first else s[groups[k][2]:groups[j][1]]
+            if (hours[k] is None and hours[j] is not None and not alone[k]
+                    and _LIST_GAP.fullmatch(gap)):
+                hours[k] = hours[j]
+        named = [frozenset(days) for days, _, _ in groups]
+        for k, (days, a, b) in enumerate(groups):
+            before = s[max(0, a - 25):a]
+            negs = list(_NEGATED.finditer(before))
+            listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
+                      and _LIST_GAP.fullmatch(s[groups[k - 1][2]:a]))
+            if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed:
+                # "closed on Sundays", "no hours listed for Sunday or Monday"
+                mine.append(Statement(tuple(days), False, base + a, base + b))
+                continue
+            if _OPEN_WORDS.search(s[:a]) is None and hours[k] is None:
+                continue  # "on Saturdays the line is long": no word of opening
+            again = {d for j, other in enumerate(named) if j != k for d in other
+                     if len(other) < len(days)}
+            mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
+                                  tuple(d for d in days if d not in again)))
+        whole = _WHOLE_WEEK.search(s)
+        if whole is not None and _OPEN_WORDS.search(s):
+            shut = {d for st in mine if not st.open for d in st.days}
+            mine.append(Statement(tuple(d for d in WEEK if d not in shut), True,
+                                  base + whole.start(), base + whole.end()))
+        out.extend(sorted(mine, key=lambda st: st.start))
+    return out
+
+
+def denied(statement: Statement, week: Week) -> tuple[str, str] | None:
+    """``(day, why)``: the first day of a statement the record's schedule denies and why,
+    or None when it denies none.
+
+    >>> w = Week((("Monday", 420, 1020), ("Saturday", 480, 840)))
+    >>> denied(Statement(("Saturday",), False, 0, 8), w)
+    ('Saturday', "the record's hours list Saturday as open (8:00–14:00)")
+    >>> denied(Statement(("Monday", "Tuesday"), True, 0, 8), w)
+    ('Tuesday', "the record's hours list no Tuesday (closed)")
+    >>> denied(Statement(("Saturday",), True, 0, 8, (420, 1020)), w)
+    ('Saturday', "the record's Saturday hours are 8:00–14:00, not 7:00–17:00")
+    >>> denied(Statement(("Monday",), True, 0, 8, (420, 1020)), w) is None
+    True
+    """
+    for day in statement.days:
+        hours = week.of(day)
+        if not statement.open:
+            if hours is not None:
+                return day, (f"the record's hours list {day} as open "
+                             f"({_clock(hours[0])}–{_clock(hours[1])})")
+            continue
+        if hours is None:
+            return day, f"the record's hours list no {day} (closed)"
+        timed = statement.timed is None or day in statement.timed
+        if timed and statement.hours is not None and hours != (0, 0) and (
+                statement.hours[0] % 1440, statement.hours[1] % 1440) != (
+                hours[0] % 1440, hours[1] % 1440):
+            return day, (f"the record's {day} hours are {_clock(hours[0])}–"
+                         f"{_clock(hours[1])}, not {_clock(statement.hours[0])}–"
+                         f"{_clock(statement.hours[1])}")
+    return None
+
+
+def evidence(read_text: str, day: str) -> tuple[int, int] | None:
+    """Where a read record states ``day``'s hours (``hours open Saturday: 8:00–14:00.``),
+    or, for a day it leaves out, its week (``hours open: open 6 days a week, closed
+    Sunday.``); None when neither is there.
+
+    >>> text = "name: X. hours open Monday: 7:00–17:00. hours open: open 1 days a week."
+    >>> [text[a:b] for a, b in (evidence(text, "Monday"), evidence(text, "Sunday"))]
+    ['hours open Monday: 7:00–17:00.', 'hours open: open 1 days a week.']
+    """
+    for pattern in (rf"[^.]*\b{day}:\s*\d[^.]*\.", r"[^.]*\bdays a week\b[^.]*\."):
+        m = re.search(pattern, read_text)
+        if m is not None:
+            lead = len(m.group()) - len(m.group().lstrip())
+            return m.start() + lead, m.end()
+    return None

@@ -1,0 +1,125 @@
+"""Opening hours a response states, checked against a record's weekly schedule
+(:mod:`evaltools.scoring.anchors.schedule`): each rule with a hand-made case, and
+through the scorer a denied and an agreeing overview."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evaltools
+from evaltools.scoring.anchors.schedule import (
+    WEEK,
+    Statement,
+    Week,
+    denied,
+    record_week,
+    statements,
+)
+from evaltools.scoring.context import read_context
+
+HOURS = {"Mon": "7:0-17:0", "Tue": "7:0-17:0", "Wed": "7:0-17:0", "Thu": "7:0-17:0",
+         "Fri": "7:0-17:0", "Sat": "8:0-14:0"}
+RECORD = json.dumps({"name": "Truckee Flow Plumbing", "hours": HOURS})
+
+
+def test_the_record_week_is_read_from_the_read_record():
+    w = record_week(read_context(RECORD).text)
+    # 7:00 = 420 minutes, 17:00 = 1020, 8:00 = 480, 14:00 = 840; Sunday left out (closed)
+    assert w.hours == (("Monday", 420, 1020), ("Tuesday", 420, 1020),
+                       ("Wednesday", 420, 1020), ("Thursday", 420, 1020),
+                       ("Friday", 420, 1020), ("Saturday", 480, 840))
+    assert w.of("Sunday") is None
+    # prose, or a record with two days only, has no week
+    assert record_week("Open Monday: 7:00–17:00. Tuesday: 7:00–17:00.") is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a range, its hours after it; "closed on" a day
+    ("It is open Monday through Friday from 7 AM to 5 PM and closed on Sundays.",
+     [(WEEK[:5], True, (420, 1020)), (("Sunday",), False, None)]),
+    # the hours before the days, as many overviews write them; noon and midnight
+    ("Hours are noon to midnight on Saturday and 9:30 AM to 5:15 PM Monday–Wednesday.",
+     [(("Saturday",), True, (720, 0)), (WEEK[:3], True, (570, 1035))]),
+    # a list shares the hours stated beside its last day
+    ("It is open Thursday and Friday, 9 AM-5 PM.",
+     [(("Thursday",), True, (540, 1020)), (("Friday",), True, (540, 1020))]),
+    # the whole week, but for the excepted day
+    ("It is open daily except Mondays.", [(WEEK[1:], True, None), (("Monday",), False, None)]),
+    # "weekends" are Saturday and Sunday
+    ("It is closed on weekends.", [(WEEK[5:], False, None)]),
+    # no word of opening or closing: nothing is said of the hours
+    ("On Saturdays the line is long.", []),
+    # a meal or a special has hours of its own
+    ("Brunch is served Saturday and Sunday from 9 AM to 2 PM, and it is open daily.", []),
+])
+def test_statements_by_hand(text, expected):
+    assert [(s.days, s.open, s.hours) for s in statements(text)] == expected
+
+
+def test_a_day_named_again_is_held_to_no_range_hours():
+    (rng, thu, sat) = statements("It is open Tuesday through Friday from 10 AM to 6 PM, with "
+                                 "extended hours until 7 PM on Thursdays, and Saturdays from "
+                                 "9 AM to 5 PM.")
+    assert rng.timed == ("Tuesday", "Wednesday", "Friday") and rng.hours == (600, 1080)
+    assert (thu.days, thu.hours) == (("Thursday",), None)
+    assert (sat.days, sat.hours) == (("Saturday",), (540, 1020))
+
+
+def test_denied_by_hand():
+    w = Week((("Monday", 420, 1020), ("Friday", 960, 120), ("Saturday", 0, 0)))
+    st_ = Statement
+    assert denied(st_(("Monday",), True, 0, 6, (420, 1020)), w) is None
+    # past midnight: 4 PM to 2 AM is 960-120
+    assert denied(st_(("Friday",), True, 0, 6, (960, 120)), w) is None
+    assert denied(st_(("Friday",), True, 0, 6, (960, 0)), w) == (
+        "Friday", "the record's Friday hours are 16:00–2:00, not 16:00–0:00")
+    # Yelp's 0:0-0:0 (open 24 hours) holds no clock to compare
+    assert denied(st_(("Saturday",), True, 0, 6, (540, 1020)), w) is None
+    assert denied(st_(("Sunday",), True, 0, 6), w) == (
+        "Sunday", "the record's hours list no Sunday (closed)")
+    assert denied(st_(("Sunday",), False, 0, 6), w) is None
+    assert denied(st_(("Monday",), False, 0, 6), w) == (
+        "Monday", "the record's hours list Monday as open (7:00–17:00)")
+
+
+def test_through_the_scorer_a_denied_schedule_fails_and_a_right_one_passes():
+    q = "Write an overview of this business."
+    wrong = "It operates Monday through Saturday from 7 AM to 5 PM and is closed on Sundays."
+    right = ("It is open Monday through Friday from 7 AM to 5 PM and Saturday from 8 AM to "
+             "2 PM, and it is closed on Sundays.")
+    bad = evaltools.score(q, RECORD, wrong)
+    (claim,) = [a for a in bad.anchors if a.contradiction == "record_hours"]
+    assert (claim.text, claim.supported) == ("operates Monday through Saturday", False)
+    assert claim.evidence == "hours open Saturday: 8:00–14:00."
+    assert "8:00–14:00, not 7:00–17:00" in claim.note
+    assert bad.verdict == "FAIL" and "a record's own value denies a claim" in bad.reasons[0]
+    good = evaltools.score(q, RECORD, right)
+    assert not [a for a in good.anchors if a.contradiction == "record_hours"]
+    # hours before the days, with no claim over them: the statement is a claim of its own
+    alone = evaltools.score(q, RECORD, "Hours are 7 AM to 5 PM Monday through Saturday.")
+    (claim,) = [a for a in alone.anchors if a.contradiction == "record_hours"]
+    assert claim.text == "Monday through Saturday" and claim.kind == "claim"
+
+
+def test_prose_contexts_are_not_read_as_a_week():
+    prose = "The shop is open Monday to Friday, 7:00–17:00. Saturday: 8:00–14:00."
+    r = evaltools.score("", prose, "It is closed on Saturdays.")
+    assert not [a for a in r.anchors if a.contradiction == "record_hours"]
+
+
+PIECES = [*"abc ,.;:-–", "Monday", "Sunday", "through", " 7 AM", " 5 PM", " to ", "closed",
+          " open", "except", "noon", "weekends", " and "]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_statements_never_crash_and_stay_in_the_text(text):
+    w = Week((("Monday", 420, 1020), ("Tuesday", 0, 0), ("Saturday", 480, 840)))
+    for s in statements(text):
+        assert 0 <= s.start < s.end <= len(text) and set(s.days) <= set(WEEK)
+        found = denied(s, w)
+        assert found is None or found[0] in s.days
