@@ -238,6 +238,19 @@ def test_a_judging_verbs_complement_not_read_alone(nlp, text):
     assert not [c for c in claims(nlp, text) if c.verb == "be"]
 
 
+def test_always_must_be_in_the_supporting_sentence(nlp):
+    """``claims.ABSOLUTES``: "always" makes a claim hold without exception; a sentence
+    that says the rest without it does not support it."""
+    ctx = "The hotel offers free parking and an outdoor pool. The ferry always leaves at dawn."
+    found = {c.text: s.supported for c, s in check(nlp, ctx, "The hotel always offers free "
+                                                             "parking. The ferry always leaves "
+                                                             "at dawn. The hotel offers free "
+                                                             "parking.")}
+    assert found == {"The hotel always offers free parking": False,
+                     "The ferry always leaves at dawn": True,
+                     "The hotel offers free parking": True}
+
+
 def test_list_items_against_the_context(nlp):
     results = check(nlp, CONTEXT, "Amenities:\n- Free parking\n- Outdoor pool\n- Rooftop bar")
     assert [(c.text, s.supported) for c, s in results] == [

@@ -159,6 +159,10 @@ OPINION_ADJ = frozenset({
 POLICY_ADJ = frozenset({"welcome"})
 #: Words that qualify a claim; a context sentence must hold them too.
 QUALIFIERS = frozenset({"only", "sole"})
+#: Adverbs that make a claim hold without exception (*the officer can always search your
+#: car*, *a gunshot always causes pain*): a context sentence must say so too. (*never* is
+#: a negation, checked as one.)
+ABSOLUTES = frozenset({"always", "invariably"})
 #: Comparative forms that state an amount rather than a degree.
 AMOUNT_WORDS = frozenset({"more", "most", "less", "least", "fewer", "fewest"})
 #: degrees of *known* that say only that something is famous (*best known for*)
@@ -566,7 +570,8 @@ def _phrase(tok, *, drop_conj: bool = False) -> list:
 
 
 def _degree(tok) -> bool:
-    """A comparative or superlative word (*larger, best*), or *only* before a noun.
+    """A comparative or superlative word (*larger, best*), *only* before a noun, or
+    *always* qualifying a verb or an adjective.
 
     *more*, *most*, *less* and *least* alone are amounts, not degrees (*burns
     more fuel*); the adjective they grade (*more expensive*) carries the claim.
@@ -577,6 +582,8 @@ def _degree(tok) -> bool:
         return False
     if tok.lower_ in QUALIFIERS:
         return tok.head.pos_ in ("NOUN", "PROPN", "NUM")
+    if tok.lower_ in ABSOLUTES:
+        return tok.dep_ == "advmod" and tok.head.pos_ in ("VERB", "AUX", "ADJ")
     return tok.tag_ in ("JJR", "JJS", "RBR", "RBS") and tok.lower_ not in AMOUNT_WORDS
 
 
