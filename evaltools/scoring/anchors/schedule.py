@@ -48,6 +48,7 @@ OTHER_SCHEDULES = re.compile(
     r"music|deal|deals|discount|discounts|half-price|service hours|pickup|drop-off|"
     r"appointments? on)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?;]+(?:[.!?;]|$)")
+_DOTTED_HALF = re.compile(r"\b([AaPp])\.[Mm]\.")
 
 
 def _day(text: str) -> str:
@@ -200,10 +201,15 @@ def statements(text: str) -> list[Statement]:
     ...     "It is open Tuesday through Friday from 10 AM to 6 PM, with extended hours until "
     ...     "7 PM on Thursdays, and Saturdays from 9 AM to 5 PM.")][1:]
     [(('Thursday',), None), (('Saturday',), (540, 1020))]
+    >>> [(len(s.days), s.hours) for s in statements(
+    ...     "It is open Monday through Friday from 7 a.m. to 5 p.m. and closed on weekends.")]
+    [(5, (420, 1020)), (2, None)]
     >>> statements("Happy hour runs Monday through Friday from 3 PM to 6 PM.")
     []
     """
     out: list[Statement] = []
+    # "7 a.m." is no sentence end: read as "7 am  ", the same length (offsets hold)
+    text = _DOTTED_HALF.sub(lambda m: f"{m.group(1)}m  ", text)
     for sent in _SENTENCE.finditer(text):
         s, base = sent.group(), sent.start()
         if OTHER_SCHEDULES.search(s) or not (_OPEN_WORDS.search(s) or _CLOSED.search(s)):
