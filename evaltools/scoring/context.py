@@ -483,7 +483,7 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
         out.extend(also)
 
 
-_WEEK = tuple(dict.fromkeys(WEEKDAYS.values()))  # Monday ... Sunday, in order
+WEEK = tuple(dict.fromkeys(WEEKDAYS.values()))  # Monday ... Sunday, in order
 
 
 def _week(value: dict) -> str:
@@ -494,20 +494,20 @@ def _week(value: dict) -> str:
 
     >>> _week({"Mon": "9:0-17:0", "Tuesday": "9:0-17:0", "Sat": "10:0-14:0"})
     'open 3 days a week, closed Wednesday, Thursday, Friday and Sunday'
-    >>> _week(dict.fromkeys(_WEEK, "8:0-20:0"))
+    >>> _week(dict.fromkeys(WEEK, "8:0-20:0"))
     'open 7 days a week, daily, every day'
-    >>> _week(dict.fromkeys(_WEEK[:5], "8:0-17:0")).split(", ")
+    >>> _week(dict.fromkeys(WEEK[:5], "8:0-17:0")).split(", ")
     ['open 5 days a week', 'closed Saturday and Sunday', 'closed on weekends', \
 'open weekdays', 'Monday through Friday']
-    >>> _week(dict.fromkeys(_WEEK, "0:0-0:0"))   # Yelp's way of writing "open 24 hours"
+    >>> _week(dict.fromkeys(WEEK, "0:0-0:0"))   # Yelp's way of writing "open 24 hours"
     'open 7 days a week, daily, every day, 24 hours a day, around the clock'
     >>> _week({"Monday": "9:0-17:0", "notes": "x"}), _week({})
     ('', '')
     """
     days = {split_key(str(k)) for k in value}
-    if len(days) < 3 or not days <= set(_WEEK):
+    if len(days) < 3 or not days <= set(WEEK):
         return ""
-    closed = [d for d in _WEEK if d not in days]
+    closed = [d for d in WEEK if d not in days]
     around = [str(v).replace(" ", "") in ("0:0-0:0", "0:00-0:00") for v in value.values()]
     whole = ", 24 hours a day, around the clock" if all(around) else ""
     if not closed:
@@ -516,7 +516,7 @@ def _week(value: dict) -> str:
     week = f"open {len(days)} days a week, closed {shut}"
     if "Saturday" in closed and "Sunday" in closed:
         week += ", closed on weekends"
-    if all(d in days for d in _WEEK[:5]):
+    if all(d in days for d in WEEK[:5]):
         week += ", open weekdays, Monday through Friday"
     return week + whole
 
@@ -531,7 +531,7 @@ def _runs(value: dict) -> list[tuple[str, str]]:
     """
     hours = {split_key(str(k)): _scalar(v) for k, v in value.items()}
     runs: list[list[str]] = []
-    for prev, day in zip((None, *_WEEK), _WEEK, strict=False):
+    for prev, day in zip((None, *WEEK), WEEK, strict=False):
         if day not in hours or not hours[day]:
             continue
         if runs and runs[-1][-1] == prev and hours[prev] == hours[day]:

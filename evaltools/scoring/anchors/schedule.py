@@ -25,11 +25,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-WEEK = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_DAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?"
+from evaltools.scoring.context import WEEK
+
+_DAY = rf"(?:{'|'.join(WEEK)})s?"
 _RANGE_SEP = r"\s*(?:through|thru|to|until|till|-|–|—)\s*"
 #: A record's line for one day: "hours open Monday: 7:00–17:00." (context.read_context).
-_RECORD_DAY = re.compile(r"\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday):\s*"
+_RECORD_DAY = re.compile(rf"\b({'|'.join(WEEK)}):\s*"
                          r"(\d{1,2}):(\d{2})\s*[–-]\s*(\d{1,2}):(\d{2})\.")
 _TIME = r"(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)|noon|midnight|\d{1,2}:\d{2})"
 _TIME_RANGE = re.compile(
