@@ -69,6 +69,21 @@ def test_a_day_named_again_is_held_to_no_range_hours():
     assert (sat.days, sat.hours) == (("Saturday",), (540, 1020))
 
 
+def test_closing_times_stated_alone():
+    text = ("It opens at 11 AM, closing at 8 PM Tuesday through Thursday, 9 PM on Friday "
+            "and Saturday, and staying open until 6 PM on Sundays.")
+    got = [(s.days, s.closes) for s in statements(text)]
+    # 8 PM = 1200 minutes, 9 PM = 1260, 6 PM = 1080; a list shares its closing time
+    assert got == [(WEEK[1:4], 1200), (("Friday",), 1260), (("Saturday",), 1260),
+                   (("Sunday",), 1080)]
+    w = Week((("Tuesday", 660, 1200), ("Friday", 660, 1320)))
+    assert denied(Statement(("Tuesday",), True, 0, 7, closes=1200), w) is None
+    assert denied(Statement(("Friday",), True, 0, 6, closes=1260), w) == (
+        "Friday", "the record's Friday hours close at 22:00, not 21:00")
+    # "from 9 AM on Saturdays" is an opening time, no closing one
+    assert [s.closes for s in statements("It is open from 9 AM on Saturdays.")] == [None]
+
+
 def test_denied_by_hand():
     w = Week((("Monday", 420, 1020), ("Friday", 960, 120), ("Saturday", 0, 0)))
     st_ = Statement

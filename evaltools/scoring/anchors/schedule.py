@@ -132,6 +132,8 @@ class Statement:
     hours: tuple[int, int] | None = None
     #: the days held to ``hours`` (None: all of ``days``)
     timed: tuple[str, ...] | None = None
+    #: the closing minute stated alone beside them ("until 7 PM on Thursdays"), or None
+    closes: int | None = None
 
 
 _GROUP = re.compile(rf"\b(?:({_DAY})(?:{_RANGE_SEP}({_DAY}))?|(weekdays?)|(weekends?))\b")
@@ -156,12 +158,37 @@ _LIST_GAP = re.compile(r"\s*(?:,|and|&|or|,\s*and|,\s*or)\s*")
 #: One clock time beside a day ("until 7 PM on Thursdays"): a day of its own, held to no
 #: range's hours and sharing none.
 _ONE_TIME_BEFORE = re.compile(
-    rf"\b(?:until|till|from|after|before|at|by|past)\s+{_TIME}\s*,?\s*(?:on\s+)?$",
+    rf"\b(until|till|from|after|before|at|by|past)\s+({_TIME})\s*,?\s*(?:on\s+)?$",
     re.IGNORECASE)
-_ONE_TIME_AFTER = re.compile(rf"^\s*,?\s*(?:until|till|after|before|at|by|past)\s+{_TIME}",
+_ONE_TIME_AFTER = re.compile(rf"^\s*,?\s*(until|till|after|before|at|by|past)\s+({_TIME})",
                              re.IGNORECASE)
+_BARE_TIME = re.compile(rf"(?:,|\band)\s*({_TIME})\s*,?\s*(?:on\s+)?$", re.IGNORECASE)
+_CLOSING_WORD = re.compile(r"\b(?:until|till|clos(?:es|ing)\s+at)\b", re.IGNORECASE)
+_OPENING_WORD = re.compile(r"\b(?:from|opens?|opening)\b", re.IGNORECASE)
+#: Before a one-sided time, what makes it the closing time: "until 7 PM", "closes at 9 PM".
+_CLOSING = re.compile(r"(?:\buntil|\btill|\bclos(?:es|ing)\s+at)\s*$", re.IGNORECASE)
 _AFTER_GAP = re.compile(r"[\s,:]*")
 _BEFORE_GAP = re.compile(r"\s*,?\s*(?:on|every)?\s*")
+
+
+def _closing_time(sentence: str, a: int, b: int) -> int | None:
+    """The closing minute a one-sided time beside the day group at ``a:b`` states ("open
+    until 7 PM on Thursdays", "Fridays until 2 AM", "closes at 9 PM on Sundays"), or None
+    (an opening time, "from 9 AM on Saturdays", or none)."""
+    before = _ONE_TIME_BEFORE.search(sentence[:a])
+    if before is not None and _CLOSING.search(sentence[:before.start(2)]):
+        return _minutes(before.group(2))
+    # "closing at 8 PM Tuesday through Thursday, 9 PM on Friday": a bare time continuing
+    # a list of closing times
+    bare = _BARE_TIME.search(sentence[:a])
+    if bare is not None:
+        said = list(_CLOSING_WORD.finditer(sentence[:bare.start(1)]))
+        if said and not _OPENING_WORD.search(sentence[said[-1].end():bare.start(1)]):
+            return _minutes(bare.group(1))
+    after = _ONE_TIME_AFTER.search(sentence[b:])
+    if after is not None and after.group(1).lower() in ("until", "till"):
+        return _minutes(after.group(2))
+    return None
 
 
 def _time_ranges(sentence: str) -> list[tuple[int, int, tuple[int, int]]]:
@@ -235,6 +262,12 @@ def statements(text: str) -> list[Statement]:
         alone = [hours[k] is None and bool(_ONE_TIME_BEFORE.search(s[:a])
                                            or _ONE_TIME_AFTER.search(s[b:]))
                  for k, (_, a, b) in enumerate(groups)]
+        closes = [_closing_time(s, a, b) if hours[k] is None else None
+                  for k, (_, a, b) in enumerate(groups)]
+        for k in range(1, len(groups)):  # "until 10 PM on Fridays and Saturdays"
+            if (closes[k] is None and hours[k] is None and closes[k - 1] is not None
+                    and _LIST_GAP.fullmatch(s[groups[k - 1][2]:groups[k][1]])):
+                closes[k] = closes[k - 1]
         # a day listed with others shares their hours: "Thursday and Friday, 9 AM-5 PM"
         order = range(1, len(groups)) if times_first else range(len(groups) - 2, -1, -1)
         for k in order:
@@ -258,7 +291,7 @@ def statements(text: str) -> list[Statement]:
             again = {d for j, other in enumerate(named) if j != k for d in other
                      if len(other) < len(days)}
             mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
-                                  tuple(d for d in days if d not in again)))
+                                  tuple(d for d in days if d not in again), closes[k]))
         whole = _WHOLE_WEEK.search(s)
         if whole is not None and _OPEN_WORDS.search(s):
             shut = {d for st in mine if not st.open for d in st.days}
@@ -298,6 +331,10 @@ def denied(statement: Statement, week: Week) -> tuple[str, str] | None:
             return day, (f"the record's {day} hours are {_clock(hours[0])}–"
                          f"{_clock(hours[1])}, not {_clock(statement.hours[0])}–"
                          f"{_clock(statement.hours[1])}")
+        if timed and statement.closes is not None and hours != (0, 0) and (
+                statement.closes % 1440 != hours[1] % 1440):
+            return day, (f"the record's {day} hours close at {_clock(hours[1])}, not "
+                         f"{_clock(statement.closes)}")
     return None
 
 
