@@ -43,11 +43,12 @@ With ``--records SCORED_DIR`` (the scored development sets
   are mostly faithful looks like; the figures are the mean over two halves of
   those sets, the threshold and gate chosen with the other half.
 
-Always, at the end, two tables of the shipped span model at the config's threshold and
+Always, at the end, three tables of the shipped span model at the config's threshold and
 record gate (the gate only with ``--records``): F1 of each set for each value of
 ``grounding.span_lone_word_zipf`` in ``LONE_WORD_CUTS`` (a span that is one everyday word is
-not reported; how the value was chosen), and the character precision of the probe's
-reported spans by shape, the rule off (what the rule is for).
+not reported; how the value was chosen), F1 of each set for each threshold in
+``THRESHOLDS`` under that rule, and the character precision of the probe's reported spans
+by shape, the rule off (what the rule is for).
 
 With ``--write`` the model fitted on the three sets of people's marks (and the
 probe's edits with ``--fit-probe``) is saved (JSON
@@ -321,6 +322,31 @@ def lone_word_table(rows) -> dict:
     return out
 
 
+THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
+
+
+def threshold_table(rows) -> dict:
+    """Each set under the shipped span model, the config's record gate and lone-word rule,
+    for each threshold of :data:`THRESHOLDS`: how ``grounding.span_threshold`` is checked."""
+    from evaltools.scoring.span_probability import load_span_model
+
+    model, gate = load_span_model(), load_config().grounding.span_record_gate
+    parts = [(name, [r for r in rows if r["set"] == name]) for name in SETS]
+    print()
+    print(f"shipped span model, record gate {gate:.1f}, the lone-word rule on: F1 per threshold")
+    print()
+    print("| threshold | " + " | ".join(name for name, _ in parts) + " | mean |")
+    print("|---|" + "---:|" * (len(parts) + 1))
+    out = {}
+    for t in THRESHOLDS:
+        f1 = {name: prf(flagged(part, model, t, gate), [r["gold"] for r in part])["f1"]
+              for name, part in parts}
+        f1["mean"] = sum(f1.values()) / len(parts)
+        out[str(t)] = f1
+        print(f"| {t:.2f} | " + " | ".join(f"{v:.3f}" for v in f1.values()) + " |")
+    return out
+
+
 def span_shape(text: str) -> str:
     """What a span looks like: a number in it, one everyday word (Zipf >= 4, not
     capitalised), one rarer word, two or three words, or more."""
@@ -424,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["record_gate"] = gate_table(rows, faithful, fit_sets)
         figures["shipped_gates"] = shipped_gates(rows)
     figures["lone_words"] = lone_word_table(rows)
+    figures["thresholds"] = threshold_table(rows)
     figures["probe_shapes"] = shape_table(rows)
     if args.write:
         fitted = [r for r in rows if r["set"] in fit_sets]
