@@ -51,6 +51,11 @@ def test_the_record_week_is_read_from_the_read_record():
     ("It is open daily except Mondays.", [(WEEK[1:], True, None), (("Monday",), False, None)]),
     # "weekends" are Saturday and Sunday
     ("It is closed on weekends.", [(WEEK[5:], False, None)]),
+    # "not open" is closed, as "closed" is
+    ("The shop does not open on Sundays.", [(("Sunday",), False, None)]),
+    ("It isn't open on Sundays.", [(("Sunday",), False, None)]),
+    # hours by appointment are a schedule of their own
+    ("It is open Monday through Saturday, and Sunday by appointment.", []),
     # no word of opening or closing: nothing is said of the hours
     ("On Saturdays the line is long.", []),
     # a meal or a special has hours of its own
@@ -92,8 +97,9 @@ def test_denied_by_hand():
     assert denied(st_(("Friday",), True, 0, 6, (960, 120)), w) is None
     assert denied(st_(("Friday",), True, 0, 6, (960, 0)), w) == (
         "Friday", "the record's Friday hours are 16:00–2:00, not 16:00–0:00")
-    # Yelp's 0:0-0:0 (open 24 hours) holds no clock to compare
+    # Yelp's 0:0-0:0 (open around the clock, or closed) denies nothing of that day
     assert denied(st_(("Saturday",), True, 0, 6, (540, 1020)), w) is None
+    assert denied(st_(("Saturday",), False, 0, 6), w) is None
     assert denied(st_(("Sunday",), True, 0, 6), w) == (
         "Sunday", "the record's hours list no Sunday (closed)")
     assert denied(st_(("Sunday",), False, 0, 6), w) is None

@@ -47,7 +47,7 @@ OTHER_SCHEDULES = re.compile(
     r"\b(?:happy hours?|brunch|breakfast|lunch|dinner|kitchen|delivery|buffet|special|specials|"
     r"class|classes|session|sessions|story time|event|events|market|show|shows|trivia|"
     r"music|deal|deals|discount|discounts|half-price|service hours|pickup|drop-off|"
-    r"appointments? on)\b", re.IGNORECASE)
+    r"appointments?)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?;]+(?:[.!?;]|$)")
 _DOTTED_HALF = re.compile(r"\b([AaPp])\.[Mm]\.")
 
@@ -88,7 +88,8 @@ def _clock(minutes: int) -> str:
 @dataclass(frozen=True)
 class Week:
     """A record's weekly schedule: each open day's opening and closing minute (a day
-    left out is closed; ``(0, 0)`` is Yelp's "open 24 hours")."""
+    left out is closed; ``(0, 0)`` is Yelp's ``0:0-0:0``, read as open around the clock
+    and as closed alike, so nothing said of that day is denied)."""
 
     hours: tuple[tuple[str, int, int], ...]
 
@@ -152,7 +153,8 @@ def _day_groups(clause: str):
         yield days, m.start(), m.end()
 
 
-_NEGATED = re.compile(r"\b(?:closed|no|not)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:closed|no|not|never)\b|n't\b", re.IGNORECASE)
+_NOT_OPEN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:be\s+|been\s+)?open\b", re.IGNORECASE)
 _OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:,|and|&|or|,\s*and|,\s*or)\s*")
 #: One clock time beside a day ("until 7 PM on Thursdays"): a day of its own, held to no
@@ -282,7 +284,8 @@ def statements(text: str) -> list[Statement]:
             negs = list(_NEGATED.finditer(before))
             listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
                       and _LIST_GAP.fullmatch(s[groups[k - 1][2]:a]))
-            if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed:
+            if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed or (
+                    _NOT_OPEN.search(before)):
                 # "closed on Sundays", "no hours listed for Sunday or Monday"
                 mine.append(Statement(tuple(days), False, base + a, base + b))
                 continue
@@ -317,6 +320,8 @@ def denied(statement: Statement, week: Week) -> tuple[str, str] | None:
     """
     for day in statement.days:
         hours = week.of(day)
+        if hours == (0, 0):
+            continue  # Yelp's 0:0-0:0: open around the clock, or closed; either may be said
         if not statement.open:
             if hours is not None:
                 return day, (f"the record's hours list {day} as open "
