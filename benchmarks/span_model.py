@@ -43,12 +43,12 @@ With ``--records SCORED_DIR`` (the scored development sets
   are mostly faithful looks like; the figures are the mean over two halves of
   those sets, the threshold and gate chosen with the other half.
 
-Always, at the end, three tables of the shipped span model at the config's threshold and
-record gate (the gate only with ``--records``): F1 of each set for each value of
+Always, at the end, the shipped span model swept over one setting at a time, the others as
+shipped (the record gate only with ``--records``): F1 of each set for each value of
 ``grounding.span_lone_word_zipf`` in ``LONE_WORD_CUTS`` (a span that is one everyday word is
-not reported; how the value was chosen), F1 of each set for each threshold in
-``THRESHOLDS`` under that rule, and the character precision of the probe's reported spans
-by shape, the rule off (what the rule is for).
+not reported; how the value was chosen) and for each threshold in ``THRESHOLDS``; then the
+character precision of the probe's reported spans by shape, the rule off (what the rule is
+for).
 
 With ``--write`` the model fitted on the three sets of people's marks (and the
 probe's edits with ``--fit-probe``) is saved (JSON
@@ -265,86 +265,61 @@ def gate_table(rows, faithful, fit_sets=FIT_SETS) -> dict:
     return out
 
 
-def shipped_gates(rows) -> dict:
-    """Each set (and the probe's tasks) under the shipped span model at the config's
-    ``grounding.span_threshold``, for each record gate, and the mean over the span sets:
-    how ``grounding.span_record_gate`` was chosen."""
+def sweep(rows, title: str, column: str, values, setting) -> dict:
+    """F1 of each span set (and the probe's tasks) under the shipped span model, for each
+    of ``values`` of one setting; ``setting(value)`` gives the (threshold, record gate,
+    lone-word Zipf cut) to flag with. The mean and the worst are over the four span sets."""
     from evaltools.scoring.span_probability import load_span_model
 
-    model, t = load_span_model(), load_config().grounding.span_threshold
+    model = load_span_model()
     parts = [(name, [r for r in rows if r["set"] == name]) for name in SETS] + [
         (f"probe/{task}", [r for r in rows if r["set"] == "probe" and r["task"] == task])
         for task in PROBE_TASKS]
     print()
-    print(f"shipped span model at t = {t:.2f}: F1 per record gate")
+    print(title)
     print()
-    print("| gate | " + " | ".join(name for name, _ in parts) + " | mean of the span sets |")
-    print("|---|" + "---:|" * (len(parts) + 1))
-    out = {}
-    for g in GATES:
-        f1 = {name: prf(flagged(part, model, t, g), [r["gold"] for r in part])["f1"]
-              for name, part in parts}
-        mean = sum(f1[name] for name in SETS) / len(SETS)
-        out[str(g)] = f1 | {"mean": mean}
-        print(f"| {g:.1f} | " + " | ".join(f"{f1[name]:.3f}" for name, _ in parts)
-              + f" | {mean:.3f} |")
-    return out
-
-
-def lone_word_table(rows) -> dict:
-    """Each set (and the probe's tasks) under the shipped span model, threshold and record
-    gate, for each value of ``grounding.span_lone_word_zipf`` in :data:`LONE_WORD_CUTS`:
-    how it was chosen. Records without ``p_record`` (no ``--records``) are not gated."""
-    from evaltools.scoring.span_probability import load_span_model
-
-    cfg = load_config().grounding
-    model, t, gate = load_span_model(), cfg.span_threshold, cfg.span_record_gate
-    parts = [(name, [r for r in rows if r["set"] == name]) for name in SETS] + [
-        (f"probe/{task}", [r for r in rows if r["set"] == "probe" and r["task"] == task])
-        for task in PROBE_TASKS]
-    print()
-    print(f"shipped span model at t = {t:.2f}, record gate {gate:.1f}: F1 per "
-          "grounding.span_lone_word_zipf (0: off)")
-    print()
-    print("| lone word at Zipf >= | " + " | ".join(name for name, _ in parts)
+    print(f"| {column} | " + " | ".join(name for name, _ in parts)
           + " | mean of the span sets | worst span set |")
     print("|---|" + "---:|" * (len(parts) + 2))
     out = {}
-    for cut in LONE_WORD_CUTS:
+    for value in values:
+        t, gate, cut = setting(value)
         f1 = {name: prf(flagged([r | {"lone": r["lone_by_cut"][cut]} for r in part], model, t,
                                 gate), [r["gold"] for r in part])["f1"]
               for name, part in parts}
         mean = sum(f1[name] for name in SETS) / len(SETS)
         worst = min(f1[name] for name in SETS)
-        out[str(cut)] = f1 | {"mean": mean, "worst": worst}
-        print(f"| {cut:.1f} | " + " | ".join(f"{f1[name]:.3f}" for name, _ in parts)
+        out[str(value)] = f1 | {"mean": mean, "worst": worst}
+        print(f"| {value} | " + " | ".join(f"{f1[name]:.3f}" for name, _ in parts)
               + f" | {mean:.3f} | {worst:.3f} |")
     return out
 
 
+#: the thresholds of the span model measured under the shipped gate and lone-word rule
 THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
 
 
-def threshold_table(rows) -> dict:
-    """Each set under the shipped span model, the config's record gate and lone-word rule,
-    for each threshold of :data:`THRESHOLDS`: how ``grounding.span_threshold`` is checked."""
-    from evaltools.scoring.span_probability import load_span_model
-
-    model, gate = load_span_model(), load_config().grounding.span_record_gate
-    parts = [(name, [r for r in rows if r["set"] == name]) for name in SETS]
-    print()
-    print(f"shipped span model, record gate {gate:.1f}, the lone-word rule on: F1 per threshold")
-    print()
-    print("| threshold | " + " | ".join(name for name, _ in parts) + " | mean |")
-    print("|---|" + "---:|" * (len(parts) + 1))
+def shipped_sweeps(rows, gates: bool = True) -> dict:
+    """The shipped span model under each record gate (with ``gates``: how
+    ``grounding.span_record_gate`` was chosen), each lone-word Zipf cut
+    (``grounding.span_lone_word_zipf``) and each threshold (``grounding.span_threshold``),
+    the other two settings as shipped. Records without ``p_record`` (no ``--records``) are
+    not gated."""
+    cfg = load_config().grounding
+    t, gate, cut = cfg.span_threshold, cfg.span_record_gate, cfg.span_lone_word_zipf
     out = {}
-    for t in THRESHOLDS:
-        f1 = {name: prf(flagged(part, model, t, gate), [r["gold"] for r in part])["f1"]
-              for name, part in parts}
-        f1["mean"] = sum(f1.values()) / len(parts)
-        out[str(t)] = f1
-        print(f"| {t:.2f} | " + " | ".join(f"{v:.3f}" for v in f1.values()) + " |")
-    return out
+    if gates:
+        out["shipped_gates"] = sweep(rows, f"shipped span model at t = {t}, lone words at "
+                                     f"Zipf >= {cut}: F1 per record gate", "gate", GATES,
+                                     lambda g: (t, g, cut))
+    return out | {
+        "lone_words": sweep(rows, f"shipped span model at t = {t}, record gate {gate}: F1 per "
+                            "grounding.span_lone_word_zipf (0: off)", "lone word at Zipf >=",
+                            LONE_WORD_CUTS, lambda c: (t, gate, c)),
+        "thresholds": sweep(rows, f"shipped span model, record gate {gate}, lone words at "
+                            f"Zipf >= {cut}: F1 per threshold", "threshold", THRESHOLDS,
+                            lambda v: (v, gate, cut)),
+    }
 
 
 def span_shape(text: str) -> str:
@@ -448,9 +423,7 @@ def main(argv: list[str] | None = None) -> int:
                            faithful_only=True, config=config)
         record_probabilities(rows + faithful, args.records)
         figures["record_gate"] = gate_table(rows, faithful, fit_sets)
-        figures["shipped_gates"] = shipped_gates(rows)
-    figures["lone_words"] = lone_word_table(rows)
-    figures["thresholds"] = threshold_table(rows)
+    figures |= shipped_sweeps(rows, gates=bool(args.records))
     figures["probe_shapes"] = shape_table(rows)
     if args.write:
         fitted = [r for r in rows if r["set"] in fit_sets]
