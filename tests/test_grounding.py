@@ -250,39 +250,36 @@ def test_a_word_in_many_context_sentences_votes_only_where_rarer_words_do(nlp):
     assert (span.text, span.closest) == ("red", "The Owala tumbler is blue.")
 
 
-def test_in_a_record_with_reviews_who_said_what_weighs_nothing(nlp):
-    """``REVIEW_FRAMING``: "Customers praise ..." names a record's reviews and their authors;
-    with ``reviews`` on (a JSON record holding reviews) those words weigh nothing, what was
-    praised is still looked up. Power 0: every other content word weighs 1."""
-    ctx = "name: Blue Door Cafe. review text: Great espresso, friendly staff."
-    resp = "Customers praise the espresso and the friendly staff."
+@pytest.mark.parametrize(("ctx", "resp", "off_support", "off_spans"), [
+    # REVIEW_FRAMING: "Customers praise ..." names a record's reviews and their authors;
+    # off, customers and praise are two unsupported words of five (espresso, friendly, staff)
+    ("name: Blue Door Cafe. review text: Great espresso, friendly staff.",
+     "Customers praise the espresso and the friendly staff.", 3 / 5, ["Customers praise"]),
+    # REVIEW_SUM: "mixed but generally positive" sums up how the reviews lean, which matching
+    # words cannot check; off, mixed, generally, positive are three unsupported words of five
+    # ("reviews", framing only with the rule on, is found as "review"; espresso), and "but"
+    # ends a run (grounding._BREAK)
+    ("name: Blue Door Cafe. review text: Great espresso. review text: Slow service.",
+     "Reviews are mixed but generally positive about the espresso.", 2 / 5,
+     ["mixed", "generally positive"]),
+])
+def test_in_a_record_with_reviews_framing_and_sums_weigh_nothing(nlp, ctx, resp, off_support,
+                                                                 off_spans):
+    """With ``reviews`` on (a JSON record holding reviews) who said what and how the reviews
+    lean weigh nothing; what was praised is still looked up. Power 0: every other content
+    word weighs 1."""
     on = grounded(nlp, resp, ctx, power=0.0, reviews=True)
     assert on.support == 1.0 and on.unsupported_spans == ()
-    # off: customers and praise are two unsupported words of five (espresso, friendly, staff)
     off = grounded(nlp, resp, ctx, power=0.0)
-    assert off.support == pytest.approx(3 / 5)
-    assert [s.text for s in off.unsupported_spans] == ["Customers praise"]
-    # a generalisation the reviews do not make stays unsupported: "consistently"
+    assert off.support == pytest.approx(off_support)
+    assert [s.text for s in off.unsupported_spans] == off_spans
+
+
+def test_a_generalisation_the_reviews_do_not_make_stays_a_unit(nlp):
     g = grounded(nlp, "Reviewers consistently criticize the slow service.",
                  "review text: The service was slow.", power=0.0, reviews=True)
     assert [s.text for s in g.unsupported_spans] == ["consistently"]
     assert g.support == pytest.approx(2 / 3)  # slow, service of slow, service, consistently
-
-
-def test_in_a_record_with_reviews_how_they_lean_weighs_nothing(nlp):
-    """``REVIEW_SUM``: "reviews are mixed but generally positive" sums up how a record's
-    reviews lean, which matching words cannot check; what they are about is looked up.
-    Power 0: every other content word weighs 1."""
-    ctx = "name: Blue Door Cafe. review text: Great espresso. review text: Slow service."
-    resp = "Reviews are mixed but generally positive about the espresso."
-    on = grounded(nlp, resp, ctx, power=0.0, reviews=True)
-    assert on.support == 1.0 and on.unsupported_spans == ()
-    # off: mixed, generally, positive are three unsupported words of five (reviews: framing
-    # only with the rule on, so a unit here, found as "review"; espresso)
-    off = grounded(nlp, resp, ctx, power=0.0)
-    assert off.support == pytest.approx(2 / 5)
-    # "but" ends a run (grounding._BREAK)
-    assert [s.text for s in off.unsupported_spans] == ["mixed", "generally positive"]
 
 
 def test_review_framing_needs_a_record_with_reviews():
