@@ -16,7 +16,6 @@ from evaltools.scoring.anchors.schedule import (
     Statement,
     Week,
     denied,
-    record_week,
     statements,
 )
 from evaltools.scoring.context import read_context
@@ -26,15 +25,16 @@ HOURS = {"Mon": "7:0-17:0", "Tue": "7:0-17:0", "Wed": "7:0-17:0", "Thu": "7:0-17
 RECORD = json.dumps({"name": "Truckee Flow Plumbing", "hours": HOURS})
 
 
-def test_the_record_week_is_read_from_the_read_record():
-    w = record_week(read_context(RECORD).text)
+def test_the_record_week_is_read_with_the_record():
+    w = Week(read_context(RECORD).week)
     # 7:00 = 420 minutes, 17:00 = 1020, 8:00 = 480, 14:00 = 840; Sunday left out (closed)
     assert w.hours == (("Monday", 420, 1020), ("Tuesday", 420, 1020),
                        ("Wednesday", 420, 1020), ("Thursday", 420, 1020),
                        ("Friday", 420, 1020), ("Saturday", 480, 840))
     assert w.of("Sunday") is None
     # prose, or a record with two days only, has no week
-    assert record_week("Open Monday: 7:00–17:00. Tuesday: 7:00–17:00.") is None
+    assert read_context("Open Monday: 7:00–17:00. Tuesday: 7:00–17:00.").week == ()
+    assert read_context(json.dumps({"hours": {"Mon": "7:0-17:0", "Tue": "7:0-17:0"}})).week == ()
 
 
 @pytest.mark.parametrize(("text", "expected"), [

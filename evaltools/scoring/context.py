@@ -103,11 +103,16 @@ class ReadContext:
         The context as given.
     structured : bool
         True when ``source`` was read as a JSON record.
+    week : tuple
+        A JSON record's weekly opening hours, as :func:`week_hours` reads them.
     """
 
     text: str
     source: str
     structured: bool = False
+    #: the record's weekly schedule (:func:`week_hours`): ``(day, opening minute, closing
+    #: minute)`` in week order, read from the record's own values; () without one
+    week: tuple[tuple[str, int, int], ...] = ()
 
 
 #: HTML tags read as space (a closed list of names: "x<y and z>w" is no tag).
@@ -447,7 +452,10 @@ def _also_said(path: tuple[str, ...], value: str) -> list[str]:
             for p in ps]
 
 
-def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> None:
+def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str],
+             weeks: list[dict] | None = None) -> None:
+    """Append ``value``'s sentences to ``out``, and each mapping that is a weekly schedule
+    (:func:`_week`) to ``weeks``."""
     if depth > MAX_DEPTH:
         return
     if isinstance(value, str):
@@ -457,9 +465,11 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
     label = " ".join(p for p in path if p)
     if isinstance(value, dict):
         for key, item in value.items():
-            _flatten(item, (*path, split_key(key)), depth + 1, out)
+            _flatten(item, (*path, split_key(key)), depth + 1, out, weeks)
         week = _week(value)
         if week:
+            if weeks is not None:
+                weeks.append(value)
             out.append(f"{label}: {week}." if label else f"{week}.")
             out.extend(f"{label} {days}: {hours}.".lstrip() for days, hours in _runs(value))
         return
@@ -470,7 +480,7 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str]) -> N
                 out.append(f"{label}: {', '.join(items)}." if label else ", ".join(items) + ".")
             return
         for item in value:
-            _flatten(item, path, depth + 1, out)
+            _flatten(item, path, depth + 1, out, weeks)
         return
     text = _scalar(value)
     if text and _PRICE_KEY.search(label):
@@ -519,6 +529,30 @@ def _week(value: dict) -> str:
     if all(d in days for d in WEEK[:5]):
         week += ", open weekdays, Monday through Friday"
     return week + whole
+
+
+_CLOCK_RANGE = re.compile(r"\s*(\d{1,2}):(\d{1,2})\s*[-–]\s*(\d{1,2}):(\d{1,2})\s*")
+
+
+def week_hours(value: dict) -> tuple[tuple[str, int, int], ...]:
+    """A schedule keyed by weekday (:func:`_week` tells one) as ``(day, opening minute,
+    closing minute)`` in week order; () when a day's value is not a clock range.
+
+    >>> week_hours({"Mon": "7:0-17:0", "Tue": "7:0-17:0", "Sat": "8:0-14:0"})
+    (('Monday', 420, 1020), ('Tuesday', 420, 1020), ('Saturday', 480, 840))
+    >>> week_hours({"Mon": "7:0-17:0", "Tue": "closed", "Sat": "8:0-14:0"})
+    ()
+    """
+    by_day = {split_key(str(k)): v for k, v in value.items()}
+    out = []
+    for day in WEEK:
+        if day in by_day:
+            m = _CLOCK_RANGE.fullmatch(str(by_day[day]))
+            if m is None:
+                return ()
+            h1, m1, h2, m2 = map(int, m.groups())
+            out.append((day, h1 * 60 + m1, h2 * 60 + m2))
+    return tuple(out)
 
 
 def _runs(value: dict) -> list[tuple[str, str]]:
@@ -605,6 +639,11 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
     >>> r.structured, r.text
     (True, 'name: Cafe Nero. bike parking: yes. hours open Saturday: 9:00–13:00.')
 
+    A weekly schedule of three days or more is also kept as data (:func:`week_hours`):
+
+    >>> read_context('{"hours": {"Mon": "9:0-17:0", "Tue": "9:0-17:0", "Sat": "9:0-13:0"}}').week
+    (('Monday', 540, 1020), ('Tuesday', 540, 1020), ('Saturday', 540, 780))
+
     A yes/no key is also said the ways overviews put it (:func:`key_phrases`):
 
     >>> read_context('{"DogsAllowed": "False"}').text
@@ -622,7 +661,11 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
         if triples is not None:
             return ReadContext(triples, text, structured=True)
         return ReadContext(text, text)
-    return ReadContext(flatten_json(data), text, structured=True)
+    out: list[str] = []
+    weeks: list[dict] = []
+    _flatten(data, (), 0, out, weeks)
+    return ReadContext(" ".join(out), text, structured=True,
+                       week=week_hours(weeks[0]) if weeks else ())
 
 
 _TRIPLE = re.compile(r"^\s*([^|\n]+?)\s*\|\s*([^|\n]+?)\s*\|\s*([^|\n]*?)\s*$")

@@ -19,7 +19,7 @@ from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
-from evaltools.scoring.anchors.schedule import Week, record_week
+from evaltools.scoring.anchors.schedule import Week
 from evaltools.scoring.context import ReadContext, has_reviews, read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
@@ -95,7 +95,7 @@ class ContextFeatures:
     # a JSON record that holds reviews (scoring.context.has_reviews): grounding gives the
     # words of who said what no weight (claims.REVIEW_FRAMING)
     reviews: bool = False
-    # a JSON record's weekly opening hours (anchors.schedule.record_week), or None
+    # a JSON record's weekly opening hours (scoring.context.week_hours), or None
     week: Week | None = None
 
 
@@ -239,7 +239,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
                             any(t.lower_ in REFERRING_PRONOUNS for t in doc))
 
 
-def context_features(doc, config: Config, structured: bool = False) -> ContextFeatures:
+def context_features(doc, config: Config, structured: bool = False,
+                     week: tuple[tuple[str, int, int], ...] = ()) -> ContextFeatures:
     ws = words(doc)
     # n-grams up to the drift gate's n, and up to 3 for the detector's novelty signals
     by_n = {n: frozenset(map(hash, ngrams(ws, n)))
@@ -258,7 +259,7 @@ def context_features(doc, config: Config, structured: bool = False) -> ContextFe
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
                            index.sentences, structured, len(ws), per_sentence,
                            structured and has_reviews(doc.text),
-                           record_week(doc.text) if structured else None)
+                           Week(week) if week else None)
 
 
 def _memory_zone(nlp):
@@ -322,7 +323,7 @@ class FeatureCache:
         reads it (a JSON record as key/value text); features are cached under
         the text as given.
         """
-        needed: dict[str, list] = {}  # parsed text -> (role, given text, structured)
+        needed: dict[str, list] = {}  # parsed text -> (role, given text, read context)
         for role, text in items:
             cache = self._caches[role]
             if text in cache:
@@ -335,7 +336,7 @@ class FeatureCache:
                             mojibake=role == "context", titles=role == "response")
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
-                wanted.append((role, text, read is not None and read.structured))
+                wanted.append((role, text, read))
         self._read.clear()  # read ahead for this batch only
         if not needed:
             return
@@ -348,14 +349,14 @@ class FeatureCache:
             docs = self.nlp.pipe((bounded_runs(t) for t in texts), batch_size=64)
             for parsed, doc in zip(texts, docs, strict=True):
                 self.parsed += 1
-                for role, text, structured in needed[parsed]:
-                    self._caches[role].put(text, self._derive(role, doc, structured))
+                for role, text, read in needed[parsed]:
+                    self._caches[role].put(text, self._derive(role, doc, read))
 
-    def _derive(self, role: str, doc, structured: bool = False):
+    def _derive(self, role: str, doc, read: ReadContext | None = None):
         if role == "query":
             return query_features(doc, self.config)
         if role == "context":
-            return context_features(doc, self.config, structured)
+            return context_features(doc, self.config, read.structured, read.week)
         return response_features(doc, self.config)
 
     def get(self, role: str, text: str):

@@ -3,11 +3,11 @@
 An overview of a business record says when it is open: "open Monday through Saturday
 from 7 AM to 5 PM", "closed on Sundays", "open seven days a week". Claims and numbers
 cannot check that: the record is read as one unit, so every weekday and every hour of
-it is "found together", and a day the schedule leaves out is simply not there. This
-module reads the schedule the record states (:func:`record_week`, from the lines
-:func:`~evaltools.scoring.context.read_context` writes, ``hours open Monday:
-7:00–17:00.``) and the statements a response makes about it (:func:`statements`), and
-says which the record denies (:func:`denied`):
+it is "found together", and a day the schedule leaves out is simply not there. The
+record's schedule is read with the record (:attr:`~evaltools.scoring.context.ReadContext.week`,
+:func:`~evaltools.scoring.context.week_hours`, held here as a :class:`Week`); this module
+reads the statements a response makes about it (:func:`statements`) and says which the
+record denies (:func:`denied`):
 
 - a day said to be closed that the schedule lists as open;
 - a day said to be open (in a range, a list, "daily", "seven days a week") that the
@@ -29,9 +29,6 @@ from evaltools.scoring.context import WEEK
 
 _DAY = rf"(?:{'|'.join(WEEK)})s?"
 _RANGE_SEP = r"\s*(?:through|thru|to|until|till|-|–|—)\s*"
-#: A record's line for one day: "hours open Monday: 7:00–17:00." (context.read_context).
-_RECORD_DAY = re.compile(rf"\b({'|'.join(WEEK)}):\s*"
-                         r"(\d{1,2}):(\d{2})\s*[–-]\s*(\d{1,2}):(\d{2})\.")
 _TIME = r"(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)|noon|midnight|\d{1,2}:\d{2})"
 _TIME_RANGE = re.compile(
     rf"(?:from|between)?\s*({_TIME})\s*(?:to|until|till|and|-|–|—)\s*({_TIME})", re.IGNORECASE)
@@ -87,37 +84,14 @@ def _clock(minutes: int) -> str:
 
 @dataclass(frozen=True)
 class Week:
-    """A record's weekly schedule: each open day's opening and closing minute (a day
-    left out is closed; ``(0, 0)`` is Yelp's ``0:0-0:0``, read as open around the clock
-    and as closed alike, so nothing said of that day is denied)."""
+    """A record's weekly schedule (``ReadContext.week``): each open day's opening and
+    closing minute (a day left out is closed; ``(0, 0)`` is Yelp's ``0:0-0:0``, read as
+    open around the clock and as closed alike, so nothing said of that day is denied)."""
 
     hours: tuple[tuple[str, int, int], ...]
 
     def of(self, day: str) -> tuple[int, int] | None:
         return next(((a, b) for d, a, b in self.hours if d == day), None)
-
-
-def record_week(read_text: str) -> Week | None:
-    """The schedule a read record states, one line a day (``hours open Monday:
-    7:00–17:00.``); None without one (under three days) or when a day has two.
-
-    >>> w = record_week("name: X. hours open Monday: 7:00–17:00. hours open Saturday: "
-    ...                 "8:00–14:00. hours open Sunday: 9:00–12:00.")
-    >>> w.of("Saturday"), w.of("Tuesday")
-    ((480, 840), None)
-    >>> record_week("hours open Monday: 7:00–17:00.") is None
-    True
-    """
-    found: dict[str, tuple[int, int]] = {}
-    for m in _RECORD_DAY.finditer(read_text):
-        day = m.group(1)
-        value = (int(m.group(2)) * 60 + int(m.group(3)), int(m.group(4)) * 60 + int(m.group(5)))
-        if found.get(day, value) != value:
-            return None
-        found[day] = value
-    if len(found) < 3:
-        return None
-    return Week(tuple((d, *found[d]) for d in WEEK if d in found))
 
 
 @dataclass(frozen=True)
