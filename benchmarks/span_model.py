@@ -325,13 +325,13 @@ def shipped_sweeps(rows, gates: bool = True) -> dict:
 def span_shape(text: str) -> str:
     """What a span looks like: a number in it, one everyday word (Zipf >= 4, not
     capitalised), one rarer word, two or three words, or more."""
-    from wordfreq import zipf_frequency
+    from evaltools.scoring.matcher import zipf
 
     words = _WORD.findall(text)
     if any(ch.isdigit() for ch in text):
         return "with a number"
     if len(words) == 1:
-        common = zipf_frequency(words[0].lower(), "en") >= 4 and not words[0][:1].isupper()
+        common = zipf(words[0].lower()) >= 4 and not words[0][:1].isupper()
         return "one everyday word" if common else "one rarer word"
     return "2-3 words" if len(words) <= 3 else "4+ words"
 
