@@ -36,7 +36,7 @@ from evaltools.scoring.anchors.mentions import (
     find_support,
     supports,
 )
-from evaltools.scoring.anchors.schedule import denied, evidence, statements
+from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, statements
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
@@ -352,13 +352,14 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
                               contradiction=s.contradiction, absent=absent))
     if context.week is not None:
-        anchors = denied_by_hours(anchors, response.text, context, about_sources)
+        anchors = denied_by_hours(anchors, response, context, about_sources)
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
 
 
-def denied_by_hours(anchors: Sequence[Anchor], text: str, context: ContextFeatures,
-                    about_sources=lambda start: False) -> list[Anchor]:
+def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
+                    context: ContextFeatures, about_sources=lambda start: False
+                    ) -> list[Anchor]:
     """``anchors`` with what the response says of the days and hours it is open checked
     against the record's weekly schedule (:mod:`~evaltools.scoring.anchors.schedule`): a
     claim over a statement the schedule denies becomes unsupported, contradicted by the
@@ -366,7 +367,8 @@ def denied_by_hours(anchors: Sequence[Anchor], text: str, context: ContextFeatur
     covers ("open from 4 PM to 2 AM Monday through Thursday") is a claim of its own.
     """
     out = list(anchors)
-    for st in statements(text):
+    text = response.text
+    for st in statements(text, clock_times(response.mentions)):
         found = None if about_sources(st.start) else denied(st, context.week)
         if found is None:
             continue

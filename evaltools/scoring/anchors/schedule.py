@@ -23,13 +23,19 @@ is reported as a claim the record's own value denies (contradiction ``"record_ho
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import WEEK
 
 _DAY = rf"(?:{'|'.join(WEEK)})s?"
 _RANGE_SEP = r"\s*(?:through|thru|to|until|till|-|–|—)\s*"
-_TIME = r"(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)|noon|midnight|\d{1,2}:\d{2})"
+#: A clock time of the response, masked (:func:`_masked`): the times are the ones the anchors
+#: find (:func:`~evaltools.scoring.anchors.dates.find_dates`: *7 AM*, *7 a.m.*, *19:00*,
+#: *noon*), read once, and the patterns below see each as a run of this character.
+_MASK = "\ue000"
+_TIME = f"{_MASK}+"
 _TIME_RANGE = re.compile(
     rf"(?:from|between)?\s*({_TIME})\s*(?:to|until|till|and|-|–|—)\s*({_TIME})", re.IGNORECASE)
 _OPEN_WORDS = re.compile(r"\b(?:open|opens|opening|hours|operates|operating|operate)\b",
@@ -46,7 +52,6 @@ OTHER_SCHEDULES = re.compile(
     r"music|deal|deals|discount|discounts|half-price|service hours|pickup|drop-off|"
     r"appointments?)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?;]+(?:[.!?;]|$)")
-_DOTTED_HALF = re.compile(r"\b([AaPp])\.[Mm]\.")
 
 
 def _day(text: str) -> str:
@@ -59,23 +64,19 @@ def _days_between(a: str, b: str) -> list[str]:
     return [WEEK[(i + k) % 7] for k in range((j - i) % 7 + 1)]
 
 
-def _minutes(text: str) -> int | None:
-    """Minutes after midnight of a clock time as prose writes it; None if it has no
-    half of the day ("7" alone)."""
-    low = text.lower().replace(" ", "").replace(".", "")
-    if low == "noon":
-        return 12 * 60
-    if low == "midnight":
-        return 0
-    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?(am|pm)?", low)
-    if m is None:
-        return None
-    h, mins, half = int(m.group(1)), int(m.group(2) or 0), m.group(3)
-    if half is None:
-        return h * 60 + mins if m.group(2) is not None and h <= 24 else None
-    if h > 12:
-        return None
-    return ((h % 12) + (12 if half == "pm" else 0)) * 60 + mins
+def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
+    """``(start, end, minute after midnight)`` of each clock time among a text's mentions
+    (:func:`~evaltools.scoring.anchors.mentions.find_mentions`)."""
+    return [(m.start, m.end, m.value[1] * 60 + m.value[2]) for m in mentions
+            if m.kind == "date" and m.value[0] == "time"]
+
+
+def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
+    """``text`` with each clock time written as a run of :data:`_MASK` (offsets kept)."""
+    chars = list(text)
+    for start, end, _ in times:
+        chars[start:end] = _MASK * (end - start)
+    return "".join(chars)
 
 
 def _clock(minutes: int) -> str:
@@ -147,44 +148,43 @@ _AFTER_GAP = re.compile(r"[\s,:]*")
 _BEFORE_GAP = re.compile(r"\s*,?\s*(?:on|every)?\s*")
 
 
-def _closing_time(sentence: str, a: int, b: int) -> int | None:
+def _closing_time(sentence: str, a: int, b: int, minute) -> int | None:
     """The closing minute a one-sided time beside the day group at ``a:b`` states ("open
     until 7 PM on Thursdays", "Fridays until 2 AM", "closes at 9 PM on Sundays"), or None
-    (an opening time, "from 9 AM on Saturdays", or none)."""
+    (an opening time, "from 9 AM on Saturdays", or none). ``minute(i)``: the minute of the
+    time that starts at ``sentence[i]``."""
     before = _ONE_TIME_BEFORE.search(sentence[:a])
     if before is not None and _CLOSING.search(sentence[:before.start(2)]):
-        return _minutes(before.group(2))
+        return minute(before.start(2))
     # "closing at 8 PM Tuesday through Thursday, 9 PM on Friday": a bare time continuing
     # a list of closing times
     bare = _BARE_TIME.search(sentence[:a])
     if bare is not None:
         said = list(_CLOSING_WORD.finditer(sentence[:bare.start(1)]))
         if said and not _OPENING_WORD.search(sentence[said[-1].end():bare.start(1)]):
-            return _minutes(bare.group(1))
+            return minute(bare.start(1))
     after = _ONE_TIME_AFTER.search(sentence[b:])
     if after is not None and after.group(1).lower() in ("until", "till"):
-        return _minutes(after.group(2))
+        return minute(b + after.start(2))
     return None
 
 
-def _time_ranges(sentence: str) -> list[tuple[int, int, tuple[int, int]]]:
+def _time_ranges(sentence: str, minute) -> list[tuple[int, int, tuple[int, int]]]:
     """(start, end, (opens, closes)) of each clock-time range of a sentence."""
-    out = []
-    for t in _TIME_RANGE.finditer(sentence):
-        opens, closes = _minutes(t.group(1)), _minutes(t.group(2))
-        if opens is not None and closes is not None:
-            out.append((t.start() + len(t.group()) - len(t.group().lstrip()), t.end(),
-                        (opens, closes)))
-    return out
+    return [(t.start() + len(t.group()) - len(t.group().lstrip()), t.end(),
+             (minute(t.start(1)), minute(t.start(2))))
+            for t in _TIME_RANGE.finditer(sentence)]
 
 
-def statements(text: str) -> list[Statement]:
+def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
+               ) -> list[Statement]:
     """The response's statements about the days it is open or closed, each open day group
     with the hours stated right beside it, after it ("Monday through Friday from 7 AM to 5
     PM") or before it ("from 4 PM to 2 AM Monday through Thursday"), as the sentence's
     first hours and days are ordered; a day listed with others ("Thursday and Friday")
     shares their hours, and a day a range covers that the sentence names again on its own
     ("extended hours until 7 PM on Thursdays") is not held to the range's hours.
+    ``times``: the text's clock times (:func:`clock_times`; found when None).
 
     >>> [(s.days, s.open, s.hours) for s in statements(
     ...     "It is open Tuesday through Saturday from 10 AM to 7 PM and is closed on "
@@ -211,11 +211,17 @@ def statements(text: str) -> list[Statement]:
     >>> statements("Happy hour runs Monday through Friday from 3 PM to 6 PM.")
     []
     """
+    if times is None:
+        times = clock_times(find_mentions(text))
+    at = {start: value for start, _, value in times}
     out: list[Statement] = []
-    # "7 a.m." is no sentence end: read as "7 am  ", the same length (offsets hold)
-    text = _DOTTED_HALF.sub(lambda m: f"{m.group(1)}m  ", text)
-    for sent in _SENTENCE.finditer(text):
+    # masked, "7 a.m." is no sentence end either
+    for sent in _SENTENCE.finditer(_masked(text, times)):
         s, base = sent.group(), sent.start()
+
+        def minute(i: int, base: int = base) -> int:
+            return at[base + i]
+
         if OTHER_SCHEDULES.search(s) or not (_OPEN_WORDS.search(s) or _CLOSED.search(s)):
             continue
         mine: list[Statement] = []
@@ -225,20 +231,20 @@ def statements(text: str) -> list[Statement]:
             mine.append(Statement(days, False, base + m.start(), base + m.end()))
             excepted.update(range(m.start(1), m.end(1)))
         groups = [g for g in _day_groups(s) if g[1] not in excepted]
-        times = _time_ranges(s)
-        times_first = bool(times and groups and times[0][0] < groups[0][1])
+        ranges = _time_ranges(s, minute)
+        times_first = bool(ranges and groups and ranges[0][0] < groups[0][1])
         hours: list[tuple[int, int] | None] = []
         for k, (_, a, b) in enumerate(groups):
             lo = groups[k - 1][2] if k else 0
             hi = groups[k + 1][1] if k + 1 < len(groups) else len(s)
-            beside = [value for t0, t1, value in times if (
+            beside = [value for t0, t1, value in ranges if (
                 (lo <= t0 and t1 <= a and _BEFORE_GAP.fullmatch(s[t1:a])) if times_first
                 else (b <= t0 < hi and _AFTER_GAP.fullmatch(s[b:t0])))]
             hours.append(beside[-1] if beside else None)
         alone = [hours[k] is None and bool(_ONE_TIME_BEFORE.search(s[:a])
                                            or _ONE_TIME_AFTER.search(s[b:]))
                  for k, (_, a, b) in enumerate(groups)]
-        closes = [_closing_time(s, a, b) if hours[k] is None else None
+        closes = [_closing_time(s, a, b, minute) if hours[k] is None else None
                   for k, (_, a, b) in enumerate(groups)]
         for k in range(1, len(groups)):  # "until 10 PM on Fridays and Saturdays"
             if (closes[k] is None and hours[k] is None and closes[k - 1] is not None
