@@ -137,11 +137,11 @@ def test_shipped_default_is_present_with_provenance():
     assert 0.5 < meta["metrics"]["cv_auroc"] <= 1.0
     assert 0.0 < cal.recommended_threshold < 1.0
 
-    def rec(unsupported, rare, numbers):
+    def rec(unsupported, span, rare, numbers):
         return {**scored(0.0, 1.0, []), "support": 1 - unsupported, "signals": {
-            "unsupported_share": unsupported, "novel_rare": rare, "numbers_unsupported": numbers,
-            "log_response_words": 3.0, "scattered_share": 0.0}}
-    bad, good = cal.probability(rec(0.9, 0.8, 1.0)), cal.probability(rec(0.0, 0.0, 0.0))
+            "unsupported_share": unsupported, "span_probability_max": span, "novel_rare": rare,
+            "numbers_unsupported": numbers}}
+    bad, good = cal.probability(rec(0.9, 0.9, 0.8, 1.0)), cal.probability(rec(0.0, 0.0, 0.0, 0.0))
     assert 0 < good < 0.5 < bad < 1
 
 

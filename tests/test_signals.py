@@ -113,3 +113,24 @@ def test_signals_are_finite_and_shares_in_range(query, context, response):
             assert 0.0 <= v <= 1.0, name
         elif name != "length_ratio":
             assert v >= 0.0, name
+
+
+def test_span_probability_max_by_hand():
+    from evaltools.scoring.result import UnsupportedSpan
+    from evaltools.scoring.signals import _span_probability_max
+
+    spans = [UnsupportedSpan("a", 0, 1, 0.2, probability=0.31),
+             UnsupportedSpan("b", 2, 3, 0.5, probability=0.74),
+             UnsupportedSpan("c", 4, 5, 0.9)]  # no probability computed: not read
+    assert _span_probability_max(spans) == 0.74
+    assert _span_probability_max([]) == 0.0
+    assert _span_probability_max(spans[2:]) == 0.0
+
+
+def test_span_probability_max_reads_the_scored_spans():
+    r = evaltools.score("How much is the mug?", "The mug costs $5. It is blue.",
+                        "The mug costs $7 and is red.")
+    probs = [s["probability"] for s in r.to_dict()["unsupported_spans"]]
+    assert probs and r.signals["span_probability_max"] == pytest.approx(max(probs), abs=1e-4)
+    whole = evaltools.score("How much is the mug?", "The mug costs $5.", "The mug costs $5.")
+    assert whole.signals["span_probability_max"] == 0.0

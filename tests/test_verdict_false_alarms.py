@@ -500,16 +500,17 @@ def test_default_verdict_reads_the_shipped_probability_at_its_threshold():
 
     cal = load_calibration()
     assert load_config().hallucination.verdict_from == "probability"
-    assert cal.recommended_threshold == 0.7
+    assert cal.recommended_threshold == 0.75
     q = "How much does the Yeti mug cost?"
     bad = evaltools.score(q, YETI, "The Yeti mug costs $59.99 and was designed by NASA "
                                    "engineers in Houston.")
     p = cal.probability(bad.to_dict())
-    assert p >= 0.7
+    assert p >= 0.75
     assert bad.verdict == "FAIL"
-    assert bad.reasons[0] == f"hallucination probability {p:.2f} >= 0.7 (safety first; calibration)"
+    assert bad.reasons[0] == (f"hallucination probability {p:.2f} >= 0.75 "
+                              "(safety first; calibration)")
     ok = evaltools.score(q, YETI, "The Yeti mug costs $44.95.")
-    assert cal.probability(ok.to_dict()) < 0.7 and ok.verdict == "PASS"
+    assert cal.probability(ok.to_dict()) < 0.75 and ok.verdict == "PASS"
     assert ok.reasons[0].startswith("hallucination probability ")
 
 
@@ -1233,7 +1234,7 @@ def test_a_long_response_fails_from_the_long_responses_threshold():
     # 72 words needed: the same threshold no longer applies to this response
     more = load_config().replace(hallucination={**at, "long_response_words": 72})
     assert redecide(long, more).verdict == "PASS"
-    assert redecide(long, more).reasons[0].startswith(f"hallucination probability {p:.2f} < 0.7")
+    assert redecide(long, more).reasons[0].startswith(f"hallucination probability {p:.2f} < 0.75")
     # a short response at the same setting keeps the calibration's threshold
     short = evaltools.score(q, MUSEUM, "Guided tours run every Saturday morning and are led "
                                        "by retired shipwrights.")
@@ -1242,4 +1243,4 @@ def test_a_long_response_fails_from_the_long_responses_threshold():
     low = load_config().replace(hallucination={"long_fail_probability": 0.0})
     first = redecide(short, low).reasons[0]
     assert first.startswith(f"hallucination probability {p_short:.2f} ")
-    assert ">= 0.7 (safety first; calibration)" in first or "< 0.7, " in first
+    assert ">= 0.75 (safety first; calibration)" in first or "< 0.75, " in first

@@ -146,7 +146,7 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value
     ex.reset_button.click()
     assert ex.sliders["hallucination"].value == 0.5
-    assert ex.sliders["value_probability"].value == 0.3
+    assert ex.sliders["value_probability"].value == 0.25
     assert ex.verdict.verdict == "FAIL"
     assert "configured thresholds" not in ex.verdict_html.value
     assert calls == []
@@ -213,11 +213,11 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
     c = "The Yeti Rambler 20 oz costs $35.00."
     ex = ScoreExplorer(query=q, context=c, response="It costs $29.99 and glows at night.")
     p, cut = ex.result.verdict_inputs.probability
-    assert cut == 0.7 and ex.sliders["probability"].value == 0.7 and p >= 0.7
-    assert ex.verdict.reasons[0] == f"hallucination probability {p:.2f} >= 0.7 (safety first; " \
+    assert cut == 0.75 and ex.sliders["probability"].value == 0.75 and p >= 0.75
+    assert ex.verdict.reasons[0] == f"hallucination probability {p:.2f} >= 0.75 (safety first; " \
                                     "calibration)"
     ex.set_thresholds(probability=1.0, hallucination=1.0)   # the wrong price still fails
-    assert ex.verdict.reasons[0] == (f"hallucination probability {p:.2f} >= 0.3 with an "
+    assert ex.verdict.reasons[0] == (f"hallucination probability {p:.2f} >= 0.25 with an "
                                      "unsupported number or date (safety first)")
     ex.set_thresholds(value_probability=1.0)                 # no part of rule 1 crossed
     assert ex.verdict.verdict == "PASS"   # "It" refers to every keyword: completeness 1.0
@@ -228,8 +228,8 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
     assert ex.verdict.reasons[0] == ("hallucination 1.00 > 0.5 with an unsupported number or "
                                      "date (safety first)")
     ex.reset_thresholds()
-    assert ex.sliders["probability"].value == 0.7 and ex.verdict.verdict == "FAIL"
-    assert ex.sliders["value_probability"].value == 0.3
+    assert ex.sliders["probability"].value == 0.75 and ex.verdict.verdict == "FAIL"
+    assert ex.sliders["value_probability"].value == 0.25
     spec = ScoreExplorer(query=q, context=c, response="It costs $35.00.",
                          config=load_config().replace(hallucination={"verdict_from": "spec"}))
     assert "probability" not in spec.sliders and "value_probability" not in spec.sliders

@@ -13,8 +13,10 @@ Features: any signal of the output's ``signals`` field
 unsupported numbers, dates and claims, ``unsupported_share``), or a product
 ``a*b`` of those. A calibration file names the features it was fitted with,
 so one fitted before a feature existed keeps working. :data:`DEFAULT_FEATURES`
-were chosen leaving one data set out (``docs/detector.md``): response length
-(``log_response_words``) was kept by that test, and its weight is small.
+were chosen leaving one data set out (``docs/detector.md``): the share of unsupported
+content, the span model's highest span probability, absent rare words and unsupported
+numbers. Response length (``log_response_words``) was kept by that test until the span
+probability joined; with it, it no longer pays.
 
 Fitting (:func:`evaltools.calibration.learned.fit_calibration`) uses scikit-learn:
 ``StandardScaler`` then
@@ -31,13 +33,12 @@ Examples
 >>> cal = load_calibration()
 >>> cal.feature_names == DEFAULT_FEATURES
 True
->>> def record(unsupported, rare, numbers):
+>>> def record(unsupported, span, rare, numbers):
 ...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
-...         "unsupported_share": unsupported, "novel_rare": rare,
-...         "numbers_unsupported": numbers, "log_response_words": 3.0,
-...         "scattered_share": 0.0}}
->>> p = cal.probability(record(0.8, 0.6, 1.0))
->>> q = cal.probability(record(0.0, 0.0, 0.0))
+...         "unsupported_share": unsupported, "span_probability_max": span,
+...         "novel_rare": rare, "numbers_unsupported": numbers}}
+>>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0))
+>>> q = cal.probability(record(0.0, 0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
 True
 """
@@ -130,8 +131,7 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 #: selection under leave-one-dataset-out AUROC on the development sets
 #: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
 DEFAULT_FEATURES: tuple[str, ...] = (
-    "unsupported_share", "novel_rare", "numbers_unsupported", "log_response_words",
-    "scattered_share")
+    "unsupported_share", "span_probability_max", "novel_rare", "numbers_unsupported")
 
 
 def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:

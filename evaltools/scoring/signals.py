@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.grounding import HEDGES, GroundedUnit, GroundingScore
 from evaltools.scoring.matcher import rarity
-from evaltools.scoring.result import Anchor
+from evaltools.scoring.result import Anchor, UnsupportedSpan
 from evaltools.scoring.sources import abstention_sentences
 from evaltools.text import ngrams
 
@@ -57,6 +57,8 @@ SIGNALS: dict[str, str] = {
     "derived_share": "share of content weight found only as a derivation",
     "scattered_share": "share of found weight outside its sentence's closest context sentence",
     "personal_share": "share of content weight in personal words (I, my, you...)",
+    "span_probability_max": "the highest probability the span model gives one of the "
+                            "response's unsupported spans (0: none)",
     # anchors (the spec's claims)
     "claims_score": "the spec's S_claims: unsupported anchors / anchors",
     "log_unsupported_numbers": "log of 1 + unsupported number anchors",
@@ -167,6 +169,16 @@ def _unit_shares(units: Sequence[GroundedUnit], text: str) -> dict[str, float]:
     }
 
 
+def _span_probability_max(spans: Sequence[UnsupportedSpan]) -> float:
+    """The highest span-model probability among ``spans`` (0 when none has one).
+
+    One invented clause in a long, otherwise supported response moves the response's
+    shares little but is one span the span model rates high (docs/validity.md,
+    "Sixteenth round").
+    """
+    return max((s.probability for s in spans if s.probability is not None), default=0.0)
+
+
 def _negation_mismatch(response: ResponseFeatures, context: ContextFeatures,
                        closest: Mapping[int, int]) -> float:
     if context.sentences is None or not closest:
@@ -213,6 +225,7 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
     checked = response.checked_words or response.words
     values = {
         **_unit_shares(grounding.units, text),
+        "span_probability_max": _span_probability_max(grounding.unsupported_spans),
         "claims_score": _share(len(unsupported), len(counted)),
         "log_unsupported_numbers": math.log1p(sum(a.kind == "number" for a in unsupported)),
         "log_unsupported_dates": math.log1p(sum(a.kind == "date" for a in unsupported)),

@@ -214,17 +214,17 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> v.verdict, v.reasons[0]
     ('FAIL', 'hallucination 0.90 > 0.5 with an unsupported number or date (safety first)')
     >>> v = decide(0.8, 1.0, 0.5, probability=(0.52, 0.7), value_unsupported=True)
-    >>> v.verdict   # "It costs $45" for $35: S_hall 0.5, P 0.52 >= 0.3
+    >>> v.verdict   # "It costs $45" for $35: S_hall 0.5, P 0.52 >= 0.25
     'FAIL'
     >>> v.reasons[0]
-    'hallucination probability 0.52 >= 0.3 with an unsupported number or date (safety first)'
-    >>> decide(0.8, 1.0, 0.5, probability=(0.29, 0.7), value_unsupported=True).verdict
+    'hallucination probability 0.52 >= 0.25 with an unsupported number or date (safety first)'
+    >>> decide(0.8, 1.0, 0.5, probability=(0.24, 0.7), value_unsupported=True).verdict
     'PASS'
     >>> decide(0.8, 1.0, 0.05, probability=(0.2, 0.7), record_denied=True).reasons[0]
     "a record's own value denies a claim (safety first)"
-    >>> decide(0.8, 1.0, 0.2, probability=(0.65, 0.7), name_absent=True).reasons[0]
-    'hallucination probability 0.65 >= 0.6 with a name the context never mentions (safety first)'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.55, 0.7), name_absent=True).verdict
+    >>> decide(0.8, 1.0, 0.2, probability=(0.35, 0.7), name_absent=True).reasons[0]
+    'hallucination probability 0.35 >= 0.3 with a name the context never mentions (safety first)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.29, 0.7), name_absent=True).verdict
     'PASS'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
