@@ -28,13 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from span_model import RECORD_SETS, collect, fit  # noqa: E402  (this folder)
+from span_model import FIT_SETS, RECORD_SET, RECORD_SETS, collect, fit  # noqa: E402  (this folder)
 
 from evaltools.calibration.lodo import fit_predict  # noqa: E402
 from evaltools.scoring.probability import DEFAULT_FEATURES, features_frame  # noqa: E402
 
-#: span set -> the record set whose spans it rates, and the span set to collect for it
-HELD = {"lfqa": "lfqa", "xsumfaith": "xsumfaith", "wice_tokens": "wice"}
+#: each span set the span model is fitted on -> the record set drawn from it
+HELD = {span_set: RECORD_SET[span_set] for span_set in FIT_SETS}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         parts.append(part)
     frame = pd.concat(parts, ignore_index=True)
     # the span sets' spans (to fit on) and the record sets' spans (to rate), in file order
-    rows = collect(args.devdata, names=(*HELD, *{v for v in HELD.values() if v not in HELD}))
+    rated = tuple(dict.fromkeys(r for r in HELD.values() if r not in HELD))
+    rows = collect(args.devdata, names=(*HELD, *rated))
     print("| held-out set | records | shipped span model | span model fitted without it |")
     print("|---|---:|---:|---:|")
     for span_set, record_set in HELD.items():
