@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 498 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 562 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in eight batches:
+development data, not a held-out test), in nine batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -31,7 +31,10 @@ development data, not a held-out test), in eight batches:
   same way in the eleventh round with the edits in the mix LLMs make (about half invented
   details, then wrong values, swapped entities, contradictions), and measured once on the
   build that introduced the long responses' threshold and on the tenth round's final build,
-  before any rule changed (docs/validity.md, "Eleventh round").
+  before any rule changed (docs/validity.md, "Eleventh round");
+- the ninth (64; ``biz95``-``biz106``, ``news81``-``news90``, ``qa81``-``qa90``), written the
+  same way in the sixteenth round and measured once on that round's build and on the
+  fifteenth round's, before any rule changed (docs/validity.md, "Sixteenth round").
 
 Each batch has
 
@@ -146,7 +149,8 @@ def batch_of(record_id: str) -> int:
     """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
     ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
     (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
-    (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), then the eighth.
+    (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
+    (``biz83``-``biz94``), then the ninth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -160,11 +164,13 @@ def batch_of(record_id: str) -> int:
     (6, 6, 7, 7)
     >>> batch_of("qa70_h"), batch_of("biz82"), batch_of("news71"), batch_of("biz83_h")
     (7, 7, 8, 8)
+    >>> batch_of("qa80_h"), batch_of("biz94"), batch_of("news81"), batch_of("biz106_h")
+    (8, 8, 9, 9)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70, 80))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -173,14 +179,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 9),
-                    help="only that batch (default: all)")
+    ap.add_argument("--batch", type=int, choices=range(1, 10), nargs="+",
+                    help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
+                         "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
                     help="also write the characters each hallucinated variant's edit wrote "
                          "({id, spans} per record, as spans.jsonl) for benchmarks/span_model.py")
     args = ap.parse_args(argv)
     records = [r for r in build(args.devdata)
-               if args.batch is None or batch_of(r["id"]) == args.batch]
+               if args.batch is None or batch_of(r["id"]) in args.batch]
     write_jsonl(records, args.out)
     print(f"{args.out}: {len(records)} records", file=sys.stderr)
     if args.spans:
