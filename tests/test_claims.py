@@ -324,3 +324,23 @@ def test_extraction_of_a_repeated_text_repeats_its_claims(nlp):
             "Preheat the oven.\n- Free parking\n")
     small, large = extract_claims(nlp(unit * 6)), extract_claims(nlp(unit * 60))
     assert len(large) == 10 * len(small) > 0
+
+
+def test_a_lowercase_word_the_tagger_calls_a_name_is_read_as_a_word():
+    # the parser tags "locksmith" in this sentence as a proper noun; the record's category
+    # "Keys & Locksmiths" is a capitalised plural read as its singular (locksmith: Zipf 2.8)
+    import json
+
+    import evaltools
+
+    record = json.dumps({"name": "Gulfside Lock & Key", "city": "Tampa",
+                         "categories": "Keys & Locksmiths, Home Services, Automotive"})
+    ok = evaltools.score("Describe it.", record, "Gulfside Lock & Key is a locksmith offering "
+                                                 "home, automotive, and local services.")
+    assert [(a.text, a.supported) for a in ok.anchors if a.kind == "claim"][:2] == [
+        ("Gulfside Lock & Key is a locksmith", True), ("offering home", True)]
+    bad = evaltools.score("Describe it.", record, "Gulfside Lock & Key is a plumber offering "
+                                                  "home, automotive, and local services.")
+    first = next(a for a in bad.anchors if a.kind == "claim")
+    assert first.text.startswith("Gulfside Lock & Key is a plumber") and not first.supported
+    assert first.note.endswith("'plumber' is not in the context")

@@ -85,20 +85,26 @@ def _is_wordlike(tok) -> bool:
 
 
 _NOT_PLURAL = ("ss", "us", "is", "news", "series", "species", "ics", "means")
+#: A capitalised plural is read as its singular only when the singular is at least this common
+#: (wordfreq Zipf; 2 admits a record's trades, *locksmith* 2.8, *groomer* 2.4, *taqueria* 2.0)
+#: and more common than the plural.
+SINGULAR_MIN_ZIPF = 2.0
 
 
 def _singular(low: str) -> str:
     """A capitalised plural's singular where English uses the singular more ("cafes" ->
-    "cafe", "bakeries" -> "bakery"); names stay ("james", "texas", "news").
+    "cafe", "bakeries" -> "bakery", a record's "Locksmiths", "Pet Groomers"); names stay
+    ("james", "texas", "wales", "news").
 
-    >>> [_singular(w) for w in ("cafes", "bakeries", "lounges", "james", "texas", "news")]
-    ['cafe', 'bakery', 'lounge', 'james', 'texas', 'news']
+    >>> [_singular(w) for w in ("cafes", "bakeries", "lounges", "locksmiths", "groomers",
+    ...                         "james", "texas", "wales", "news")]
+    ['cafe', 'bakery', 'lounge', 'locksmith', 'groomer', 'james', 'texas', 'wales', 'news']
     """
     if not low.endswith("s") or low.endswith(_NOT_PLURAL):
         return low
     one = (low[:-3] + "y" if low.endswith("ies")
            else low[:-2] if low.endswith(("ches", "shes", "xes", "sses")) else low[:-1])
-    return one if zipf(one) >= 3.0 and zipf(one) > zipf(low) else low
+    return one if zipf(one) >= SINGULAR_MIN_ZIPF and zipf(one) > zipf(low) else low
 
 
 def _in_name(tok) -> bool:
@@ -392,8 +398,17 @@ def words_of(doc) -> list[Word]:
     [('Send', 'send', ('send',), 0, True), ('e-mail', 'email', ('e', 'mail'), 0, True), \
 ('café', 'cafe', ('cafe',), 0, True), ('Open', 'open', ('open',), 1, True), \
 ('24/7', '24/7', ('24/7',), 1, True)]
+    >>> [(w.text, w.pos) for w in words_of(load_pipeline()(
+    ...     "Gulfside Lock & Key is a locksmith offering home services.")) if w.text.islower()][:2]
+    [('is', 'AUX'), ('a', 'DET')]
+    >>> [w.pos for w in words_of(load_pipeline()(
+    ...     "Gulfside Lock & Key is a locksmith offering home services.")) if w.text == "locksmith"]
+    ['NOUN']
     """
     sent_of = _sentence_numbers(doc)
+    # in cased text a lowercase word is no name, whatever the tagger says (*a locksmith*,
+    # *the chicken*); in text written all in lower case the tagger's PROPN is all there is
+    cased = any(ch.isupper() for ch in doc.text)
     groups: list[list] = []
     for tok in doc:
         if tok.is_space:
@@ -424,9 +439,9 @@ def words_of(doc) -> list[Word]:
         site = _SITE.match(surface) if len(pieces) == 1 and pieces[0].like_url else None
         if site is not None and site.group(1) not in forms:
             forms = (*forms, site.group(1))  # "www.webmd.com" names WebMD
+        pos = "NOUN" if cased and last.pos_ == "PROPN" and last.text.islower() else last.pos_
         out.append(Word(text[start:end], start, end, key, forms, parts,
-                        sent_of[first.i], content, last.pos_,
-                        all(t.like_num for t in pieces)))
+                        sent_of[first.i], content, pos, all(t.like_num for t in pieces)))
     return out
 
 
