@@ -403,9 +403,6 @@ def words_of(doc) -> list[Word]:
     ['NOUN']
     """
     sent_of = _sentence_numbers(doc)
-    # in cased text a lowercase word is no name, whatever the tagger says (*a locksmith*,
-    # *the chicken*); in text written all in lower case the tagger's PROPN is all there is
-    cased = any(ch.isupper() for ch in doc.text)
     groups: list[list] = []
     for tok in doc:
         if tok.is_space:
@@ -417,6 +414,9 @@ def words_of(doc) -> list[Word]:
         else:
             groups.append([tok])
     text = doc.text  # once: Doc.text rebuilds the string from every token
+    # in cased text a lowercase word is no name, whatever the tagger says (*a locksmith*,
+    # *the chicken*); in text written all in lower case the tagger's PROPN is all there is
+    cased = any(ch.isupper() for ch in text)
     out = []
     for group in groups:
         pieces = [t for t in group if t.text not in _HYPHENS]
