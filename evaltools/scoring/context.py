@@ -453,7 +453,7 @@ def _also_said(path: tuple[str, ...], value: str) -> list[str]:
 
 
 def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str],
-             weeks: list[dict] | None = None) -> None:
+             weeks: list[dict]) -> None:
     """Append ``value``'s sentences to ``out``, and each mapping that is a weekly schedule
     (:func:`_week`) to ``weeks``."""
     if depth > MAX_DEPTH:
@@ -468,8 +468,7 @@ def _flatten(value: Any, path: tuple[str, ...], depth: int, out: list[str],
             _flatten(item, (*path, split_key(key)), depth + 1, out, weeks)
         week = _week(value)
         if week:
-            if weeks is not None:
-                weeks.append(value)
+            weeks.append(value)
             out.append(f"{label}: {week}." if label else f"{week}.")
             out.extend(f"{label} {days}: {hours}.".lstrip() for days, hours in _runs(value))
         return
@@ -584,9 +583,16 @@ def flatten_json(data: Any) -> str:
     ...               "notes": None, "tags": ["quiet", "cosy"]})
     'rating: 4.5. opening hours Tuesday: 9:00–17:30. wifi: no. tags: quiet, cosy.'
     """
+    return _flatten_record(data)[0]
+
+
+def _flatten_record(data: Any) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    """:func:`flatten_json`'s text and the record's weekly opening hours (:func:`week_hours`
+    of its first weekly schedule; () without one), from one walk of the record."""
     out: list[str] = []
-    _flatten(data, (), 0, out)
-    return " ".join(out)
+    weeks: list[dict] = []
+    _flatten(data, (), 0, out, weeks)
+    return " ".join(out), (week_hours(weeks[0]) if weeks else ())
 
 
 def _parse_json(text: str) -> Any:
@@ -661,11 +667,8 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
         if triples is not None:
             return ReadContext(triples, text, structured=True)
         return ReadContext(text, text)
-    out: list[str] = []
-    weeks: list[dict] = []
-    _flatten(data, (), 0, out, weeks)
-    return ReadContext(" ".join(out), text, structured=True,
-                       week=week_hours(weeks[0]) if weeks else ())
+    flat, week = _flatten_record(data)
+    return ReadContext(flat, text, structured=True, week=week)
 
 
 _TRIPLE = re.compile(r"^\s*([^|\n]+?)\s*\|\s*([^|\n]+?)\s*\|\s*([^|\n]*?)\s*$")
