@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 562 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 626 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in nine batches:
+development data, not a held-out test), in ten batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -34,7 +34,10 @@ development data, not a held-out test), in nine batches:
   before any rule changed (docs/validity.md, "Eleventh round");
 - the ninth (64; ``biz95``-``biz106``, ``news81``-``news90``, ``qa81``-``qa90``), written the
   same way in the sixteenth round and measured once on that round's build and on the
-  fifteenth round's, before any rule changed (docs/validity.md, "Sixteenth round").
+  fifteenth round's, before any rule changed (docs/validity.md, "Sixteenth round");
+- the tenth (64; ``biz107``-``biz118``, ``news91``-``news100``, ``qa91``-``qa100``), written the
+  same way in the seventeenth round and measured once on the sixteenth round's final build,
+  before any rule changed (docs/validity.md, "Seventeenth round").
 
 Each batch has
 
@@ -150,7 +153,7 @@ def batch_of(record_id: str) -> int:
     ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
     (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
     (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
-    (``biz83``-``biz94``), then the ninth.
+    (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), then the tenth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -166,11 +169,13 @@ def batch_of(record_id: str) -> int:
     (7, 7, 8, 8)
     >>> batch_of("qa80_h"), batch_of("biz94"), batch_of("news81"), batch_of("biz106_h")
     (8, 8, 9, 9)
+    >>> batch_of("qa90"), batch_of("biz107"), batch_of("news91_h"), batch_of("qa100")
+    (9, 10, 10, 10)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70, 80))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -179,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 10), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 11), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
