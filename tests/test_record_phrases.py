@@ -193,3 +193,18 @@ def test_a_policy_said_with_welcome_or_allowed_somewhere_is_read_against_the_rec
 def test_welcome_with_a_person_as_subject_is_still_a_courtesy():
     # "you are welcome" states nothing a record holds: no claim, as before
     assert _claims(_record(DogsAllowed="False"), "You are welcome.") == []
+
+
+
+@pytest.mark.parametrize(("negated", "affirmed"), [
+    ("Harbor Paws sees walk-ins without an appointment.",
+     "Harbor Paws sees walk-ins with an appointment."),
+    ("Harbor Paws is noted for the lack of dinner hours.",
+     "Harbor Paws is noted for the dinner hours."),
+])
+def test_a_word_the_claim_itself_negates_is_not_denied_by_the_records_no(negated, affirmed):
+    # ByAppointmentOnly and GoodForMeal's dinner are "no": "without an appointment" and "the
+    # lack of dinner hours" say so; the same words affirmed are denied by the record
+    ctx = _record(ByAppointmentOnly="False", GoodForMeal="{'dinner': False, 'lunch': True}")
+    assert [c for _, _, c in _claims(ctx, negated)] == [None]
+    assert [c for _, _, c in _claims(ctx, affirmed)] == ["record_no"]

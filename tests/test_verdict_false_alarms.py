@@ -1244,3 +1244,66 @@ def test_a_long_response_fails_from_the_long_responses_threshold():
     first = redecide(short, low).reasons[0]
     assert first.startswith(f"hallucination probability {p_short:.2f} ")
     assert ">= 0.75 (safety first; calibration)" in first or "< 0.75, " in first
+
+
+# ------------------------------------------------------------ the tenth probe batch
+
+def test_one_passage_saying_something_is_about_the_sources():
+    ctx = "Spam filters once missed misspelled words. Filters improved after 2010."
+    q = "Why do spammers misspell words?"
+    ok = evaltools.score(q, ctx, "One passage notes that spam filters once missed misspelled "
+                                 "words.")
+    assert ok.support == 1.0 and ok.anchors_unsupported == 0
+    bad = evaltools.score(q, ctx, "One expert notes that spam filters once missed misspelled "
+                                  "words.")
+    assert [s.text for s in bad.unsupported_spans] == ["expert notes"]
+
+
+@pytest.mark.parametrize(("text", "silent"), [
+    ("Based on the given passages, there isn't a direct answer to why it happens.", True),
+    ("There is no clear explanation for it in the passages.", True),
+    ("The passages touch on related points but don't compare the two.", True),
+    ("The documents were signed but not filed.", False),
+    ("There is a direct flight to Paris.", False),
+])
+def test_the_sources_lacking_a_direct_answer_is_an_abstention(nlp, text, silent):
+    doc = nlp(text)
+    sents = [(s.start_char, s.end_char) for s in doc.sents]
+    assert bool(abstention_sentences(text, sents)) is silent
+
+
+def test_the_two_refers_back_and_is_not_a_number_to_check():
+    ctx = ("Megapixels describe an image's size. File size is the number of bytes used to "
+           "store it.")
+    q = "Why do photos with the same megapixels differ in file size?"
+    ok = evaltools.score(q, ctx, "Megapixels describe an image's size, and file size is the "
+                                 "number of bytes; there is no way to relate the two.")
+    assert [(a.text, a.counted) for a in ok.anchors if a.kind == "number"] == [("two", False)]
+    assert not ok.verdict_inputs.value_unsupported
+    # a count in digits, or one that does not refer back, is checked
+    bad = evaltools.score(q, ctx, "Megapixels describe the size of two images.")
+    assert [(a.text, a.counted, a.supported) for a in bad.anchors if a.kind == "number"] == [
+        ("two", True, False)]
+
+
+def test_experiences_vary_sums_up_reviews_and_weighs_nothing():
+    ctx = json.dumps({"name": "Gulf Lock", "categories": "Locksmiths", "review_info": [
+        {"review_stars": 5, "review_text": "Fast and professional."},
+        {"review_stars": 2, "review_text": "The quote went up a lot."}]})
+    q = "Write an overview of this business."
+    ok = evaltools.score(q, ctx, "Gulf Lock is a locksmith. Customer experiences vary.")
+    bad = evaltools.score(q, ctx, "Gulf Lock is a locksmith. Customer experiences improve.")
+    assert ok.support > bad.support
+    assert not any("vary" in s.text for s in ok.unsupported_spans)
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    ("Great Britain were beaten by the Netherlands.", False),  # initials the context writes
+    ("New Zealand were beaten by the Netherlands.", True),    # initials it does not write
+    ("Jane Smith was friendly to one customer.", True),        # another first name
+])
+def test_a_name_whose_initials_the_context_writes_is_no_absent_name(response, absent):
+    ctx = ("The guy at the register, Teddy, was friendly. John Smith runs it. "
+           "GB were beaten by the Netherlands in the final.")
+    r = evaltools.score("Write an overview of the news.", ctx, response)
+    assert r.verdict_inputs.name_absent is absent

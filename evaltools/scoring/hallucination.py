@@ -13,7 +13,9 @@ has it.
 
 A bare count of 2 to 10 of the response's own points or list items ("It works
 in **three** steps:" then the steps, "there are **two** main reasons") is
-listed with ``counted=False`` too (:func:`counts_own_list`).
+listed with ``counted=False`` too (:func:`counts_own_list`), as is a count written as a
+word after *the*, *these* or *those* ("they do not compare **the two**"), which refers back
+to what the response names (:func:`refers_back`).
 
 With ``hallucination.number_context`` on, a number or date must also stand
 near what it is said of (:func:`number_support`): "introduced the Tundra in
@@ -193,6 +195,36 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
     return a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n
 
 
+#: "the two", "these three": a definite article or demonstrative before a count.
+_DEFINITE = re.compile(r"\b(?:the|these|those)\s+$", re.IGNORECASE)
+#: ... and after it nothing it modifies, or a plural: "compare the two.", "the two kinds of",
+#: "the two are"; not "the ten pin bowling" (a count inside a name or a compound).
+_AFTER_BACK = re.compile(r"\s*(?:[^\w\s]|$|[A-Za-z-]+s\b|(?:are|were|have|had|differ|do|did|"
+                         r"can|could|would|will|may|might|and|or|but|of|in|to)\b)")
+
+
+def refers_back(text: str, m: Mention) -> bool:
+    """Whether ``m`` is a count of 2 to 10 written as a word after *the*, *these* or *those*
+    (*there is no way to correlate **the two***, ***the two** kinds of smoke*): it refers back
+    to things the response has named, it does not state a number the context should hold.
+    A count written in digits (*the 3 victims*) is checked as usual.
+
+    Examples
+    --------
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> text = "It does not compare the two. These three rules hold. The 3 rules hold. Two rose."
+    >>> [(m.text, refers_back(text, m)) for m in find_mentions(text)]
+    [('two', True), ('three', True), ('3', False), ('Two', False)]
+    >>> [refers_back(t, find_mentions(t)[0]) for t in ("I play the ten pin game.",
+    ...                                                 "The two are alike.")]
+    [False, True]
+    """
+    value = m.value
+    return (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10
+            and m.text.isalpha() and _DEFINITE.search(text, max(0, m.start - 8), m.start)
+            is not None and _AFTER_BACK.match(text, m.end) is not None)
+
+
 def counts_own_list(text: str, m: Mention) -> bool:
     r"""Whether ``m`` is a bare count (2-10) of the response's own points: in a line
     that ends with a colon and introduces lines that follow, before a noun that
@@ -252,13 +284,36 @@ def absent_names(claim, context: ContextFeatures,
     >>> [absent_names(x, c, q) for x in extract_claims(nlp(
     ...     "California law requires a permit in Spokane, Washington."))]
     [('California',), ()]
+
+    A run of names whose initials the context writes (*Great Britain* for *GB*) is no absent
+    name; a first name the context does not hold is (*Jane Smith* where it has *John Smith*):
+
+    >>> c = context_features(nlp("GB beat John Smith's team."), cfg)
+    >>> [absent_names(x, c) for x in extract_claims(nlp("Great Britain beat Jane Smith's team."))]
+    [('Jane',)]
     """
     keys = query.keys if query is not None else frozenset()
-    found = context.index.sentences.locate
-    return tuple(dict.fromkeys(
-        w.word.text for w in claim.words
-        if w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num
-        and not any(f in keys for f in w.word.forms) and not found(w.word)))
+    index = context.index.sentences
+    names = sorted((w.word for w in claim.words
+                    if w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num),
+                   key=lambda w: w.start)
+    absent = [w for w in names if not any(f in keys for f in w.forms) and not index.locate(w)]
+    if not absent:
+        return ()
+    excused = {w.start for run in _name_runs(names)  # "Great Britain" where the context has "GB"
+               if index.positions("".join(w.text[0] for w in run).lower()) for w in run}
+    return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
+
+
+def _name_runs(names: Sequence) -> list[list]:
+    """Runs of two or more capitalised words one space apart (*Cashier Teddy*)."""
+    runs: list[list] = []
+    for w in names:
+        if runs and w.start - runs[-1][-1].end == 1:
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    return [r for r in runs if len(r) > 1]
 
 
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
@@ -300,6 +355,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                   note="counts the response's own points or list items; "
                                        "not counted",
                                   counted=False))
+            continue
+        if refers_back(response.text, m):  # "compare the two"
+            anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
+                                  note="refers back to things the response names; "
+                                       "not counted",
+                                  counted=False))
+            own_counts.add(m.start)  # nor among its claim's values
             continue
         if number_context:
             found, note = number_support(m, response.near[k], context)

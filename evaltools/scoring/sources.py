@@ -35,6 +35,8 @@ _ABSTAIN = re.compile(
     r"provide|confirm|verify|know)\w*"
     r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
     r"mention|answer)"
+    r"|(?:no|(?:is|are|was|were)(?: not|n't) (?:a|an|any)) (?:direct|clear|specific|explicit|"
+    r"definitive|straightforward|single) (?:answer|explanation|comparison|mention|figure)"
     r"|not (?:mentioned|specified|stated|discussed|addressed)"
     r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
     r"|i (?:do not|don't) know)\b", re.IGNORECASE)
@@ -60,6 +62,10 @@ _NEG_VERB = (r"(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|wi
              r"(?:\s+not|n't)|cannot|never|lacks?|is\s+silent|are\s+silent|"
              r"(?:says?|mentions?|gives?|contains?|provides?|includes?|offers?|has|have|makes?)"
              r"\s+(?:no|nothing)\b)")
+# ... or, after what the sources do say, what they do not: "the passages touch on it but
+# don't compare the two" (not "the documents were signed but not filed").
+_NEG_REPORT = (r"(?:do|does|did)(?:\s+not|n't)\s+(?:say|mention|compare|give|address|discuss|"
+               r"explain|specify|state|cover|provide|answer|tell|describe|list)")
 # Nouns that name the sources only: "the results were not significant" and "the reviews
 # are not positive" speak of the world, "the provided data does not" of the sources.
 _SRC_ONLY = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|excerpts?|snippets?|"
@@ -75,7 +81,8 @@ _SILENT_NAMED = (_MOD + r"(?:" + _SRC_ONLY + r"|" + _GIVEN + r")"
 _SILENT = re.compile(
     r"\b(?:(?:the|these|this|those|both|all|my)\s+" + _SILENT_NAMED
     + r"|" + _NUMBERABLE + r"\s+(?:\d+|#\d+|[A-Z])"
-    + r")\s+(?:(?:also|only|even|actually|specifically|really|here)\s+)?" + _NEG_VERB + r"\b"
+    + r")\s+(?:(?:also|only|even|actually|specifically|really|here)\s+)?(?:" + _NEG_VERB
+    + r"|[^.?!\n]{0,60}?\b(?:but|yet)\s+" + _NEG_REPORT + r")\b"
     + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
     + r"|\b(?:not|n't|no|nothing|never)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
     + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
@@ -98,6 +105,8 @@ _ATTRIBUTION = re.compile(
     + r"\s+(?:[\w-]+\s+){0,3}?" + POINT_NOUNS + r"\b"                    # they give two reasons
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
     + r"(?:\s+that)?\b"                                                   # the passage states that
+    + r"|\b(?:one|another|a|each|some|several|other|most)\s+(?:of\s+the\s+)?" + _SRC_ONLY
+    + r"(?:\s+(?:\d+|[A-Z])\b)?\s+(?:also\s+)?" + _REPORT + r"(?:\s+that)?\b"  # one passage notes
     + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)"                  # In passage 2, ...
     + r"|\b" + _NUMBERED                                                   # Passage 5, which ...
     + r"|\[\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\](?:\[\d{1,3}\])*",             # a citation: [1][3]
@@ -119,7 +128,12 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     >>> t = "The passages do not say the price. It is red. I cannot answer that."
     >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 34), (35, 45), (46, 67)])]
     ['The passages do not say the price.', 'I cannot answer that.']
+    >>> t = "There isn't a direct answer in them. The passages touch on it but don't compare them."
+    >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 36), (37, 87)])]
+    ["There isn't a direct answer in them.", "The passages touch on it but don't compare them."]
     >>> abstention_sentences("The text is red.", [(0, 16)])
+    ()
+    >>> abstention_sentences("The documents were signed but not filed.", [(0, 40)])
     ()
     """
     out = []
@@ -147,6 +161,8 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['In passage 3']
     >>> show("According to the Forbes passage, the reasons given in the passages hold.")
     ['According to the Forbes passage', 'given in the passages']
+    >>> show("One passage notes that the lid leaks; another source says it does not.")
+    ['One passage notes that', 'another source says']
     >>> show("The passages give two main reasons: demand grew.")
     ['The passages give two main reasons']
     >>> show("Passage 5, which is about fries, notes that heat helps [1][3].")

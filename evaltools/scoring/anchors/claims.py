@@ -120,7 +120,7 @@ FOR_REVIEWERS = REVIEWER_NOUNS | REVIEW_NOUNS
 REVIEW_SUM = frozenset({
     "positive", "negative", "mixed", "generally", "largely", "mostly", "overall",
     "enthusiastic", "favorable", "favourable", "unfavorable", "unfavourable", "differ",
-    "lean", "sentiment",
+    "lean", "sentiment", "vary", "opinion", "impression",
 })
 #: The words by which an overview of a record's reviews says who said what ("Customers
 #: speak highly of ...", "one diner noted ...", "complaints include ..."): in a record that
@@ -215,7 +215,9 @@ class ClaimWord:
 
     ``role`` is ``"subject"`` or ``"predicate"``; ``head`` marks the subject's
     or object's head word (always required); ``qualifier`` a comparative,
-    superlative or qualifier word (always required; matched on its surface form).
+    superlative or qualifier word (always required; matched on its surface form);
+    ``negated`` a word its clause negates (:func:`clause_negated`: *without an
+    **appointment***, *the lack of **dinner** hours*).
     """
 
     word: Word
@@ -223,6 +225,7 @@ class ClaimWord:
     role: str
     head: bool = False
     qualifier: bool = False
+    negated: bool = False
 
     @property
     def name(self) -> bool:
@@ -463,6 +466,10 @@ NEGATED_DEGREE = frozenset({
 })
 
 
+#: Nouns whose "of" negates what follows: "the lack of dinner hours".
+LACK_NOUNS = frozenset({"lack", "absence", "shortage"})
+
+
 def _negates(child) -> bool:
     """Whether a child negates its head: a ``neg`` ("not suited"), or an adverb of degree
     that has one ("not well suited": the parser may hang "not" on "well")."""
@@ -519,8 +526,9 @@ def clause_negated(tok) -> bool:
                 return False
             t, own_article = t.head, True
             continue
-        if t.dep_ == "pobj" and t.head.lower_ == "without":
-            return True
+        if t.dep_ == "pobj" and (t.head.lower_ == "without" or (
+                t.head.lower_ == "of" and t.head.head.lemma_.lower() in LACK_NOUNS)):
+            return True  # "without an appointment", "the lack of dinner hours"
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
                 and any(c.dep_ == "neg" for c in t.children)):
             return True  # "accepts credit cards but not Bitcoin"
@@ -637,7 +645,8 @@ class _Words:
             prev = words.get(k)
             if prev is not None:
                 head, qualifier = head or prev.head, qualifier or prev.qualifier
-            words[k] = ClaimWord(w, rarity(w.key), role, head, qualifier)
+            words[k] = ClaimWord(w, rarity(w.key), role, head, qualifier,
+                                 negated=clause_negated(tok))
         return list(words.values()), list(values.values())
 
 

@@ -232,6 +232,7 @@ class ContextIndex:
         if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
                 w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
                 and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
+                and not w.negated  # "squeezed in without an appointment": by_appointment: no
                 and self._only_keyed_no(w.word, s) for w in claim.words):
             return "record_no"
         return None
