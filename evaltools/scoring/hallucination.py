@@ -339,8 +339,14 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     def about_sources(start: int) -> bool:
         return inside(declined, start)
 
-    # counts of the response's own points or list items, found once for anchors and claims
-    own_counts = {m.start for m in response.mentions if counts_own_list(response.text, m)}
+    # counts that are the response's own (its points or list items, or things it names:
+    # "the two"), found once for anchors and claims, with why they are not counted
+    own_counts: dict[int, str] = {}
+    for m in response.mentions:
+        if counts_own_list(response.text, m):  # "in three steps:", "two reasons"
+            own_counts[m.start] = "counts the response's own points or list items"
+        elif refers_back(response.text, m):  # "compare the two"
+            own_counts[m.start] = "refers back to things the response names"
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -350,18 +356,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                        "introducing the response); not counted",
                                   counted=False))
             continue
-        if m.start in own_counts:  # "in three steps:", "two reasons"
+        if m.start in own_counts:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
-                                  note="counts the response's own points or list items; "
-                                       "not counted",
-                                  counted=False))
-            continue
-        if refers_back(response.text, m):  # "compare the two"
-            anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
-                                  note="refers back to things the response names; "
-                                       "not counted",
-                                  counted=False))
-            own_counts.add(m.start)  # nor among its claim's values
+                                  note=f"{own_counts[m.start]}; not counted", counted=False))
             continue
         if number_context:
             found, note = number_support(m, response.near[k], context)
