@@ -153,7 +153,8 @@ def batch_of(record_id: str) -> int:
     ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
     (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
     (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
-    (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), then the tenth.
+    (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), 91-100 the tenth
+    (``biz107``-``biz118``), then the eleventh.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -171,11 +172,13 @@ def batch_of(record_id: str) -> int:
     (8, 8, 9, 9)
     >>> batch_of("qa90"), batch_of("biz107"), batch_of("news91_h"), batch_of("qa100")
     (9, 10, 10, 10)
+    >>> batch_of("biz118_h"), batch_of("biz119"), batch_of("news101_h"), batch_of("qa110")
+    (10, 11, 11, 11)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -184,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 11), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 12), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,

@@ -291,9 +291,13 @@ def test_a_count_of_the_items_the_response_lists_is_its_own():
     (four,) = [a for a in listed.anchors if a.kind == "number"]
     assert not four.counted and four.note.startswith("counts the response's own")
     assert listed.hallucination == 0.0
+    # without its list, the count is checked against the context, whose list has four names
     bare = evaltools.score(q, ctx, "Four frigates are moored in Portsmouth Harbour.")
     assert [(a.text, a.counted, a.supported) for a in bare.anchors if a.kind == "number"] == [
-        ("Four", True, False)]
+        ("Four", True, True)]
+    five = evaltools.score(q, ctx, "Five frigates are moored in Portsmouth Harbour.")
+    assert [(a.text, a.counted, a.supported) for a in five.anchors if a.kind == "number"] == [
+        ("Five", True, False)]
 
 
 BLUE_DOOR = ('{"name": "Blue Door Cafe", "city": "Tucson", "state": "AZ", "categories": '
@@ -685,7 +689,7 @@ def test_a_price_level_is_read_as_its_word():
     assert (flatten_json({"RestaurantsPriceRange2": "2"})
             == "restaurants price range 2: 2 (moderate; mid-range, mid-priced).")
     assert flatten_json({"price_level": "$$$"}) == (
-        "price level: $$$ (expensive; pricey, pricier, high-end, higher end).")
+        "price level: $$$ (expensive; pricey, pricier, high-end, higher end, upscale).")
     assert flatten_json({"price": 2}) == "price: 2."            # an amount, not a level
     rec = {"name": "Casa Verde", "attributes": {"RestaurantsPriceRange2": "2"}}
     ok = _claims(_spans(rec, "Casa Verde is moderately priced.")[0])
@@ -1307,3 +1311,114 @@ def test_a_name_whose_initials_the_context_writes_is_no_absent_name(response, ab
            "GB were beaten by the Netherlands in the final.")
     r = evaltools.score("Write an overview of the news.", ctx, response)
     assert r.verdict_inputs.name_absent is absent
+
+
+# ---------------------------------------------------------- the eleventh probe batch
+
+WINDS = ("It issued a yellow warning of wind, saying gusts of up to 75mph (120kmph) could "
+         "occur. The affected counties are Conwy, Anglesey, Gwynedd, Pembrokeshire, "
+         "Carmarthenshire, Ceredigion and Powys. Smile charges £7.34 to fund a £500 overdraft "
+         "for a month.")
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    ("A warning covers seven Welsh counties.", []),  # the context lists seven
+    ("A warning covers six Welsh counties.", [("number", "six")]),
+    ("The warning lasts seven years.", [("number", "seven years")]),  # a count of names only
+    ("Gusts of up to 120km/h could occur.", []),  # kmph is km/h
+    ("Gusts of up to 130km/h could occur.", [("number", "130km/h")]),
+    ("Smile charges £7.34 for a one-month £500 overdraft.", []),  # "for a month"
+    ("Smile charges £7.34 for a two-month £500 overdraft.", [("number", "two-month")]),
+])
+def test_amounts_the_context_implies_support_a_summary(response, unsupported):
+    r = evaltools.score("Summarise the news.", WINDS, response)
+    assert [u for u in _unsupported(r) if u[0] == "number"] == unsupported
+
+
+def test_a_responses_own_a_month_or_list_is_no_anchor():
+    r = evaltools.score("Summarise the news.", WINDS, "Smile lends for a month to Ann, Bo and "
+                                                      "Cy.")
+    assert [a for a in r.anchors if a.kind == "number"] == []
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("His breakthrough was a 1990s photo shoot for Katharine Hamnett.", True),
+    ("His breakthrough was a 1980s photo shoot for Katharine Hamnett.", False),
+])
+def test_a_decade_in_words_is_the_decade_in_digits(response, supported):
+    ctx = "His breakthrough was a famous Nineties photo-shoot for Katharine Hamnett."
+    r = evaltools.score("Why is he famous?", ctx, response)
+    (d,) = [a for a in r.anchors if a.kind == "date"]
+    assert d.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Breakfast was good, though the menu didn't change over three mornings.", True),
+    ("Breakfast was good, though the menu didn't change over four mornings.", False),
+])
+def test_over_a_count_of_mornings_is_during_them(response, supported):
+    ctx = _review("The Marlowe Inn", "Breakfast was good but the same menu all three mornings.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+NO_WIFI = json.dumps({"name": "Crumb", "attributes": {
+    "WiFi": "u'no'", "Alcohol": "u'none'", "DogsAllowed": "False"}})
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("It does not serve alcohol, allow dogs, or offer Wi-Fi.", True),
+    ("It does not serve alcohol or allow dogs, but it offers Wi-Fi.", False),
+])
+def test_not_reaches_every_verb_of_a_list_of_three(response, supported):
+    r = evaltools.score(CAFE_Q, NO_WIFI, response)
+    assert all(_claims(r).values()) is supported
+    assert (r.verdict == "FAIL") is not supported  # a record's own "no" fails rule 1
+
+
+def test_a_count_before_a_colon_and_two_long_items_is_the_responses_own():
+    ctx = "The term tar baby is a slur. The film's portrayal of Black characters drew protests."
+    q = "Why is the film racist?"
+    ok = evaltools.score(q, ctx, 'There are two related issues: the term "tar baby" itself, '
+                                 "and the film's overall portrayal of Black characters.")
+    assert [(a.text, a.counted) for a in ok.anchors if a.kind == "number"] == [("two", False)]
+    bad = evaltools.score(q, ctx, 'There are three related issues: the term "tar baby" itself, '
+                                  "and the film's overall portrayal of Black characters.")
+    assert [(a.text, a.counted) for a in bad.anchors if a.kind == "number"] == [("three", True)]
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    ("Instructor Mariana teaches the 6 AM class.", False),  # capitalised for its place
+    ("The 6 AM class is taught by Instructor Mariana.", True),  # a title inside a sentence
+    ("- Instructor Mariana teaches the 6 AM class.", False),  # a list item's first word
+    ("Jane Mariana teaches the 6 AM class.", True),  # a first name, however common
+])
+def test_a_role_opening_a_sentence_before_a_name_is_no_name(response, absent):
+    ctx = _review("Flow Yoga", "Mariana teaches the 6 AM class with clear cues.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert r.verdict_inputs.name_absent is absent
+
+
+@pytest.mark.parametrize(("level", "supported"), [("3", True), ("1", False)])
+def test_upscale_is_a_high_price_level(level, supported):
+    ctx = json.dumps({"name": "The Marlowe Inn", "categories": "Hotels",
+                      "attributes": {"RestaurantsPriceRange2": level}})
+    r = evaltools.score(CAFE_Q, ctx, "The Marlowe Inn is an upscale hotel.")
+    assert all(_claims(r).values()) is supported
+
+
+@pytest.mark.parametrize(("lot", "supported"), [(True, True), (False, False)])
+def test_an_on_site_lot_is_the_records_parking_lot(lot, supported):
+    parking = f"{{'garage': False, 'street': True, 'lot': {lot}, 'valet': False}}"
+    ctx = json.dumps({"name": "Muddy Paws", "attributes": {"BusinessParking": parking}})
+    r = evaltools.score(CAFE_Q, ctx, "Muddy Paws has an on-site parking lot.")
+    assert all(_claims(r).values()) is supported
+
+
+def test_a_count_of_listed_names_leaves_the_same_number_its_support():
+    # "Coffee & Tea, Cafes, Bakeries" counts four names; the rating 4 still supports "4-star"
+    ctx = json.dumps({"name": "Crumb", "categories": "Coffee & Tea, Cafes, Bakeries",
+                      "stars": 4.0})
+    r = evaltools.score(CAFE_Q, ctx, "Crumb is a bakery with a 4-star rating.")
+    assert all(_claims(r).values()) and _unsupported(r) == []

@@ -82,7 +82,8 @@ KEY_ALSO = {"stars": "rating", "address": "location", "hours": "open"}
 PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expensive"}
 #: How overviews also put a price level ("on the pricier side", "budget-friendly").
 PRICE_ALSO = {1: "cheap, budget-friendly, low-priced", 2: "mid-range, mid-priced",
-              3: "pricey, pricier, high-end, higher end", 4: "pricey, high-end, luxury"}
+              3: "pricey, pricier, high-end, higher end, upscale",
+              4: "pricey, high-end, upscale, luxury"}
 _PRICE_KEY = re.compile(r"\bprice ?(?:range|level)\b")
 #: The file holding how overviews put a record's yes/no keys (:func:`key_phrases`).
 RECORD_KEYS = "record_keys.json"
@@ -406,7 +407,7 @@ def _price_level(text: str) -> str:
     >>> _price_level("2"), _price_level("12.50")
     ('2 (moderate; mid-range, mid-priced)', '12.50')
     >>> _price_level("$$$")
-    '$$$ (expensive; pricey, pricier, high-end, higher end)'
+    '$$$ (expensive; pricey, pricier, high-end, higher end, upscale)'
     """
     level = len(text) if text and set(text) == {"$"} else int(text) if text.isdigit() else 0
     word = PRICE_LEVELS.get(level)
@@ -439,10 +440,14 @@ def _also_said(path: tuple[str, ...], value: str) -> list[str]:
     ['attributes appointment required: no.', 'attributes appointment needed: no.']
     >>> _also_said(("attributes", "by appointment only"), "yes")[-2:]
     ['attributes walk-in: no.', 'attributes walk-in basis: no.']
+    >>> _also_said(("attributes", "business parking", "lot"), "yes")[1]
+    'attributes business parking on-site lot: yes.'
     >>> _also_said(("attributes", "noise level"), "no"), _also_said(("caters",), "2")
     ([], [])
     """
-    phrases = key_phrases().get(path[-1]) if path and value in ("yes", "no") else None
+    keys = key_phrases()  # a nested key with its parent: "business parking" "lot"
+    phrases = (keys.get(path[-1]) or keys.get(" ".join(path[-2:]))
+               if path and value in ("yes", "no") else None)
     if not phrases:
         return []
     other = "no" if value == "yes" else "yes"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from evaltools.config import Config
 from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
+from evaltools.scoring.anchors.implied import implied_mentions
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.anchors.schedule import Week
 from evaltools.scoring.context import ReadContext, has_reviews, read_context, unmark
@@ -245,7 +246,9 @@ def context_features(doc, config: Config, structured: bool = False,
     # n-grams up to the drift gate's n, and up to 3 for the detector's novelty signals
     by_n = {n: frozenset(map(hash, ngrams(ws, n)))
             for n in range(1, max(config.drift.ngram, 3) + 1)}
-    mentions = tuple(find_mentions(doc.text))
+    # with the amounts it implies ("for a month", a list of seven names): support only
+    mentions = tuple(sorted((*find_mentions(doc.text), *implied_mentions(doc)),
+                            key=lambda m: (m.start, m.end)))
     hall = config.hallucination
     rcfg = config.relevance
     tokens = (tuple(content_lemmas(doc))

@@ -42,6 +42,7 @@ from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, st
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
+from evaltools.scoring.matcher import paraphrases, zipf
 from evaltools.scoring.result import Anchor
 from evaltools.scoring.sources import inside
 
@@ -184,12 +185,15 @@ _APPOSITION = re.compile(
 
 def _enumerates(text: str, m: Mention, n: int) -> bool:
     """Whether a list of exactly ``n`` short items follows the count ``m`` in its sentence
-    (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*), or
-    exactly ``n`` names between commas (*two men, Daniel Timbers, 29, and Barry Joy, 56,*)."""
+    (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*; up to
+    five words an item, eight after a colon: *two related issues: the term itself, and the
+    film's overall portrayal of Black characters*), or exactly ``n`` names between commas
+    (*two men, Daniel Timbers, 29, and Barry Joy, 56,*)."""
     e = _ENUMERATION.match(text, m.end, m.end + 400)
     if e is not None:
         items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
-        if len(items) == n and all(len(i.split()) <= 5 for i in items):
+        longest = 8 if ":" in text[m.end:e.start(1)] else 5  # a colon opens longer items
+        if len(items) == n and all(len(i.split()) <= longest for i in items):
             return True
     a = _APPOSITION.match(text, m.end, m.end + 300)
     return a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n
@@ -266,8 +270,26 @@ def counts_own_list(text: str, m: Mention) -> bool:
     return line.endswith(":") and ". " not in line and len(line) > 1
 
 
+#: The Zipf frequency from which a capitalised first word of a sentence that names a role
+#: (:func:`role_noun`) is read as written with a capital because it comes first
+#: (*Instructor Mariana's class*).
+INITIAL_COMMON_ZIPF = 2.5
+#: The kinds of person a role noun is, in the shipped WordNet table (``matcher.paraphrases``):
+#: *instructor* is an educator, *bartender* an employee, *cashier* a financier.
+ROLE_KINDS = ("worker", "employee", "professional", "educator", "assistant", "artisan",
+              "caregiver", "cook", "proprietor", "administrator", "financier", "expert",
+              "leader", "official", "physician", "artist", "merchant", "specialist",
+              "practitioner", "technician", "attendant", "investigator", "officer",
+              "policeman", "soldier", "politician", "legislator", "journalist", "writer",
+              "operator", "agent", "host", "hairdresser", "dentist", "pharmacist", "clerk",
+              "servant")
+#: What may stand between a sentence's (or a line's, or a list item's) start and its first word.
+_SENTENCE_START = re.compile(r"(?:^|[.!?][\"'\u201d\u2019)]*\s+|\n)[ \t]*(?:[-*\u2022][ \t]+|"
+                             r"\d{1,2}[.)][ \t]+)?(?:\*\*|__)?$")
+
+
 def absent_names(claim, context: ContextFeatures,
-                 query: QueryFeatures | None = None) -> tuple[str, ...]:
+                 query: QueryFeatures | None = None, text: str = "") -> tuple[str, ...]:
     """The claim's names (capitalised proper nouns, numbers aside) that the context never mentions
     under any form the matcher reads (:meth:`SentenceIndex.locate`: codes, name forms,
     acronyms) and the query does not name either.
@@ -291,6 +313,17 @@ def absent_names(claim, context: ContextFeatures,
     >>> c = context_features(nlp("GB beat John Smith's team."), cfg)
     >>> [absent_names(x, c) for x in extract_claims(nlp("Great Britain beat Jane Smith's team."))]
     [('Jane',)]
+
+    Given the response's ``text``, a word naming a role (:func:`role_noun`) that starts a
+    sentence before a name the context holds is capitalised for its place, not a name
+    (*Instructor Mariana's class* where the context has *Mariana*); inside a sentence it is
+    part of the name, and a first name is a name wherever it stands:
+
+    >>> c = context_features(nlp("Teddy was friendly."), cfg)
+    >>> [absent_names(x, c, text=t) for t in ("Cashier Teddy was friendly.",
+    ...                                       "The owner said that Cashier Teddy was friendly.")
+    ...  for x in extract_claims(nlp(t)) if "Teddy" in x.text]
+    [(), ('Cashier',)]
     """
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
@@ -302,7 +335,23 @@ def absent_names(claim, context: ContextFeatures,
         return ()
     excused = {w.start for run in _name_runs(names)  # "Great Britain" where the context has "GB"
                if index.positions("".join(w.text[0] for w in run).lower()) for w in run}
+    excused |= {run[0].start for run in _name_runs(names)  # "Instructor Mariana" opening a sentence
+                if text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
+                and role_noun(run[0].text.lower())
+                and all(index.locate(w) for w in run[1:])}
     return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
+
+
+def role_noun(key: str) -> bool:
+    """Whether ``key`` (a lower-case word) names a role a person has, by the shipped WordNet
+    table (a kind of one of :data:`ROLE_KINDS`), and is common enough (Zipf >=
+    :data:`INITIAL_COMMON_ZIPF`). First names are not, but for a few that are also trades.
+
+    >>> [role_noun(w) for w in ("instructor", "cashier", "bartender", "jane", "peter", "victor")]
+    [True, True, True, False, False, False]
+    """
+    table = paraphrases()
+    return zipf(key) >= INITIAL_COMMON_ZIPF and any(key in table.get(k, ()) for k in ROLE_KINDS)
 
 
 def _name_runs(names: Sequence) -> list[list]:
@@ -405,7 +454,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
         echo = not s.supported and query is not None and echoes_query(c, query)
         suffix = "; restated from the query, not counted" if echo else ""
-        absent = () if s.supported else absent_names(c, context, query)
+        absent = () if s.supported else absent_names(c, context, query, response.text)
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,

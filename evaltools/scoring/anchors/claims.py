@@ -494,6 +494,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It does not serve alcohol, take reservations or offer catering.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['alcohol', 'reservations', 'catering']
+    >>> doc = load_pipeline()("It does not serve alcohol, allow dogs, or offer Wi-Fi.")
+    >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)]
+    ['alcohol', 'dogs', 'Wi', 'Fi']
     >>> doc = load_pipeline()("It does not take reservations, serve alcohol, or have "
     ...                       "outdoor seating. It takes cards but not Bitcoin.")
     >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)]
@@ -547,7 +550,7 @@ def clause_negated(tok) -> bool:
             # alcohol, take reservations or cater" ("did not go but stayed" does not)
             # (a bare verb the tagger reads as VBP after a bare one: "... or have seating")
             if (t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX")
-                    and (t.tag_ == "VB" or (t.tag_ == "VBP" and t.head.tag_ == "VB"))
+                    and (t.tag_ == "VB" or (t.tag_ == "VBP" and _bare_verb(t.head)))
                     and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
                 t = t.head
                 continue
@@ -559,6 +562,18 @@ def clause_negated(tok) -> bool:
         if t.head.i == t.i:
             return False
         t = t.head
+    return False
+
+
+def _bare_verb(tok) -> bool:
+    """A bare verb (VB), or a VBP conjunct of one that the tagger misread: in *does not serve
+    alcohol, allow dogs, or offer Wi-Fi* it tags *allow* and *offer* VBP, chained."""
+    for _ in range(12):
+        if tok.tag_ == "VB":
+            return True
+        if tok.tag_ != "VBP" or tok.dep_ != "conj" or tok.head.i == tok.i:
+            return False
+        tok = tok.head
     return False
 
 

@@ -10,7 +10,9 @@ and ``03/05/2024`` are all ``("date", 2024, 3, 5)``:
   ``March 5, 2024``, ``Mar. 5 2024``, ``5 March 2024``, ``5th of March, 2024``;
 - ``("day", month, day)`` — a day without a year: ``March 5th``, ``5 March``;
 - ``("month", year, month)`` — ``March 2024``, ``Mar 2024``, ``March of 2024``;
-- ``("decade", first_year)`` — ``1990s``, ``1990's``;
+- ``("decade", first_year)`` — ``1990s``, ``1990's``, and of the twentieth century written
+  ``'90s`` or in words, capitalised (``Nineties``) or after *the* (``the late nineties``;
+  *in her forties* is an age, not a decade);
 - ``("time", hour, minute)`` on a 24-hour clock — ``3pm``, ``3 p.m.``,
   ``9:30am``, ``15:00``, ``noon`` (12, 0), ``midnight`` (0, 0). A time
   without a.m./p.m. is read as written on a 24-hour clock (``3:00`` is 03:00).
@@ -96,6 +98,14 @@ _DOT_CLOCK_AFTER = re.compile(
     rf"{_SP}*(?:[-–]{_SP}*{_DOT_CLOCK}(?![0-9])|(?i:h|hrs|uhr|o'clock)(?![\w]))")
 _NOON_RE = re.compile(rf"(?<![\w])(?:12{_SP}?)?(?P<w>(?i:noon|midday|midnight)){_END}")
 _DECADE_RE = re.compile(r"(?<![\w.,])(?P<y>1[0-9]{2}0|20[0-9]0)'?s(?![\w])")
+_DECADE_WORDS = {"twenties": 1920, "thirties": 1930, "forties": 1940, "fifties": 1950,
+                 "sixties": 1960, "seventies": 1970, "eighties": 1980, "nineties": 1990}
+#: "'90s", "Nineties", "the late nineties": a decade of the twentieth century.
+_DECADE_WORD_RE = re.compile(
+    r"(?<![\w'’])['’](?P<yy>[3-9]0)'?s(?![\w])"
+    r"|(?<![\w-])(?P<cap>(?:" + "|".join(w.title() for w in _DECADE_WORDS) + r"))(?![\w-])"
+    r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
+    r"(?P<low>" + "|".join(_DECADE_WORDS) + r")(?![\w-])")
 
 
 # Month names that are also common English words: in lower case they need a year.
@@ -200,6 +210,8 @@ def find_dates(text: str) -> list[Span]:
     ('month', 2024, 3)
     ('time', 15, 0)
     ('decade', 1990)
+    >>> [v for *_, v in find_dates("a Nineties shoot, the '80s, the late sixties, her forties")]
+    [('decade', 1990), ('decade', 1980), ('decade', 1960)]
     """
     if not isinstance(text, str) or not text:
         return []
@@ -243,6 +255,11 @@ def find_dates(text: str) -> list[Span]:
                     found.append((m.start(), m.end(), "date", ("time", int(h), int(mi))))
         for m in _DECADE_RE.finditer(text):
             found.append((m.start(), m.end(), "date", ("decade", int(m.group("y")))))
+    if "ties" in lowered or "0s" in lowered:
+        for m in _DECADE_WORD_RE.finditer(text):
+            year = (1900 + int(m.group("yy")) if m.group("yy")
+                    else _DECADE_WORDS[(m.group("cap") or m.group("low")).lower()])
+            found.append((m.start(), m.end(), "date", ("decade", year)))
     if "noon" in lowered or "midday" in lowered or "midnight" in lowered:
         for m in _NOON_RE.finditer(text):
             hour = 0 if m.group("w").lower() == "midnight" else 12

@@ -73,7 +73,8 @@ class Mention:
     Attributes
     ----------
     kind : str
-        ``"number"`` or ``"date"`` (times and years are dates).
+        ``"number"`` or ``"date"`` (times and years are dates); in a context, also
+        ``"count"``: the number of names it lists (:mod:`~evaltools.scoring.anchors.implied`).
     text : str
         The exact substring: ``source[start:end] == text``.
     start, end : int
@@ -273,17 +274,25 @@ _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
+#: Plural nouns of occasions a count can span: *over three mornings* is during them.
+_OCCASIONS = re.compile(r"[ \u00a0]+(?:mornings|afternoons|evenings|nights|weekends|visits|"
+                        r"sessions|seasons|meals|stays|trips|games|matches|rounds)\b",
+                        re.IGNORECASE)
 
 
 def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     """The qualifier written just before (``more than 40``) or after (``40+``) an amount.
 
-    *Over* a duration is *during* it (*a loss of 26% over 40 years*), not *more than* it,
-    unless *for*, *in* or a verb of lasting comes first (*for over 40 years*).
+    *Over* a duration, or a count of occasions, is *during* it (*a loss of 26% over 40
+    years*, *the same menu over three mornings*), not *more than* it, unless *for*, *in* or a
+    verb of lasting comes first (*for over 40 years*).
 
     >>> [_qualifier(t, t.index("40"), t.index("40") + 8, ("quantity", "year", 40))
     ...  for t in ("a loss over 40 years", "for over 40 years", "over 40 years old")]
     ['', '>', '>']
+    >>> [_qualifier(t, t.index("3"), t.index("3") + 1, ("number", 3))
+    ...  for t in ("the same menu over 3 mornings", "over 3 people")]
+    ['', '>']
 
     With an article between, the word qualifies the noun the amount describes, not the
     amount: *came in under a $2,200 budget* (the budget is $2,200), but *well over a
@@ -296,7 +305,8 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
     if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()
-        if (q == "over" and value[:1] == ("quantity",) and value[1] in DURATIONS
+        if (q == "over" and ((value[:1] == ("quantity",) and value[1] in DURATIONS)
+                             or (value[:1] == ("number",) and _OCCASIONS.match(text, end)))
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
                 and not text[end:end + 4].lower().startswith(" old")):
             return ""
@@ -334,8 +344,10 @@ def supports(claimed: Mention, found: Mention) -> bool:
         context amount with no unit supports the same amount with a unit; a
         claimed amount with no unit is supported by the same amount with any
         unit; a coarser date is supported by a finer date inside it; an
-        ambiguous numeric date or clock time matches in either reading.
-        Always true for ``supports(m, m)``.
+        ambiguous numeric date or clock time matches in either reading. A
+        context's count of the names it lists (kind ``"count"``,
+        :mod:`~evaltools.scoring.anchors.implied`) supports only the same bare
+        count. Always true for ``supports(m, m)``.
 
     Examples
     --------
@@ -358,6 +370,8 @@ def supports(claimed: Mention, found: Mention) -> bool:
     >>> supports(first("2024-03-05"), first("05/03/2024"))  # May 3 or March 5
     True
     """
+    if found.kind == "count":  # a list's number of names (anchors.implied): a bare count only
+        return claimed.value == found.value and not claimed.qualifier
     if not qualifier_allows(claimed.qualifier, found.qualifier):
         return False
     if claimed.value == found.value or _supports_readings(_readings(claimed), found):
@@ -553,11 +567,15 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
     readings = _readings(mention)
     q = mention.qualifier
     for found in context_mentions:
-        if (found.value == value or _supports_readings(readings, found)) and (
+        if found.kind == "count":  # a list's number of names: a bare count only (supports)
+            if found.value == value and not q:
+                return found
+        elif (found.value == value or _supports_readings(readings, found)) and (
                 q == found.qualifier or qualifier_allows(q, found.qualifier)):
             return found
     if value[0] == "quantity":  # a conversion only when no value matched as written
         for found in context_mentions:
-            if qualifier_allows(q, found.qualifier) and conversion(mention, found) is not None:
+            if (found.kind != "count" and qualifier_allows(q, found.qualifier)
+                    and conversion(mention, found) is not None):
                 return found
     return None

@@ -95,7 +95,7 @@ class SupportIndex:
         out = []
         for i in self._candidate_indices(mention):
             f = self._mentions[i]
-            fk = (f.value, f.qualifier, _readings(f))
+            fk = (f.kind, f.value, f.qualifier, _readings(f))  # a count supports less
             try:
                 ok = verdicts.get(fk)
             except TypeError:  # an unhashable value: test it as it is

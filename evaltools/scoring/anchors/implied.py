@@ -1,0 +1,86 @@
+"""Amounts a context states without writing a numeral: *for a month*, a list of seven names.
+
+A response that condenses its context writes these as numbers: *a £500 overdraft for a month*
+becomes *a one-month overdraft*, *The affected counties are Conwy, Anglesey, Gwynedd,
+Pembrokeshire, Carmarthenshire, Ceredigion and Powys* becomes *seven Welsh counties*.
+:func:`implied_mentions` finds them in a **context** only, as extra
+:class:`~evaltools.scoring.anchors.mentions.Mention` objects the support index reads beside
+:func:`~evaltools.scoring.anchors.mentions.find_mentions`' (each with the exact text it was
+read from, so the evidence points at it). A response's own *a month* or list is no anchor to
+check: :func:`find_mentions` alone reads responses, so these only ever support.
+
+- *a* or *an* (or *one*) before a unit of time, and *a dozen*: the amount 1 (12) of that
+  unit (``("quantity", "month", 1)``, ``("number", 12)``);
+- a list of three to twelve names joined by commas and *and* / *or* on one line (*Conwy,
+  Anglesey, ... and Powys*): the number of its items, ``("number", 7)``, as a mention of kind
+  ``"count"``, which supports only a bare count (*seven counties*), never an amount with a
+  unit (*three years*) nor a qualified one (:func:`~evaltools.scoring.anchors.mentions.supports`).
+  Lists of two are left out (a pair is everywhere in prose, and *two* would be excused by any
+  of them), and so are lists of common nouns (*efficiency, multiplexability and ease*): a
+  summary counts the people, places and firms it names.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from evaltools.scoring.anchors.mentions import Mention
+
+#: Unit words of time, singular, with the unit key ``find_mentions`` gives them.
+_TIME_WORDS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week": "week",
+               "month": "month", "year": "year"}
+_ONE_UNIT = re.compile(r"(?i)\b(?:an?|one)\s+(?:full\s+|single\s+|whole\s+)?("
+                       + "|".join(_TIME_WORDS) + r")\b(?!-)")
+_DOZEN = re.compile(r"(?i)\ba\s+dozen\b(?!s)")
+#: The fewest and most items of a list whose count is read.
+LIST_MIN, LIST_MAX = 3, 12
+
+
+def implied_mentions(doc) -> tuple[Mention, ...]:
+    """The amounts ``doc`` (a parsed context) implies, sorted by start.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Smile charges £7.34 for a month. The affected counties are "
+    ...                       "Conwy, Anglesey, Gwynedd and Powys. Tom and Ann came.")
+    >>> for m in implied_mentions(doc):
+    ...     print(repr(m.text), m.value)
+    'a month' ('quantity', 'month', Decimal('1'))
+    'Conwy, Anglesey, Gwynedd and Powys' ('number', Decimal('4'))
+    """
+    text = doc.text
+    found = [Mention("number", m.group(), m.start(), m.end(),
+                     ("quantity", _TIME_WORDS[m.group(1).lower()], Decimal(1)))
+             for m in _ONE_UNIT.finditer(text)]
+    found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
+              for m in _DOZEN.finditer(text)]
+    found += _list_counts(doc)
+    return tuple(sorted(found, key=lambda m: (m.start, m.end)))
+
+
+def _list_counts(doc) -> list[Mention]:
+    """Each list of :data:`LIST_MIN` to :data:`LIST_MAX` names on one line, with its count.
+
+    The parser hangs a list's items on its first (*Conwy*), chained or flat; every name
+    reached by ``conj`` links counts.
+    """
+    out = []
+    for tok in doc:
+        if tok.dep_ == "conj" or tok.pos_ != "PROPN":
+            continue  # a list starts at its first item, which is no conjunct
+        items, stack = [tok], [tok]
+        while stack:
+            nxt = [c for c in stack.pop().children if c.dep_ == "conj" and c.pos_ == "PROPN"]
+            items += nxt
+            stack += nxt
+        if not LIST_MIN <= len(items) <= LIST_MAX:
+            continue
+        start = tok.left_edge.idx
+        last = max(items, key=lambda w: w.i)
+        end = last.idx + len(last.text)
+        if "\n" not in doc.text[start:end]:
+            out.append(Mention("count", doc.text[start:end], start, end,
+                               ("number", Decimal(len(items)))))
+    return out
