@@ -137,11 +137,12 @@ def test_shipped_default_is_present_with_provenance():
     assert 0.5 < meta["metrics"]["cv_auroc"] <= 1.0
     assert 0.0 < cal.recommended_threshold < 1.0
 
-    def rec(unsupported, span, rare, numbers):
+    def rec(unsupported, span, rare, numbers, names):
         return {**scored(0.0, 1.0, []), "support": 1 - unsupported, "signals": {
             "unsupported_share": unsupported, "span_probability_max": span, "novel_rare": rare,
-            "numbers_unsupported": numbers}}
-    bad, good = cal.probability(rec(0.9, 0.9, 0.8, 1.0)), cal.probability(rec(0.0, 0.0, 0.0, 0.0))
+            "numbers_unsupported": numbers, "names_unsupported": names}}
+    bad = cal.probability(rec(0.9, 0.9, 0.8, 1.0, 1.0))
+    good = cal.probability(rec(0.0, 0.0, 0.0, 0.0, 0.0))
     assert 0 < good < 0.5 < bad < 1
 
 

@@ -209,7 +209,7 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     assert "hallucination probability 0.10 &lt; 0.75" in before
     assert "evaltools-unsupported" in now and "&#36;75</mark> with the stand." in now
     assert "not supported by the context: number “$75”" in now
-    assert "hallucination probability 0.75 &gt;= 0.25 with an unsupported number or date" in now
+    assert "hallucination probability 0.72 &gt;= 0.25 with an unsupported number or date" in now
     assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
 
 

@@ -1243,11 +1243,10 @@ def test_a_long_response_fails_from_the_long_responses_threshold():
     short = evaltools.score(q, MUSEUM, "Guided tours run every Saturday morning and are led "
                                        "by retired shipwrights.")
     assert short.verdict_inputs.response_words == 12
-    p_short = short.verdict_inputs.probability[0]
     low = load_config().replace(hallucination={"long_fail_probability": 0.0})
-    first = redecide(short, low).reasons[0]
-    assert first.startswith(f"hallucination probability {p_short:.2f} ")
-    assert ">= 0.75 (safety first; calibration)" in first or "< 0.75, " in first
+    assert (redecide(short, low).verdict, redecide(short, low).reasons) == (
+        redecide(short, load_config()).verdict, redecide(short, load_config()).reasons)
+    assert not any("60 words or more" in r for r in redecide(short, low).reasons)
 
 
 # ------------------------------------------------------------ the tenth probe batch
@@ -1422,3 +1421,27 @@ def test_a_count_of_listed_names_leaves_the_same_number_its_support():
                       "stars": 4.0})
     r = evaltools.score(CAFE_Q, ctx, "Crumb is a bakery with a 4-star rating.")
     assert all(_claims(r).values()) and _unsupported(r) == []
+
+
+def test_a_named_piece_or_passage_that_hints_is_about_the_sources():
+    ctx = ("In the fashion and art worlds, realms that have celebrated subversive ideas, "
+           "predatory behavior can get covered up.")
+    q = "Why was he still hired?"
+    ok = evaltools.score(q, ctx, "The HuffPost piece explains that the fashion and art worlds "
+                                 "have celebrated subversive ideas.")
+    assert ok.unsupported_spans == () and ok.anchors_unsupported == 0
+    bad = evaltools.score(q, ctx, "The HuffPost critic explains that the fashion and art "
+                                  "worlds have celebrated subversive ideas.")
+    assert [s.text for s in bad.unsupported_spans] == ["HuffPost critic explains"]
+    assert bad.support < ok.support
+
+
+@pytest.mark.parametrize(("text", "silent"), [
+    ("The passages only partly answer this.", True),
+    ("The given passages partially address the question.", True),
+    ("The drug only partly explains the decline.", False),
+])
+def test_sources_that_only_partly_answer_are_an_abstention(nlp, text, silent):
+    doc = nlp(text)
+    sents = [(s.start_char, s.end_char) for s in doc.sents]
+    assert bool(abstention_sentences(text, sents)) is silent

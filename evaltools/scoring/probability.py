@@ -33,12 +33,12 @@ Examples
 >>> cal = load_calibration()
 >>> cal.feature_names == DEFAULT_FEATURES
 True
->>> def record(unsupported, span, rare, numbers):
+>>> def record(unsupported, span, rare, numbers, names):
 ...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
 ...         "unsupported_share": unsupported, "span_probability_max": span,
-...         "novel_rare": rare, "numbers_unsupported": numbers}}
->>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0))
->>> q = cal.probability(record(0.0, 0.0, 0.0, 0.0))
+...         "novel_rare": rare, "numbers_unsupported": numbers, "names_unsupported": names}}
+>>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0, 1.0))
+>>> q = cal.probability(record(0.0, 0.0, 0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
 True
 """
@@ -131,7 +131,8 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 #: selection under leave-one-dataset-out AUROC on the development sets
 #: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
 DEFAULT_FEATURES: tuple[str, ...] = (
-    "unsupported_share", "span_probability_max", "novel_rare", "numbers_unsupported")
+    "unsupported_share", "span_probability_max", "novel_rare", "numbers_unsupported",
+    "names_unsupported")
 
 
 def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:

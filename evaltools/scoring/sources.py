@@ -44,7 +44,7 @@ _ABSTAIN = re.compile(
 # An attribution names the sources: "the (given) passage(s) (2) (provided)".
 _SRC = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|information|data|"
         r"excerpts?|snippets?|references?|knowledge|materials?|records?|search results|"
-        r"results|reviews?|paragraphs?|content|descriptions?|listings?)")
+        r"results|reviews?|paragraphs?|content|descriptions?|listings?|pieces?)")
 _MOD = (r"(?:(?:the|these|this|those|my|all|both|two|three|given|provided|above|following|"
         r"available|supplied|retrieved|relevant|cited|referenced|search|business|product|"
         r"structured|json|original|reference)\s+){0,4}")  # bounded: linear in long texts
@@ -83,6 +83,8 @@ _SILENT = re.compile(
     + r"|" + _NUMBERABLE + r"\s+(?:\d+|#\d+|[A-Z])"
     + r")\s+(?:(?:also|only|even|actually|specifically|really|here)\s+)?(?:" + _NEG_VERB
     + r"|[^.?!\n]{0,60}?\b(?:but|yet)\s+" + _NEG_REPORT + r")\b"
+    + r"|\b(?:the|these|this|those|both|all)\s+" + _SILENT_NAMED
+    + r"\s+(?:only\s+)?(?:partly|partially|indirectly)\s+(?:answer|address|cover|explain)"
     + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
     + r"|\b(?:not|n't|no|nothing|never)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
     + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
@@ -94,7 +96,7 @@ _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|ac
          r"given|provided)\s+(?:in|by)|(?:drawing|relying)\s+on)")
 _REPORT = (r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
            r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
-           r"points?\s+out)")
+           r"points?\s+out|hints?\s+at|argues?|observes?|adds?)")
 _GIVE = (r"(?:gives?|offers?|lists?|points?\s+to|suggests?|identif(?:y|ies)|highlights?|"
          r"outlines?|describes?|mentions?|explains?|provides?|presents?|discuss(?:es)?|cites?)")
 _ATTRIBUTION = re.compile(
@@ -103,8 +105,8 @@ _ATTRIBUTION = re.compile(
     + r"\s+(?:in|by)\s+(?:(?:the|these|this|both)\s+)?" + _SILENT_NAMED   # cited in passage 2
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _GIVE
     + r"\s+(?:[\w-]+\s+){0,3}?" + POINT_NOUNS + r"\b"                    # they give two reasons
-    + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
-    + r"(?:\s+that)?\b"                                                   # the passage states that
+    + r"|\b(?:the|these|this|both)\s+(?:[\w&'.-]+\s+)?" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
+    + r"(?:\s+that)?\b"                                   # the (HuffPost) passage states that
     + r"|\b(?:one|another|a|each|some|several|other|most)\s+(?:of\s+the\s+)?" + _SRC_ONLY
     + r"(?:\s+(?:\d+|[A-Z])\b)?\s+(?:also\s+)?" + _REPORT + r"(?:\s+that)?\b"  # one passage notes
     + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)"                  # In passage 2, ...
@@ -131,6 +133,10 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     >>> t = "There isn't a direct answer in them. The passages touch on it but don't compare them."
     >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 36), (37, 87)])]
     ["There isn't a direct answer in them.", "The passages touch on it but don't compare them."]
+    >>> abstention_sentences("The passages only partly answer this.", [(0, 37)])
+    ((0, 37),)
+    >>> abstention_sentences("The drug only partly explains the decline.", [(0, 42)])
+    ()
     >>> abstention_sentences("The text is red.", [(0, 16)])
     ()
     >>> abstention_sentences("The documents were signed but not filed.", [(0, 40)])
@@ -163,6 +169,8 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['According to the Forbes passage', 'given in the passages']
     >>> show("One passage notes that the lid leaks; another source says it does not.")
     ['One passage notes that', 'another source says']
+    >>> show("The HuffPost piece explains why. The sidewalk passage hints at the cause.")
+    ['The HuffPost piece explains', 'The sidewalk passage hints at']
     >>> show("The passages give two main reasons: demand grew.")
     ['The passages give two main reasons']
     >>> show("Passage 5, which is about fries, notes that heat helps [1][3].")
