@@ -333,12 +333,13 @@ def absent_names(claim, context: ContextFeatures,
     absent = [w for w in names if not any(f in keys for f in w.forms) and not index.locate(w)]
     if not absent:
         return ()
-    excused = {w.start for run in _name_runs(names)  # "Great Britain" where the context has "GB"
-               if index.positions("".join(w.text[0] for w in run).lower()) for w in run}
-    excused |= {run[0].start for run in _name_runs(names)  # "Instructor Mariana" opening a sentence
-                if text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
-                and role_noun(run[0].text.lower())
-                and all(index.locate(w) for w in run[1:])}
+    excused: set[int] = set()
+    for run in _name_runs(names):
+        if index.positions("".join(w.text[0] for w in run).lower()):
+            excused.update(w.start for w in run)  # "Great Britain" where the context has "GB"
+        elif (text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
+              and role_noun(run[0].text.lower()) and all(index.locate(w) for w in run[1:])):
+            excused.add(run[0].start)  # "Instructor Mariana" opening a sentence
     return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
 
 
@@ -350,8 +351,14 @@ def role_noun(key: str) -> bool:
     >>> [role_noun(w) for w in ("instructor", "cashier", "bartender", "jane", "peter", "victor")]
     [True, True, True, False, False, False]
     """
+    return key in _role_nouns() and zipf(key) >= INITIAL_COMMON_ZIPF
+
+
+@functools.lru_cache(maxsize=1)
+def _role_nouns() -> frozenset[str]:
+    """Every word the shipped WordNet table gives as a kind of one of :data:`ROLE_KINDS`."""
     table = paraphrases()
-    return zipf(key) >= INITIAL_COMMON_ZIPF and any(key in table.get(k, ()) for k in ROLE_KINDS)
+    return frozenset(w for k in ROLE_KINDS for w in table.get(k, ()))
 
 
 def _name_runs(names: Sequence) -> list[list]:

@@ -567,8 +567,8 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
     readings = _readings(mention)
     q = mention.qualifier
     for found in context_mentions:
-        if found.kind == "count":  # a list's number of names: a bare count only (supports)
-            if found.value == value and not q:
+        if found.kind == "count":  # a list's number of names: its rule is in supports()
+            if supports(mention, found):
                 return found
         elif (found.value == value or _supports_readings(readings, found)) and (
                 q == found.qualifier or qualifier_allows(q, found.qualifier)):
