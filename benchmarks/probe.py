@@ -158,7 +158,7 @@ def batch_of(record_id: str) -> int:
     (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
     (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
     (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), 91-100 the tenth
-    (``biz107``-``biz118``), then the eleventh.
+    (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), then the twelfth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -178,11 +178,13 @@ def batch_of(record_id: str) -> int:
     (9, 10, 10, 10)
     >>> batch_of("biz118_h"), batch_of("biz119"), batch_of("news101_h"), batch_of("qa110")
     (10, 11, 11, 11)
+    >>> batch_of("biz130_h"), batch_of("qa110_h"), batch_of("biz131"), batch_of("news111_h")
+    (11, 11, 12, 12)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -191,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 12), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 13), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
