@@ -344,3 +344,32 @@ def test_a_lowercase_word_the_tagger_calls_a_name_is_read_as_a_word():
     first = next(a for a in bad.anchors if a.kind == "claim")
     assert first.text.startswith("Gulfside Lock & Key is a plumber") and not first.supported
     assert first.note.endswith("'plumber' is not in the context")
+
+
+# --- a named speaker ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Professor Jay O'Berski suggests that it is a vestige of radio.",
+     [("Professor Jay O'Berski suggests", ["O'Berski", "Jay", "Professor"])]),
+    ("Chief Inspector Henry Parsons said drivers were warned.",
+     [("Chief Inspector Henry Parsons said", ["Parsons", "Henry", "Inspector", "Chief"])]),
+    ("The passages suggest that it is a vestige of radio.", []),  # a source, not a speaker
+    ("Experts suggest that it is a vestige of radio.", []),  # nobody named
+    ("O'Berski did not say that it is a vestige of radio.", []),  # a negated attribution
+    ("O'Berski might say that it is a vestige of radio.", []),  # a hedged one
+])
+def test_a_named_speaker_is_a_claim_of_its_own(nlp, text, expected):
+    assert [(c.text, [w.word.text for w in c.words]) for c in claims(nlp, text)
+            if c.kind == "speaker"] == expected
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Theatre professor Jay O'Berski suggests that the accent is a vestige of radio.", True),
+    ("Duke University professor Jay O'Berski suggests that the accent is a vestige of radio.",
+     False),
+])
+def test_a_speakers_affiliation_is_checked_though_what_they_say_is_hedged(nlp, response,
+                                                                         supported):
+    ctx = "Jay O'Berski, a theatre professor, suggests the accent is a vestige of early radio."
+    ((_claim, support),) = check(nlp, ctx, response, kind="speaker")
+    assert support.supported is supported

@@ -1438,3 +1438,79 @@ def test_a_named_piece_or_passage_that_hints_is_about_the_sources():
                                   "worlds have celebrated subversive ideas.")
     assert [s.text for s in bad.unsupported_spans] == ["HuffPost critic explains"]
     assert bad.support < ok.support
+
+
+# ---------------------------------------------------------- the twelfth probe batch
+
+TRATTORIA = json.dumps({"name": "Nonna Rosa", "hours": {
+    "Tuesday": "16:30-22:0", "Wednesday": "16:30-22:0", "Thursday": "16:30-22:0",
+    "Friday": "16:30-23:0", "Saturday": "12:0-23:0", "Sunday": "12:0-21:0"}})
+
+
+@pytest.mark.parametrize(("friday", "denied"), [("11 PM", False), ("10 PM", True)])
+def test_hours_stated_before_their_days_after_a_heading_range(friday, denied):
+    # "open Tuesday through Sunday:" heads the list; each time range then precedes its days
+    r = evaltools.score(CAFE_Q, TRATTORIA,
+                        "It is open Tuesday through Sunday: from 4:30 PM to 10 PM Tuesday to "
+                        f"Thursday, 4:30 PM to {friday} on Friday, noon to 11 PM on Saturday, "
+                        "and noon to 9 PM on Sunday.")
+    hours = [a for a in r.anchors if a.contradiction == "record_hours"]
+    assert [a.note.split(": ", 1)[-1] for a in hours] == (
+        ["the record's Friday hours are 16:30–23:00, not 16:30–22:00"] if denied else [])
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    ("Lord Pannick QC is arguing Ms Miller's case.", False),  # a title, not a name
+    ("Italy play Belgium in Bordeaux in July.", True),  # a month is a checkable fact
+    ("Lord Pannick QC is arguing Ms Jones's case.", True),  # the name after it still counts
+])
+def test_a_title_is_no_absent_name(response, absent):
+    ctx = ("Leading the fight is Gina Miller. Lord Pannick QC represents her. Italy take on "
+           "Belgium in Bordeaux at 14:00 the following day.")
+    r = evaltools.score("Summarise the news.", ctx, response)
+    assert r.verdict_inputs.name_absent is absent
+
+
+@pytest.mark.parametrize(("response", "own"), [
+    ("Aperture and shutter speed are two key camera settings.", True),
+    ("Rome, Milan and Turin were the three host cities.", True),
+    ("Aperture and shutter speed are three key camera settings.", False),  # two are named
+])
+def test_a_count_of_the_subject_just_named_is_the_responses_own(response, own):
+    r = evaltools.score("How do cameras control light?", "Cameras use settings.", response)
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.counted is not own
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("One diner waited about 45 minutes past a 7:30 reservation.", True),
+    ("One diner waited about 90 minutes past a 7:30 reservation.", False),
+])
+def test_the_minutes_between_two_times_of_a_sentence_support_a_wait(response, supported):
+    ctx = _review("Bella Notte", "We had a 7:30 reservation and weren't seated until almost "
+                                 "8:15. No apology from the host.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Iron Works is a well-regarded gym.", True),  # how the reviews lean: no word to look up
+    ("Iron Works is a well-regarded sauna.", False),  # what it is still is
+])
+def test_how_reviews_lean_weighs_nothing_in_a_claim_on_a_record_with_reviews(response,
+                                                                              supported):
+    ctx = json.dumps({"name": "Iron Works", "categories": "Gyms, Fitness",
+                      "review_info": [{"review_text": "Great gym, friendly trainers."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert all(_claims(r).values()) is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Pho Saigon is a restaurant specializing in noodles and soup.", True),
+    ("Pho Saigon is a restaurant specializing in sushi.", False),
+])
+def test_specializing_says_only_what_kind_of_business_it_is(response, supported):
+    ctx = json.dumps({"name": "Pho Saigon", "categories": "Restaurants, Noodles, Soup"})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert all(_claims(r).values()) is supported

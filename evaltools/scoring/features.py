@@ -247,7 +247,8 @@ def context_features(doc, config: Config, structured: bool = False,
     by_n = {n: frozenset(map(hash, ngrams(ws, n)))
             for n in range(1, max(config.drift.ngram, 3) + 1)}
     # with the amounts it implies ("for a month", a list of seven names): support only
-    mentions = tuple(sorted((*find_mentions(doc.text), *implied_mentions(doc)),
+    found = find_mentions(doc.text)
+    mentions = tuple(sorted((*found, *implied_mentions(doc, found)),
                             key=lambda m: (m.start, m.end)))
     hall = config.hallucination
     rcfg = config.relevance

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.claims import POINT_NOUNS
+from evaltools.scoring.anchors.claims import POINT_NOUNS, REVIEW_FRAMING
 from evaltools.scoring.anchors.mentions import (
     Mention,
     describe_support,
@@ -183,12 +183,20 @@ _APPOSITION = re.compile(
     + _LISTED_NAME + r")+)(?=,|\s+(?:were|are|was|is|have|had|who)\b)")
 
 
+#: The items a count sums up, named just before it as its sentence's subject (*Aperture and
+#: shutter speed are two key settings*, *Rome, Milan and Turin were the three hosts*).
+_LISTED_BEFORE = re.compile(
+    r"(?:^|[.!?:]\s+|\n)[\s*_-]*([^.!?:;\n]{3,200}?)\s+(?:are|were|remain|form|make up)"
+    r"\s+(?:the\s+|all\s+|both\s+)?$")
+
+
 def _enumerates(text: str, m: Mention, n: int) -> bool:
     """Whether a list of exactly ``n`` short items follows the count ``m`` in its sentence
     (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*; up to
     five words an item, eight after a colon: *two related issues: the term itself, and the
     film's overall portrayal of Black characters*), or exactly ``n`` names between commas
-    (*two men, Daniel Timbers, 29, and Barry Joy, 56,*)."""
+    (*two men, Daniel Timbers, 29, and Barry Joy, 56,*), or before it as the subject it sums
+    up (*Aperture and shutter speed are two key settings*)."""
     e = _ENUMERATION.match(text, m.end, m.end + 400)
     if e is not None:
         items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
@@ -196,7 +204,13 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
         if len(items) == n and all(len(i.split()) <= longest for i in items):
             return True
     a = _APPOSITION.match(text, m.end, m.end + 300)
-    return a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n
+    if a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n:
+        return True
+    b = _LISTED_BEFORE.search(text, max(0, m.start - 250), m.start)
+    if b is None:
+        return False
+    items = [i for i in _ITEM_SPLIT.split(b.group(1).strip()) if i]
+    return len(items) == n and all(len(i.split()) <= 5 for i in items)
 
 
 #: "the two", "these three": a definite article or demonstrative before a count.
@@ -288,11 +302,16 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?][\"'\u201d\u2019)]*\s+|\n)[ \t]*(?:[-*\
                              r"\d{1,2}[.)][ \t]+)?(?:\*\*|__)?$")
 
 
+#: Titles before a name, which name no one themselves (*Ms Miller* where the context says
+#: *Gina Miller*).
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "mister"})
+
+
 def absent_names(claim, context: ContextFeatures,
                  query: QueryFeatures | None = None, text: str = "") -> tuple[str, ...]:
-    """The claim's names (capitalised proper nouns, numbers aside) that the context never mentions
-    under any form the matcher reads (:meth:`SentenceIndex.locate`: codes, name forms,
-    acronyms) and the query does not name either.
+    """The claim's names (capitalised proper nouns, numbers and :data:`TITLES` aside) that
+    the context never mentions under any form the matcher reads (:meth:`SentenceIndex.locate`:
+    codes, name forms, acronyms) and the query does not name either.
 
     Examples
     --------
@@ -328,7 +347,8 @@ def absent_names(claim, context: ContextFeatures,
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
     names = sorted((w.word for w in claim.words
-                    if w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num),
+                    if w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num
+                    and w.word.text.rstrip(".").lower() not in TITLES),
                    key=lambda w: w.start)
     absent = [w for w in names if not any(f in keys for f in w.forms) and not index.locate(w)]
     if not absent:
@@ -443,6 +463,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
             c = dataclasses.replace(c, words=tuple(
                 w for w in c.words if not about_sources(w.word.start)))
+        if context.reviews and any(w.word.key in REVIEW_FRAMING for w in c.words):
+            # a record's reviews: who said what and how they lean weigh nothing, as in
+            # grounding ("guests report mixed experiences", "a well-regarded gym")
+            c = dataclasses.replace(c, words=tuple(
+                w for w in c.words if w.word.key not in REVIEW_FRAMING))
+            if not c.words and not c.values:
+                continue
         s = support(c)
         if not s.supported and s.contradiction is None and c.antecedent and any(
                 w.role == "subject" and w.head and context.index.sentences.find(w.word)

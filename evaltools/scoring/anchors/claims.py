@@ -19,7 +19,11 @@ imperative                **preheat** the oven to 350 °F; **do not use** bleach
 negated clause            it **does not include** a straw; **no** pets are allowed
 subjectless               **Includes** a 2-year warranty.
 verbless list item        ``- Free parking``
+named speaker             **Professor Jay O'Berski** suggests that ...
 ========================  =================================================
+
+A named speaker's claim holds only the speaker's words (kind ``"speaker"``): that the
+context names them, whatever is said to have been said.
 
 Not claims (:func:`_not_asserted`): questions; hedges — a modal (*may,
 might, could, would, should*), a hedging word (*reportedly, possibly,
@@ -120,7 +124,9 @@ FOR_REVIEWERS = REVIEWER_NOUNS | REVIEW_NOUNS
 REVIEW_SUM = frozenset({
     "positive", "negative", "mixed", "generally", "largely", "mostly", "overall",
     "enthusiastic", "favorable", "favourable", "unfavorable", "unfavourable", "differ",
-    "lean", "sentiment", "vary", "opinion", "impression",
+    "lean", "sentiment", "vary", "opinion", "impression", "satisfied", "dissatisfied",
+    # matcher keys of "well-regarded", "well-liked", "well-reviewed"
+    "wellregard", "welllike", "wellreview",
 })
 #: The words by which an overview of a record's reviews says who said what ("Customers
 #: speak highly of ...", "one diner noted ...", "complaints include ..."): in a record that
@@ -139,12 +145,25 @@ AVAILABILITY_WORDS = frozenset({
     "available", "unavailable", "offer", "provide", "serve", "allow", "accept", "permit",
     "welcome", "feature",
 })
+#: Verbs that say only what kind of thing a business is (*a restaurant specializing in
+#: noodles and soup*, where the record's categories say *Noodles, Soup*): they weigh nothing
+#: in a claim's support; what it specializes in is the claim.
+KIND_VERBS = frozenset({"specialize", "specialise"})
 #: Verbs that report what a source says.
 REPORT_VERBS = frozenset({
     "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
     "detail", "describe", "report", "tell", "provide", "contain", "list", "include", "give",
     "show", "note", "clarify", "confirm", "explain", "reference", "refer", "be",
     "point", "highlight", "outline", "emphasize", "emphasise", "identify", "present", "focus",
+})
+#: Verbs by which a response says who said or thinks something (*Jay O'Berski suggests
+#: that ...*, *Chief Inspector Parsons said ...*): with a named speaker the attribution is a
+#: claim of its own (:func:`_speaker_claim`), whether or not what was said is asserted.
+SPEECH_VERBS = frozenset({
+    "say", "tell", "suggest", "believe", "argue", "claim", "note", "explain", "write", "add",
+    "warn", "insist", "think", "estimate", "predict", "recall", "admit", "acknowledge",
+    "announce", "state", "report", "observe", "contend", "maintain", "caution", "stress",
+    "emphasise", "emphasize", "propose", "speculate", "describe", "reveal", "confirm", "deny",
 })
 #: Verbs of liking: "you will love it" is an opinion.
 OPINION_VERBS = frozenset({"love", "like", "enjoy", "prefer", "hate", "recommend", "adore"})
@@ -714,6 +733,33 @@ def _opens_line(tok) -> bool:
     return True
 
 
+def _speaker_claim(pred, words: _Words) -> Claim | None:
+    """The attribution of a verb of saying or thinking to a named speaker (*Duke University
+    professor Jay O'Berski suggests that ...*): a claim of kind ``"speaker"`` whose words
+    are the speaker's phrase, or None (no such verb; a speaker that is a pronoun, the
+    first person, a source or a reviewer, or holds no capitalised name; a modal, a
+    hedging word or a negation on the verb)."""
+    if _lemma(pred) not in SPEECH_VERBS or pred.pos_ != "VERB":
+        return None
+    subj = next((c for c in pred.children if c.dep_ == "nsubj"), None)
+    if (subj is None or _is_pronoun(subj) or _first_person(subj)
+            or _lemma(subj) in SOURCE_NOUNS or _lemma(subj) in FOR_REVIEWERS):
+        return None
+    if any((c.dep_ in ("aux", "auxpass") and _lemma(c) in HEDGE_AUX)
+           or c.lower_ in HEDGE_WORDS or _negates(c) for c in pred.children):
+        return None
+    tokens = _phrase(subj, drop_conj=False)
+    if not any(t.pos_ == "PROPN" and t.text[:1].isupper() for t in tokens):
+        return None
+    subj_words, subj_values = words.claim_words(tokens, "subject", frozenset({subj.i}))
+    if not subj_words:
+        return None
+    start, end = _span_of([*tokens, pred])
+    return Claim(text=words.text[start:end], start=start, end=end, subject=_lemma(subj),
+                 verb=_lemma(pred), object="", negated=False, kind="speaker",
+                 words=tuple(subj_words), values=tuple(subj_values))
+
+
 def _predicate_claims(pred, words: _Words) -> list[Claim]:
     if pred.dep_ in ("acl", "advcl", "relcl") and _infinitive(pred):
         return []  # "a way to clean it", "to keep drinks cold": purposes, not facts
@@ -769,8 +815,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         # the verb of reviewing weighs nothing with a reviewer as subject, and in a passive
         # without an agent: "the pizza is praised", "parking was described as limited"
         agentless = passive and not any(c.dep_ == "agent" for c in pred.children)
-        light = AVAILABILITY_WORDS | (REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless
-                                      else frozenset())
+        light = AVAILABILITY_WORDS | KIND_VERBS | (
+            REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
                       if w.word.key in light and not w.qualifier else w
                       for w in pred_words]
@@ -1000,6 +1046,9 @@ def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
         if sent.text.rstrip().endswith("?"):
             continue
         for tok in sent:
+            speaker = _speaker_claim(tok, words)
+            if speaker is not None:
+                claims.append(speaker)
             if _is_predicate(tok):
                 claims.extend(_predicate_claims(tok, words))
             elif tok.dep_ == "appos" and not _not_asserted(tok.head.head):

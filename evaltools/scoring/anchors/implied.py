@@ -17,12 +17,18 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   unit (*three years*) nor a qualified one (:func:`~evaltools.scoring.anchors.mentions.supports`).
   Lists of two are left out (a pair is everywhere in prose, and *two* would be excused by any
   of them), and so are lists of common nouns (*efficiency, multiplexability and ease*): a
-  summary counts the people, places and firms it names.
+  summary counts the people, places and firms it names;
+- two clock times of one sentence, the later within twelve hours of the earlier (*a 7:30
+  reservation ... weren't seated until almost 8:15*): the minutes between them,
+  ``("quantity", "min", 45)``, which a review's *waited about 45 minutes* restates.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 
 from evaltools.scoring.anchors.mentions import Mention
@@ -37,8 +43,10 @@ _DOZEN = re.compile(r"(?i)\ba\s+dozen\b(?!s)")
 LIST_MIN, LIST_MAX = 3, 12
 
 
-def implied_mentions(doc) -> tuple[Mention, ...]:
-    """The amounts ``doc`` (a parsed context) implies, sorted by start.
+def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ...]:
+    """The amounts ``doc`` (a parsed context) implies, sorted by start; ``mentions``: the
+    ones :func:`~evaltools.scoring.anchors.mentions.find_mentions` read in it (their clock
+    times give the durations).
 
     Examples
     --------
@@ -49,6 +57,10 @@ def implied_mentions(doc) -> tuple[Mention, ...]:
     ...     print(repr(m.text), m.value)
     'a month' ('quantity', 'month', Decimal('1'))
     'Conwy, Anglesey, Gwynedd and Powys' ('number', Decimal('4'))
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am.")
+    >>> [(m.text, m.value) for m in implied_mentions(doc, find_mentions(doc.text))]
+    [('7:30 reservation but sat at 8:15', ('quantity', 'min', Decimal('45')))]
     """
     text = doc.text
     found = [Mention("number", m.group(), m.start(), m.end(),
@@ -57,6 +69,7 @@ def implied_mentions(doc) -> tuple[Mention, ...]:
     found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
               for m in _DOZEN.finditer(text)]
     found += _list_counts(doc)
+    found += _durations(doc, mentions)
     return tuple(sorted(found, key=lambda m: (m.start, m.end)))
 
 
@@ -83,4 +96,26 @@ def _list_counts(doc) -> list[Mention]:
         if "\n" not in doc.text[start:end]:
             out.append(Mention("count", doc.text[start:end], start, end,
                                ("number", Decimal(len(items)))))
+    return out
+
+
+#: The longest span between two clock times read as a duration, in minutes.
+DURATION_MAX = 12 * 60
+
+
+def _durations(doc, mentions: Sequence[Mention]) -> list[Mention]:
+    """The minutes between each two successive clock times of one sentence, when the later
+    is within :data:`DURATION_MAX` of the earlier (an hour without *am* / *pm* read on
+    the same half of the day)."""
+    times = sorted((m for m in mentions if m.kind == "date" and m.value[0] == "time"),
+                   key=lambda m: m.start)
+    starts = [sent.start_char for sent in doc.sents]
+    out = []
+    for a, b in itertools.pairwise(times):
+        if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
+            continue  # not one sentence
+        gap = (b.value[1] * 60 + b.value[2]) - (a.value[1] * 60 + a.value[2])
+        if 0 < gap <= DURATION_MAX:
+            out.append(Mention("number", doc.text[a.start:b.end], a.start, b.end,
+                               ("quantity", "min", Decimal(gap))))
     return out

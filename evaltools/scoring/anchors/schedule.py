@@ -232,7 +232,13 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             excepted.update(range(m.start(1), m.end(1)))
         groups = [g for g in _day_groups(s) if g[1] not in excepted]
         ranges = _time_ranges(s, minute)
-        times_first = bool(ranges and groups and ranges[0][0] < groups[0][1])
+        # "open Tuesday through Sunday: from 4:30 PM to 10 PM Tuesday to Thursday, ...": a
+        # group whose every day a smaller group names again heads the list and orders nothing
+        named = [frozenset(days) for days, _, _ in groups]
+        heads = {k for k, days in enumerate(named) if days <= frozenset().union(
+            *(other for j, other in enumerate(named) if j != k and len(other) < len(days)))}
+        ordered = [g for k, g in enumerate(groups) if k not in heads] or groups
+        times_first = bool(ranges and ordered and ranges[0][0] < ordered[0][1])
         hours: list[tuple[int, int] | None] = []
         for k, (_, a, b) in enumerate(groups):
             lo = groups[k - 1][2] if k else 0
@@ -258,7 +264,6 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             if (hours[k] is None and hours[j] is not None and not alone[k]
                     and _LIST_GAP.fullmatch(gap)):
                 hours[k] = hours[j]
-        named = [frozenset(days) for days, _, _ in groups]
         for k, (days, a, b) in enumerate(groups):
             before = s[max(0, a - 25):a]
             negs = list(_NEGATED.finditer(before))
