@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 690 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 754 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in eleven batches:
+development data, not a held-out test), in twelve batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -41,7 +41,12 @@ development data, not a held-out test), in eleven batches:
 - the eleventh (64; ``biz119``-``biz130``, ``news101``-``news110``, ``qa101``-``qa110``), written
   the same way in the eighteenth round, its writers asked to paraphrase freely and add the
   inferences a careful judge would accept, and measured once on the seventeenth round's final
-  build, before any rule changed (docs/validity.md, "Eighteenth round").
+  build, before any rule changed (docs/validity.md, "Eighteenth round");
+- the twelfth (64; ``biz131``-``biz142``, ``news111``-``news120``, ``qa111``-``qa120``), written
+  the same way in the nineteenth round in the voices of current chat models, each edit one
+  subtle invented detail, wrong value or misattribution, or a plain contradiction, and measured
+  once on the eighteenth round's final build, before any rule changed (docs/validity.md,
+  "Nineteenth round").
 
 Each batch has
 
