@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 754 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 818 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in twelve batches:
+development data, not a held-out test), in thirteen batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -46,7 +46,10 @@ development data, not a held-out test), in twelve batches:
   the same way in the nineteenth round in the voices of current chat models, each edit one
   subtle invented detail, wrong value or misattribution, or a plain contradiction, and measured
   once on the eighteenth round's final build, before any rule changed (docs/validity.md,
-  "Nineteenth round").
+  "Nineteenth round");
+- the thirteenth (64; ``biz143``-``biz154``, ``news121``-``news130``, ``qa121``-``qa130``),
+  written the same way in the same round and measured once on that round's build before the
+  amenity clause (docs/validity.md, "Nineteenth round").
 
 Each batch has
 
@@ -163,7 +166,8 @@ def batch_of(record_id: str) -> int:
     (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
     (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
     (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), 91-100 the tenth
-    (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), then the twelfth.
+    (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), 111-120 the twelfth
+    (``biz131``-``biz142``), then the thirteenth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -185,11 +189,13 @@ def batch_of(record_id: str) -> int:
     (10, 11, 11, 11)
     >>> batch_of("biz130_h"), batch_of("qa110_h"), batch_of("biz131"), batch_of("news111_h")
     (11, 11, 12, 12)
+    >>> batch_of("biz142_h"), batch_of("qa120"), batch_of("biz143"), batch_of("news121_h")
+    (12, 12, 13, 13)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -198,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 13), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 14), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,

@@ -33,6 +33,9 @@ and HaluEval, dialogue BEGIN and Q²). Rules:
   and ``hallucination.long_response_words``);
 
 each under each relevance waiver ``w`` (rule 2 not applied when ``support >= w``; 0: never).
+The amenity clause (``hallucination.amenity_fail_probability``) is not simulated: it reads
+JSON business records only, which no development set holds (docs/validity.md, "Nineteenth
+round").
 The chosen rule is the one with the highest mean F1 over the development sets among those
 whose worst faithful FAIL **per task type** is at most ``--max-false`` (the target is stated
 per task type: a user's pipeline is one task, and two sets of one task that disagree on what

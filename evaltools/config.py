@@ -83,6 +83,8 @@ class HallucinationConfig:
     verdict_from: str
     value_fail_probability: float = setting(0.0, 1.0)
     name_fail_probability: float = setting(0.0, 1.0)
+    amenities: tuple[str, ...]
+    amenity_fail_probability: float = setting(0.0, 1.0)
     long_response_words: int = setting(1, 100_000)
     long_fail_probability: float = setting(0.0, 1.0)
     claim_window: int = setting(0, 5)

@@ -1514,3 +1514,75 @@ def test_specializing_says_only_what_kind_of_business_it_is(response, supported)
     ctx = json.dumps({"name": "Pho Saigon", "categories": "Restaurants, Noodles, Soup"})
     r = evaltools.score(CAFE_Q, ctx, response)
     assert all(_claims(r).values()) is supported
+
+
+GYM = json.dumps({"name": "Iron Works", "categories": "Gyms, Fitness",
+                  "attributes": {"WiFi": "u'free'", "BusinessParking": "{'lot': True}"},
+                  "review_info": [{"review_text": "Clean lockers, friendly trainers."}]})
+
+
+@pytest.mark.parametrize(("response", "added"), [
+    ("Iron Works offers free Wi-Fi, a parking lot and clean lockers.", ()),
+    ("Iron Works offers free Wi-Fi, a sauna and clean lockers.", ("sauna",)),
+])
+def test_an_amenity_the_record_never_mentions_is_added(response, added):
+    r = evaltools.score(CAFE_Q, GYM, response)
+    absent = [a for a in r.unsupported() if a.contradiction == "record_absent"]
+    assert [a.note.rsplit("never mentions ", 1)[1] for a in absent] == [
+        ", ".join(repr(w) for w in added)] * bool(added)
+    assert r.verdict_inputs.amenity_absent is bool(added)
+
+
+def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records():
+    from evaltools.config import load_config
+    from evaltools.scoring.verdict import redecide
+
+    r = evaltools.score(CAFE_Q, GYM, "Iron Works offers free Wi-Fi, a sauna and clean lockers.")
+    (p, cut) = r.verdict_inputs.probability
+    assert p < cut  # the calibration's threshold alone would pass it
+    at = load_config().replace(hallucination={"amenity_fail_probability": round(p, 2) - 0.01})
+    assert redecide(r, at).reasons[0].endswith("with an amenity the record never mentions "
+                                               "(safety first)")
+    off = load_config().replace(hallucination={"amenity_fail_probability": 1.0})
+    assert redecide(r, off).verdict != "FAIL"
+    prose = evaltools.score("What does the gym offer?", "Iron Works has free Wi-Fi and a "
+                            "parking lot.", "Iron Works offers free Wi-Fi and a sauna.")
+    assert not prose.verdict_inputs.amenity_absent  # passages are not a record's list
+    triples = evaltools.score("Describe it.", json.dumps({"name": "Death on a Factory Farm",
+                                                          "broadcastedBy": "HBO"}),
+                              "Death on a Factory Farm is a tv series shown by HBO.")
+    assert not triples.verdict_inputs.amenity_absent  # no business: no reviews, no hours
+
+
+# ---------------------------------------------------------- the thirteenth probe batch
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("One customer wasn't seated until 40 minutes after a 2pm appointment.", True),
+    ("One customer wasn't seated until 70 minutes after a 2pm appointment.", False),
+])
+def test_an_hour_without_am_or_pm_after_an_afternoon_time_is_the_afternoons(response,
+                                                                            supported):
+    ctx = _review("Polished", "I had a 2pm appointment and wasn't seated until 2:40.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+@pytest.mark.parametrize(("year", "supported"), [("1956", True), ("1957", False)])
+def test_a_count_of_years_later_names_the_year(year, supported):
+    ctx = ("It banned the Socialist Reich Party in 1952 and the Communist Party (KPD) four "
+           "years later.")
+    r = evaltools.score("How does Germany guard against dictatorship?", ctx,
+                        f"It banned the Socialist Reich Party in 1952 and the KPD in {year}.")
+    assert [a.supported for a in r.anchors if a.kind == "date"] == [True, supported]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("The salon accepts credit cards.", True),  # "Nail Salons" holds a salon
+    ("The bakery accepts credit cards.", False),
+])
+def test_a_plural_inside_a_records_category_name_is_found_as_its_singular(response, supported):
+    ctx = json.dumps({"name": "Polished", "categories": "Nail Salons, Beauty & Spas",
+                      "attributes": {"BusinessAcceptsCreditCards": "True"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert all(_claims(r).values()) is supported

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 from evaltools.config import Config
@@ -21,6 +22,12 @@ from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
 from evaltools.scoring.sources import abstention_sentences
 from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, denied_by_record, redecide
+
+
+@functools.lru_cache(maxsize=8)
+def _amenities(words: tuple[str, ...]) -> frozenset[str]:
+    """The configured amenity keys as a set, made once per configuration."""
+    return frozenset(words)
 
 
 def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
@@ -156,7 +163,8 @@ def score_features(rid: Any, query: QueryFeatures,
         ngram=config.drift.ngram, overlap_below=config.drift.overlap_below,
         penalty=config.drift.penalty, claim_window=config.hallucination.claim_window,
         paraphrase=config.grounding.paraphrase,
-        paraphrase_cosine=config.grounding.paraphrase_cosine)
+        paraphrase_cosine=config.grounding.paraphrase_cosine,
+        amenities=_amenities(config.hallucination.amenities))
     declined = abstention_sentences(response.text, response.sentences)
     declines = bool(declined) and len(declined) == len(response.sentences)
     short_answer = rcfg.answer_type and answers_type(
@@ -201,6 +209,7 @@ def score_features(rid: Any, query: QueryFeatures,
         value_unsupported=any(a.kind in VALUE_KINDS for a in result.unsupported()),
         record_denied=any(denied_by_record(a) for a in result.unsupported()),
         name_absent=any(a.absent for a in result.unsupported()),
+        amenity_absent=any(a.contradiction == "record_absent" for a in result.unsupported()),
         response_words=len(response.words))
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)

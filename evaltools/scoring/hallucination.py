@@ -392,13 +392,38 @@ def _name_runs(names: Sequence) -> list[list]:
     return [r for r in runs if len(r) > 1]
 
 
+def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
+                     ) -> tuple[str, ...]:
+    """The words of ``claim`` that name an amenity (one of ``amenities``, config
+    ``hallucination.amenities``, by any of the word's forms) which the context never
+    mentions under any form the matcher reads. Asked of a business's records only (a JSON
+    record with reviews or weekly hours): such a record lists what its business has and
+    offers, so an amenity it never mentions is one the response adds.
+
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp, cfg = load_pipeline(), load_config()
+    >>> c = context_features(nlp("categories: Gyms. wifi: free. Great trainers."), cfg)
+    >>> [absent_amenities(x, c, frozenset(cfg.hallucination.amenities))
+    ...  for x in extract_claims(nlp("The gym offers free Wi-Fi and a sauna."))]
+    [(), ('sauna',)]
+    """
+    index = context.index.sentences
+    return tuple(dict.fromkeys(
+        w.word.text for w in claim.words
+        if any(f in amenities for f in w.word.forms) and not index.locate(w.word)))
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
                   count_query_anchors: bool = False,
                   number_context: bool = False, claim_window: int = 0,
                   paraphrase: bool = False,
-                  paraphrase_cosine: float = 0.0) -> tuple[Anchor, ...]:
+                  paraphrase_cosine: float = 0.0,
+                  amenities: frozenset[str] = frozenset()) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
     With ``number_context`` (features built with config
@@ -489,6 +514,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         echo = not s.supported and query is not None and echoes_query(c, query)
         suffix = "; restated from the query, not counted" if echo else ""
         absent = () if s.supported else absent_names(c, context, query, response.text)
+        if (not s.supported and s.contradiction is None and amenities and not echo
+                and context.structured and (context.reviews or context.week is not None)):
+            added = absent_amenities(c, context, amenities)
+            if added:  # "a sauna" in an overview of a gym's record that never mentions one
+                s = dataclasses.replace(s, contradiction="record_absent", note=(
+                    f"{s.note}; the record never mentions {', '.join(repr(a) for a in added)}"))
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
@@ -539,13 +570,15 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         ngram: int = 2, overlap_below: float = 0.2,
                         penalty: float = 0.2, claim_window: int = 0,
                         paraphrase: bool = False,
-                        paraphrase_cosine: float = 0.0) -> HallucinationScore:
+                        paraphrase_cosine: float = 0.0,
+                        amenities: frozenset[str] = frozenset()) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, min_share=min_share,
                             rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
                             number_context=number_context, claim_window=claim_window,
-                            paraphrase=paraphrase, paraphrase_cosine=paraphrase_cosine)
+                            paraphrase=paraphrase, paraphrase_cosine=paraphrase_cosine,
+                            amenities=amenities)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

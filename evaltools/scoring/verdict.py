@@ -129,6 +129,7 @@ class VerdictInputs:
     value_unsupported: bool = False
     record_denied: bool = False
     name_absent: bool = False
+    amenity_absent: bool = False
     response_words: int = 0
 
     def to_dict(self) -> dict:
@@ -137,7 +138,7 @@ class VerdictInputs:
                 "probability": None if self.probability is None else list(self.probability),
                 "value_unsupported": self.value_unsupported,
                 "record_denied": self.record_denied, "name_absent": self.name_absent,
-                "response_words": self.response_words}
+                "amenity_absent": self.amenity_absent, "response_words": self.response_words}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -165,7 +166,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            relevance_waived: bool = False, completeness_waived: bool = False,
            probability: tuple[float | None, float] | None = None,
            value_unsupported: bool = False, record_denied: bool = False,
-           name_absent: bool = False, response_words: int = 0) -> ScoreVerdict:
+           name_absent: bool = False, amenity_absent: bool = False,
+           response_words: int = 0) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -185,7 +187,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     or ``P >= hallucination.value_fail_probability``; or, when ``name_absent`` (an
     unsupported claim names what neither the context nor the query mentions:
     ``Anchor.absent``), ``S_hall > fail_above`` or
-    ``P >= hallucination.name_fail_probability``. A response of
+    ``P >= hallucination.name_fail_probability``; or, when ``amenity_absent`` (an
+    unsupported claim gives a record's business an amenity the record never mentions:
+    contradiction ``"record_absent"``), ``S_hall > fail_above`` or
+    ``P >= hallucination.amenity_fail_probability``. A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on.
 
@@ -226,6 +231,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'hallucination probability 0.35 >= 0.3 with a name the context never mentions (safety first)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.29, 0.7), name_absent=True).verdict
     'PASS'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.45, 0.7), amenity_absent=True).reasons[0]
+    'hallucination probability 0.45 >= 0.3 with an amenity the record never mentions (safety first)'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.58 >= 0.55 (safety first; calibration;
@@ -251,12 +258,14 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                                     f"(safety first; calibration{why})"))
         elif record_denied:
             crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
-        else:  # a wrong value, then an unknown name: each fails from its own probability
+        else:  # a wrong value, an unknown name, an added amenity: each from its own probability
             for found, at, what in (
                     (value_unsupported, h.value_fail_probability,
                      "an unsupported number or date"),
                     (name_absent, h.name_fail_probability,
-                     "a name the context never mentions")):
+                     "a name the context never mentions"),
+                    (amenity_absent, h.amenity_fail_probability,
+                     "an amenity the record never mentions")):
                 if found and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
                                             f"with {what} (safety first)"))
@@ -301,4 +310,4 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
                   record_denied=inputs.record_denied, name_absent=inputs.name_absent,
-                  response_words=inputs.response_words)
+                  amenity_absent=inputs.amenity_absent, response_words=inputs.response_words)

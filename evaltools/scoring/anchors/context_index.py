@@ -71,8 +71,11 @@ class ClaimSupport:
 #: negates); a record's own ``key: no`` denies a word of an affirmed claim; a record's own
 #: ``key: yes`` affirms what a negated claim denies; the context says the opposite word
 #: beside the claim's words; the context has the roles swapped; a record's weekly hours deny
-#: the days or hours a response says it is open (:mod:`~evaltools.scoring.anchors.schedule`).
-CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles", "record_hours")
+#: the days or hours a response says it is open (:mod:`~evaltools.scoring.anchors.schedule`);
+#: a record never mentions an amenity the claim gives the business
+#: (:func:`~evaltools.scoring.hallucination.absent_amenities`).
+CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles", "record_hours",
+                  "record_absent")
 
 
 #: Words of a schedule whose opposite a claim with an hour does not contradict.

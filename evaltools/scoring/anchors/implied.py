@@ -19,8 +19,11 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   of them), and so are lists of common nouns (*efficiency, multiplexability and ease*): a
   summary counts the people, places and firms it names;
 - two clock times of one sentence, the later within twelve hours of the earlier (*a 7:30
-  reservation ... weren't seated until almost 8:15*): the minutes between them,
-  ``("quantity", "min", 45)``, which a review's *waited about 45 minutes* restates.
+  reservation ... weren't seated until almost 8:15*; an hour without *am* / *pm* may be the
+  afternoon's: *a 2pm appointment ... seated until 2:40*): the minutes between them,
+  ``("quantity", "min", 45)``, which a review's *waited about 45 minutes* restates;
+- a count of years *later* or *earlier* than a year of the same sentence (*in 1952 and ...
+  four years later*): that year, ``("year", 1956)``.
 """
 
 from __future__ import annotations
@@ -58,9 +61,14 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     'a month' ('quantity', 'month', Decimal('1'))
     'Conwy, Anglesey, Gwynedd and Powys' ('number', Decimal('4'))
     >>> from evaltools.scoring.anchors.mentions import find_mentions
-    >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am.")
-    >>> [(m.text, m.value) for m in implied_mentions(doc, find_mentions(doc.text))]
-    [('7:30 reservation but sat at 8:15', ('quantity', 'min', Decimal('45')))]
+    >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am. "
+    ...                       "A 2pm slot began at 2:40. It was banned in 1952 and four years "
+    ...                       "later.")
+    >>> for m in implied_mentions(doc, find_mentions(doc.text)):
+    ...     print(repr(m.text), m.value)
+    '7:30 reservation but sat at 8:15' ('quantity', 'min', Decimal('45'))
+    '2pm slot began at 2:40' ('quantity', 'min', Decimal('40'))
+    'four years later' ('year', 1956)
     """
     text = doc.text
     found = [Mention("number", m.group(), m.start(), m.end(),
@@ -70,6 +78,7 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
               for m in _DOZEN.finditer(text)]
     found += _list_counts(doc)
     found += _durations(doc, mentions)
+    found += _years_on(doc, mentions)
     return tuple(sorted(found, key=lambda m: (m.start, m.end)))
 
 
@@ -99,6 +108,10 @@ def _list_counts(doc) -> list[Mention]:
     return out
 
 
+#: "am" / "pm" written with a clock time (its half of the day is then known).
+_HALF_DAY = re.compile(r"(?i)[ap]\.?\s?m\b|noon|midnight")
+#: "four years later", "two years earlier": a count of years from a year said before it.
+_YEARS_ON = re.compile(r"(?i)\s*(later|after(?:wards)?|on|earlier|before)\b")
 #: The longest span between two clock times read as a duration, in minutes.
 DURATION_MAX = 12 * 60
 
@@ -115,7 +128,33 @@ def _durations(doc, mentions: Sequence[Mention]) -> list[Mention]:
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
             continue  # not one sentence
         gap = (b.value[1] * 60 + b.value[2]) - (a.value[1] * 60 + a.value[2])
+        if gap <= 0 and b.value[1] < 12 and not _HALF_DAY.search(b.text):
+            gap += 12 * 60  # "a 2pm appointment ... seated until 2:40": 2:40 pm
         if 0 < gap <= DURATION_MAX:
             out.append(Mention("number", doc.text[a.start:b.end], a.start, b.end,
                                ("quantity", "min", Decimal(gap))))
+    return out
+
+
+def _years_on(doc, mentions: Sequence[Mention]) -> list[Mention]:
+    """The year a count of years after (or before) a year of the same sentence names: *the
+    Socialist Reich Party in 1952 and the Communist Party four years later* implies 1956."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    starts = [sent.start_char for sent in doc.sents]
+    out = []
+    year = None  # (sentence, the last year mention)
+    for m in ordered:
+        sent = bisect.bisect_right(starts, m.start)
+        if m.kind == "date" and m.value[0] == "year":
+            year = (sent, m)
+            continue
+        if (year is None or year[0] != sent or m.value[0] != "quantity"
+                or m.value[1] != "year" or m.value[2] != int(m.value[2])):
+            continue
+        on = _YEARS_ON.match(doc.text, m.end)
+        if on is None:
+            continue
+        sign = -1 if on.group(1).lower() in ("earlier", "before") else 1
+        out.append(Mention("date", doc.text[m.start:on.end()], m.start, on.end(),
+                           ("year", year[1].value[1] + sign * int(m.value[2]))))
     return out
