@@ -113,6 +113,22 @@ def _in_name(tok) -> bool:
     return any(0 <= j < len(doc) and doc[j].pos_ == "PROPN" for j in (tok.i - 1, tok.i + 1))
 
 
+def _closes_name(tok) -> bool:
+    """Whether ``tok`` is the capitalised last word of a run of names (*Nail Salons*,
+    *Cocktail Bars*; not *Georges* of *Georges Herpin*): a plural there may be a category's,
+    so the matcher also finds it as its singular.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Nail Salons, by Georges Herpin.")
+    >>> [t.text for t in doc if _closes_name(t)]
+    ['Salons', 'Herpin']
+    """
+    doc = tok.doc
+    return (tok.pos_ == "PROPN" and tok.text[:1].isupper() and tok.i > 0
+            and doc[tok.i - 1].pos_ == "PROPN"
+            and (tok.i + 1 == len(doc) or doc[tok.i + 1].pos_ != "PROPN"))
+
+
 def token_key(tok) -> str:
     """The matching key of a spaCy token: folded lemma, with unit and weekday equivalents.
 
@@ -433,8 +449,8 @@ def words_of(doc) -> list[Word]:
         key = "".join(parts)
         surface = fold(text[start:end])
         forms = (key,) if surface == key or not surface.isalnum() else (key, surface)
-        if (len(pieces) == 1 and pieces[0].pos_ == "PROPN" and pieces[0].text[:1].isupper()
-                and key == surface and _singular(key) != key):
+        if (len(pieces) == 1 and _closes_name(pieces[0]) and key == surface
+                and _singular(key) != key):
             forms = (*forms, _singular(key))  # "Nail Salons" (a name-run): also "salon"
         site = _SITE.match(surface) if len(pieces) == 1 and pieces[0].like_url else None
         if site is not None and site.group(1) not in forms:
