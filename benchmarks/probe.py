@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 818 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 882 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in thirteen batches:
+development data, not a held-out test), in fourteen batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -49,7 +49,10 @@ development data, not a held-out test), in thirteen batches:
   "Nineteenth round");
 - the thirteenth (64; ``biz143``-``biz154``, ``news121``-``news130``, ``qa121``-``qa130``),
   written the same way in the same round and measured once on that round's build before the
-  amenity clause (docs/validity.md, "Nineteenth round").
+  amenity clause (docs/validity.md, "Nineteenth round");
+- the fourteenth (64; ``biz155``-``biz166``, ``news131``-``news140``, ``qa131``-``qa140``),
+  written the same way at the end of that round and measured once on its final build, with
+  nothing changed after (docs/validity.md, "Nineteenth round").
 
 Each batch has
 
@@ -167,7 +170,8 @@ def batch_of(record_id: str) -> int:
     (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
     (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), 91-100 the tenth
     (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), 111-120 the twelfth
-    (``biz131``-``biz142``), then the thirteenth.
+    (``biz131``-``biz142``), 121-130 the thirteenth (``biz143``-``biz154``), then the
+    fourteenth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -191,11 +195,13 @@ def batch_of(record_id: str) -> int:
     (11, 11, 12, 12)
     >>> batch_of("biz142_h"), batch_of("qa120"), batch_of("biz143"), batch_of("news121_h")
     (12, 12, 13, 13)
+    >>> batch_of("biz154_h"), batch_of("qa130"), batch_of("biz155"), batch_of("news131_h")
+    (13, 13, 14, 14)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142) if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120))  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154) if name.startswith("biz")
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130))  # each batch's last id
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -204,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 14), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 15), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
