@@ -449,9 +449,10 @@ def words_of(doc) -> list[Word]:
         key = "".join(parts)
         surface = fold(text[start:end])
         forms = (key,) if surface == key or not surface.isalnum() else (key, surface)
-        if (len(pieces) == 1 and _closes_name(pieces[0]) and key == surface
-                and _singular(key) != key):
-            forms = (*forms, _singular(key))  # "Nail Salons" (a name-run): also "salon"
+        if len(pieces) == 1 and key == surface and _closes_name(pieces[0]):
+            one = _singular(key)
+            if one != key:
+                forms = (*forms, one)  # "Nail Salons" (a name-run): also "salon"
         site = _SITE.match(surface) if len(pieces) == 1 and pieces[0].like_url else None
         if site is not None and site.group(1) not in forms:
             forms = (*forms, site.group(1))  # "www.webmd.com" names WebMD

@@ -77,8 +77,9 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
               for m in _DOZEN.finditer(text)]
     found += _list_counts(doc)
-    found += _durations(doc, mentions)
-    found += _years_on(doc, mentions)
+    starts = [sent.start_char for sent in doc.sents]  # once, for both readings by sentence
+    found += _durations(doc, mentions, starts)
+    found += _years_on(doc, mentions, starts)
     return tuple(sorted(found, key=lambda m: (m.start, m.end)))
 
 
@@ -116,13 +117,12 @@ _YEARS_ON = re.compile(r"(?i)\s*(later|after(?:wards)?|on|earlier|before)\b")
 DURATION_MAX = 12 * 60
 
 
-def _durations(doc, mentions: Sequence[Mention]) -> list[Mention]:
-    """The minutes between each two successive clock times of one sentence, when the later
-    is within :data:`DURATION_MAX` of the earlier (an hour without *am* / *pm* read on
-    the same half of the day)."""
+def _durations(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
+    """The minutes between each two successive clock times of one sentence (``starts``: the
+    sentences' first characters), when the later is within :data:`DURATION_MAX` of the
+    earlier (an hour without *am* / *pm* read on the same half of the day)."""
     times = sorted((m for m in mentions if m.kind == "date" and m.value[0] == "time"),
                    key=lambda m: m.start)
-    starts = [sent.start_char for sent in doc.sents]
     out = []
     for a, b in itertools.pairwise(times):
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
@@ -136,11 +136,10 @@ def _durations(doc, mentions: Sequence[Mention]) -> list[Mention]:
     return out
 
 
-def _years_on(doc, mentions: Sequence[Mention]) -> list[Mention]:
+def _years_on(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
     """The year a count of years after (or before) a year of the same sentence names: *the
     Socialist Reich Party in 1952 and the Communist Party four years later* implies 1956."""
     ordered = sorted(mentions, key=lambda m: m.start)
-    starts = [sent.start_char for sent in doc.sents]
     out = []
     year = None  # (sentence, the last year mention)
     for m in ordered:
