@@ -84,6 +84,7 @@ class HallucinationConfig:
     value_fail_probability: float = setting(0.0, 1.0)
     name_fail_probability: float = setting(0.0, 1.0)
     amenities: tuple[str, ...]
+    provenance: tuple[str, ...]
     amenity_fail_probability: float = setting(0.0, 1.0)
     long_response_words: int = setting(1, 100_000)
     long_fail_probability: float = setting(0.0, 1.0)

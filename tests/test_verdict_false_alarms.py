@@ -1541,8 +1541,8 @@ def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records()
     (p, cut) = r.verdict_inputs.probability
     assert p < cut  # the calibration's threshold alone would pass it
     at = load_config().replace(hallucination={"amenity_fail_probability": round(p, 2) - 0.01})
-    assert redecide(r, at).reasons[0].endswith("with an amenity the record never mentions "
-                                               "(safety first)")
+    assert redecide(r, at).reasons[0].endswith(
+        "with an amenity or provenance the record never mentions (safety first)")
     off = load_config().replace(hallucination={"amenity_fail_probability": 1.0})
     assert redecide(r, off).verdict != "FAIL"
     prose = evaltools.score("What does the gym offer?", "Iron Works has free Wi-Fi and a "
@@ -1586,3 +1586,103 @@ def test_a_plural_inside_a_records_category_name_is_found_as_its_singular(respon
                       "attributes": {"BusinessAcceptsCreditCards": "True"}})
     r = evaltools.score(CAFE_Q, ctx, response)
     assert all(_claims(r).values()) is supported
+
+
+# ------------------------------------------------- the fourteenth and fifteenth probe batches
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Aguero received a four-match ban.", True),
+    ("Aguero received a five-match ban.", False),  # a count before a hyphen is still a count
+])
+def test_a_count_written_before_a_hyphen_is_a_number(response, supported):
+    ctx = "Aguero, 28, received a four-match ban for a high and late challenge."
+    r = evaltools.score("Summarise the news.", ctx, response)
+    assert [(a.text, a.supported) for a in r.anchors if a.kind == "number"][-1] == (
+        response.split()[-2].split("-")[0], supported)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Wrexham finished eighth in the table.", True),  # the context's 8th
+    ("Wrexham finished fourth in the table.", False),
+])
+def test_an_ordinal_in_words_is_a_number(response, supported):
+    r = evaltools.score("Summarise the news.", "Wrexham finished 8th in the table last season.",
+                        response)
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+def test_a_fraction_and_a_set_phrase_are_no_ordinals():
+    r = evaltools.score("Summarise the news.", "The bill passed.",
+                        "A third of voters backed the bill, a third party said.")
+    assert [a for a in r.anchors if a.kind == "number"] == []
+
+
+@pytest.mark.parametrize(("road", "absent"), [("A3", False), ("A31", True)])
+def test_a_code_of_capitals_and_digits_is_a_name(road, absent):
+    ctx = ("A man died in a crash near the Hindhead tunnel. The A3 was closed northbound "
+           "until early evening.")
+    r = evaltools.score("Summarise the news.", ctx,
+                        f"A man died in a crash near the Hindhead tunnel. The {road} was closed.")
+    assert r.verdict_inputs.name_absent is absent
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    ("It is open Wednesday to Sunday; one couple wished the bar were open Mondays.", False),
+    ("It is open Wednesday to Sunday, but it is also open Mondays.", True),
+])
+def test_days_someone_wished_for_are_no_statement_of_hours(response, denied):
+    ctx = json.dumps({"name": "Vine", "hours": {d: "16:0-22:0" for d in (
+        "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert any(a.contradiction == "record_hours" for a in r.anchors) is denied
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("One Saturday party waited 70 minutes for a table.", True),
+    ("One Saturday party waited 80 minutes for a table.", False),
+])
+def test_hours_and_minutes_written_as_one_duration_support_their_minutes(response, supported):
+    ctx = _review("Seoul Ember", "Waited an hour and ten minutes on a Saturday even with our "
+                                 "name on the list.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+@pytest.mark.parametrize(("response", "declines"), [
+    ("The text holds only a timestamp and no actual article content, so there is nothing to "
+     "summarize. If you share the full article, I'd be happy to summarize it.", True),
+    ("The text holds only a timestamp. The storm killed three people.", False),
+])
+def test_nothing_to_summarize_declines(response, declines):
+    r = evaltools.score("Summarise the news.", "23 March 2017 Last updated at 14:55 GMT",
+                        response)
+    assert any("declines" in x for x in r.reasons) is declines
+
+
+DINER = json.dumps({"name": "Rosie's", "categories": "Diners, Breakfast",
+                    "review_info": [{"review_text": "The pie is made in house and the pork is "
+                                                    "smoked low and slow. Service is quick."}]})
+
+
+@pytest.mark.parametrize(("response", "unstated"), [
+    ("Rosie's serves house-made pie and quick service.", []),  # "made in house": one claim
+    ("Rosie's is a family-owned diner with quick service.", ["family-owned"]),
+    # a phrase no claim holds is still read, as a claim of its sentence
+    ("Reviewers liked the pork, slow-smoked over pecan wood, and the quick service.",
+     ["slow-smoked"]),
+])
+def test_a_provenance_the_record_never_states_is_added(response, unstated):
+    r = evaltools.score(CAFE_Q, DINER, response)
+    found = [a.note.rsplit("never mentions ", 1)[-1].strip("'") for a in r.anchors
+             if a.contradiction == "record_absent"]
+    assert found == unstated
+    assert r.verdict_inputs.amenity_absent is bool(unstated)
+
+
+def test_a_provenance_is_read_in_business_records_only():
+    r = evaltools.score("Summarise the news.", "The diner opened in May.",
+                        "The family-owned diner opened in May.")
+    assert not r.verdict_inputs.amenity_absent
+

@@ -10,7 +10,7 @@ from evaltools.config import Config
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.grounding import GroundingScore, ground
-from evaltools.scoring.hallucination import hallucination_score
+from evaltools.scoring.hallucination import Provenance, hallucination_score
 from evaltools.scoring.relevance import (
     CorpusTfidf,
     answers_single_ask,
@@ -28,6 +28,12 @@ from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, denied_by_reco
 def _amenities(words: tuple[str, ...]) -> frozenset[str]:
     """The configured amenity keys as a set, made once per configuration."""
     return frozenset(words)
+
+
+@functools.lru_cache(maxsize=8)
+def _provenance(entries: tuple[str, ...]) -> Provenance:
+    """The configured claims of provenance, compiled once per configuration."""
+    return Provenance.from_config(entries)
 
 
 def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
@@ -164,7 +170,8 @@ def score_features(rid: Any, query: QueryFeatures,
         penalty=config.drift.penalty, claim_window=config.hallucination.claim_window,
         paraphrase=config.grounding.paraphrase,
         paraphrase_cosine=config.grounding.paraphrase_cosine,
-        amenities=_amenities(config.hallucination.amenities))
+        amenities=_amenities(config.hallucination.amenities),
+        provenance=_provenance(config.hallucination.provenance))
     declined = abstention_sentences(response.text, response.sentences)
     declines = bool(declined) and len(declined) == len(response.sentences)
     short_answer = rcfg.answer_type and answers_type(

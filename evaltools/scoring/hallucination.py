@@ -307,9 +307,15 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?][\"'\u201d\u2019)]*\s+|\n)[ \t]*(?:[-*\
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "mister"})
 
 
+#: A name made of capitals and digits (*the A3*, *the M25*, *a PS5*), which the tagger may
+#: take for a common noun.
+CODE_NAME = re.compile(r"[A-Z]{1,3}[0-9]{1,4}[A-Z]?")
+
+
 def absent_names(claim, context: ContextFeatures,
                  query: QueryFeatures | None = None, text: str = "") -> tuple[str, ...]:
-    """The claim's names (capitalised proper nouns, numbers and :data:`TITLES` aside) that
+    """The claim's names (capitalised proper nouns, numbers and :data:`TITLES` aside, and
+    codes of capitals and digits, :data:`CODE_NAME`) that
     the context never mentions under any form the matcher reads (:meth:`SentenceIndex.locate`:
     codes, name forms, acronyms) and the query does not name either.
 
@@ -347,8 +353,9 @@ def absent_names(claim, context: ContextFeatures,
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
     names = sorted((w.word for w in claim.words
-                    if w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num
-                    and w.word.text.rstrip(".").lower() not in TITLES),
+                    if (w.word.pos == "PROPN" and w.word.text[:1].isupper() and not w.word.num
+                        and w.word.text.rstrip(".").lower() not in TITLES)
+                    or CODE_NAME.fullmatch(w.word.text)),
                    key=lambda w: w.start)
     absent = [w for w in names if not any(f in keys for f in w.forms) and not index.locate(w)]
     if not absent:
@@ -416,6 +423,57 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
         if any(f in amenities for f in w.word.forms) and not index.locate(w.word)))
 
 
+def _squeezed(text: str) -> str:
+    """Lower case without spaces or hyphens: *family-owned*, *Family owned* and *familyowned*
+    read alike."""
+    return re.sub(r"[\s\u00a0-]+", "", text.lower())
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Claims of where a business's goods come from and who runs it (config
+    ``hallucination.provenance``: each entry one claim's ways of writing it, ``|`` between
+    them: ``"family-owned|family-run"``), which a business's record states if they are so.
+
+    >>> p = Provenance.from_config(("family-owned|family-run", "house-made|homemade"))
+    >>> p.absent("A family-owned diner with homemade pie.", "Our homemade pie is the best.")
+    ((2, 14, 'family-owned'),)
+    >>> p.absent("A family run diner.", "A diner run by the Family Run group.")
+    ()
+    """
+
+    pattern: re.Pattern | None
+    groups: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def from_config(cls, entries: Sequence[str]) -> Provenance:
+        groups = tuple(tuple(v.strip() for v in e.split("|") if v.strip()) for e in entries)
+        variants = sorted({v for g in groups for v in g}, key=len, reverse=True)
+        if not variants:
+            return cls(None, ())
+        alt = "|".join(r"[\s\u00a0-]*".join(map(re.escape, re.split(r"[\s-]+", v)))
+                       for v in variants)
+        return cls(re.compile(rf"(?i)(?<![\w-])(?:{alt})(?![\w-])"), groups)
+
+    def absent(self, text: str, context: str) -> tuple[tuple[int, int, str], ...]:
+        """``(start, end, text)`` of each claim of ``text`` none of whose ways of writing
+        the ``context`` holds."""
+        if self.pattern is None:
+            return ()
+        found = list(self.pattern.finditer(text))
+        if not found:
+            return ()
+        held = _squeezed(context)
+        out = []
+        for m in found:
+            said = _squeezed(m.group())
+            group = next((g for g in self.groups if said in {_squeezed(v) for v in g}),
+                         (m.group(),))
+            if not any(_squeezed(v) in held for v in group):
+                out.append((m.start(), m.end(), m.group()))
+        return tuple(out)
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
@@ -423,7 +481,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   number_context: bool = False, claim_window: int = 0,
                   paraphrase: bool = False,
                   paraphrase_cosine: float = 0.0,
-                  amenities: frozenset[str] = frozenset()) -> tuple[Anchor, ...]:
+                  amenities: frozenset[str] = frozenset(),
+                  provenance: Provenance | None = None) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
     With ``number_context`` (features built with config
@@ -479,6 +538,11 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                 rare_above=rare_above, head_rare_above=head_rare_above,
                                 window=claim_window, paraphrase=paraphrase,
                                 paraphrase_cosine=paraphrase_cosine)
+    unstated = ()  # "a family-owned diner" where a business's record never says so
+    if (provenance is not None and context.structured
+            and (context.reviews or context.week is not None)):
+        unstated = tuple(u for u in provenance.absent(response.text, context.text)
+                         if not about_sources(u[0]))
     for c in response.claims:
         if about_sources(c.start):
             continue
@@ -514,16 +578,30 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         echo = not s.supported and query is not None and echoes_query(c, query)
         suffix = "; restated from the query, not counted" if echo else ""
         absent = () if s.supported else absent_names(c, context, query, response.text)
-        if (not s.supported and s.contradiction is None and amenities and not echo
+        if (s.contradiction is None and (amenities or provenance) and not echo
                 and context.structured and (context.reviews or context.week is not None)):
-            added = absent_amenities(c, context, amenities)
-            if added:  # "a sauna" in an overview of a gym's record that never mentions one
-                s = dataclasses.replace(s, contradiction="record_absent", note=(
-                    f"{s.note}; the record never mentions {', '.join(repr(a) for a in added)}"))
+            # "a sauna" in an overview of a gym's record that never mentions one (a claim
+            # the matcher does not support); "a family-owned diner" where the record never
+            # says so (any claim: the diner may be one the record names)
+            added = (() if s.supported else absent_amenities(c, context, amenities)) + tuple(
+                said for start, _, said in unstated if c.start <= start < c.end)
+            if added:
+                s = dataclasses.replace(s, supported=False, contradiction="record_absent",
+                                        note=f"{s.note}; the record never mentions "
+                                             f"{', '.join(repr(a) for a in added)}")
+                echo = False
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
                               contradiction=s.contradiction, absent=absent))
+    for start, end, said in unstated:  # one no claim holds ("pork, slow-smoked over pecan")
+        if not any(a.kind == "claim" and a.start <= start < a.end for a in anchors):
+            a, b = next(((a, b) for a, b in response.sentences if a <= start < b), (start, end))
+            text = response.text[a:b]
+            a, b = a + len(text) - len(text.lstrip()), b - len(text) + len(text.rstrip())
+            anchors.append(Anchor("claim", response.text[a:b], a, b, False,
+                                  note=f"the record never mentions {said!r}",
+                                  contradiction="record_absent"))
     if context.week is not None:
         anchors = denied_by_hours(anchors, response, context, about_sources)
     anchors.sort(key=lambda a: (a.start, a.end))
@@ -571,14 +649,15 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         penalty: float = 0.2, claim_window: int = 0,
                         paraphrase: bool = False,
                         paraphrase_cosine: float = 0.0,
-                        amenities: frozenset[str] = frozenset()) -> HallucinationScore:
+                        amenities: frozenset[str] = frozenset(),
+                        provenance: Provenance | None = None) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, min_share=min_share,
                             rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
                             number_context=number_context, claim_window=claim_window,
                             paraphrase=paraphrase, paraphrase_cosine=paraphrase_cosine,
-                            amenities=amenities)
+                            amenities=amenities, provenance=provenance)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

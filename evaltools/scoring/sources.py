@@ -39,7 +39,11 @@ _ABSTAIN = re.compile(
     r"definitive|straightforward|single) (?:answer|explanation|comparison|mention|figure)"
     r"|not (?:mentioned|specified|stated|discussed|addressed)"
     r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
-    r"|i (?:do not|don't) know)\b", re.IGNORECASE)
+    r"|i (?:do not|don't) know"
+    r"|nothing (?:here )?to (?:summari[sz]e|answer|report|go on)"
+    r"|no (?:actual |real )?(?:article |news |story )?(?:content|text) (?:to|was|is|has)"
+    r"|if you (?:can )?(?:share|provide|paste|send)(?: me)? the (?:full|complete|whole|actual))\b",
+    re.IGNORECASE)
 
 # An attribution names the sources: "the (given) passage(s) (2) (provided)".
 _SRC = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|information|data|"
@@ -141,6 +145,10 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     ()
     >>> abstention_sentences("The documents were signed but not filed.", [(0, 40)])
     ()
+    >>> t = ("The text holds only a date and no actual article content, so there is nothing to "
+    ...      "summarize. If you share the full article, I'd be happy to summarize it.")
+    >>> len(abstention_sentences(t, [(0, 91), (92, 152)]))
+    2
     """
     out = []
     for a, b in sents:

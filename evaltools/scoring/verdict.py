@@ -188,9 +188,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     unsupported claim names what neither the context nor the query mentions:
     ``Anchor.absent``), ``S_hall > fail_above`` or
     ``P >= hallucination.name_fail_probability``; or, when ``amenity_absent`` (an
-    unsupported claim gives a record's business an amenity the record never mentions:
-    contradiction ``"record_absent"``), ``S_hall > fail_above`` or
-    ``P >= hallucination.amenity_fail_probability``. A response of
+    unsupported claim gives a record's business an amenity or a provenance the record
+    never mentions, *a sauna*, *family-owned*: contradiction ``"record_absent"``),
+    ``S_hall > fail_above`` or ``P >= hallucination.amenity_fail_probability``. A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on.
 
@@ -231,8 +231,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'hallucination probability 0.35 >= 0.3 with a name the context never mentions (safety first)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.29, 0.7), name_absent=True).verdict
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.45, 0.7), amenity_absent=True).reasons[0]
-    'hallucination probability 0.45 >= 0.3 with an amenity the record never mentions (safety first)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.45, 0.7), amenity_absent=True).reasons[0][:60]
+    'hallucination probability 0.45 >= 0.3 with an amenity or pro'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.58 >= 0.55 (safety first; calibration;
@@ -265,7 +265,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                     (name_absent, h.name_fail_probability,
                      "a name the context never mentions"),
                     (amenity_absent, h.amenity_fail_probability,
-                     "an amenity the record never mentions")):
+                     "an amenity or provenance the record never mentions")):
                 if found and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
                                             f"with {what} (safety first)"))

@@ -23,7 +23,12 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   afternoon's: *a 2pm appointment ... seated until 2:40*): the minutes between them,
   ``("quantity", "min", 45)``, which a review's *waited about 45 minutes* restates;
 - a count of years *later* or *earlier* than a year of the same sentence (*in 1952 and ...
-  four years later*): that year, ``("year", 1956)``.
+  four years later*): that year, ``("year", 1956)``;
+- hours and minutes written as one duration (*an hour and ten minutes*): its minutes,
+  ``("quantity", "min", 70)``;
+- an ordinal word that :func:`~evaltools.scoring.anchors.mentions.find_mentions` leaves out as
+  a fraction or a text's own count (*a third straight five-under 67*): ``("ordinal", 3)``,
+  which a response's *his third straight* restates.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from evaltools.scoring.anchors.mentions import Mention
+from evaltools.scoring.anchors.numbers import ordinal_words
 
 #: Unit words of time, singular, with the unit key ``find_mentions`` gives them.
 _TIME_WORDS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week": "week",
@@ -63,12 +69,15 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     >>> from evaltools.scoring.anchors.mentions import find_mentions
     >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am. "
     ...                       "A 2pm slot began at 2:40. It was banned in 1952 and four years "
-    ...                       "later.")
+    ...                       "later. We waited an hour and ten minutes, then 2 hours, 5 min.")
     >>> for m in implied_mentions(doc, find_mentions(doc.text)):
     ...     print(repr(m.text), m.value)
     '7:30 reservation but sat at 8:15' ('quantity', 'min', Decimal('45'))
     '2pm slot began at 2:40' ('quantity', 'min', Decimal('40'))
     'four years later' ('year', 1956)
+    'an hour' ('quantity', 'h', Decimal('1'))
+    'an hour and ten minutes' ('quantity', 'min', Decimal('70'))
+    '2 hours, 5 min' ('quantity', 'min', Decimal('125'))
     """
     text = doc.text
     found = [Mention("number", m.group(), m.start(), m.end(),
@@ -80,6 +89,10 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     starts = [sent.start_char for sent in doc.sents]  # once, for both readings by sentence
     found += _durations(doc, mentions, starts)
     found += _years_on(doc, mentions, starts)
+    found += _hours_and_minutes(text, mentions)
+    read = {m.start for m in mentions}  # ordinals find_mentions leaves out: "a third straight"
+    found += [Mention("number", text[a:b], a, b, value)
+              for a, b, _, value in ordinal_words(text) if a not in read]
     return tuple(sorted(found, key=lambda m: (m.start, m.end)))
 
 
@@ -133,6 +146,37 @@ def _durations(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[
         if 0 < gap <= DURATION_MAX:
             out.append(Mention("number", doc.text[a.start:b.end], a.start, b.end,
                                ("quantity", "min", Decimal(gap))))
+    return out
+
+
+#: What joins hours to minutes in one duration: *an hour and ten minutes*, *2 hours, 15 min*.
+_HOURS_AND = re.compile(r"(?i)(?:\b(?:an?|one)\s+hour)?,?\s+(?:and\s+)?$")
+
+
+def _hours_and_minutes(text: str, mentions: Sequence[Mention]) -> list[Mention]:
+    """Hours and minutes written as one duration (*waited an hour and ten minutes*, *two hours
+    and 15 minutes*): its minutes, ``("quantity", "min", 70)``, which *a 70-minute wait*
+    restates."""
+    ordered = sorted(mentions, key=lambda m: m.start)
+    out = []
+    for k, m in enumerate(ordered):
+        if m.value[:2] != ("quantity", "min"):
+            continue
+        before = _HOURS_AND.search(text, max(0, m.start - 24), m.start)
+        if before is None:
+            continue
+        prev = ordered[k - 1] if k else None
+        if before.group().strip(" ,").lower().startswith(("a", "one")) and "hour" in (
+                before.group().lower()):
+            hours, start = Decimal(1), before.start() + len(before.group()) - len(
+                before.group().lstrip())
+        elif (prev is not None and prev.value[:2] == ("quantity", "h")
+              and prev.end == before.start()):
+            hours, start = prev.value[2], prev.start
+        else:
+            continue
+        out.append(Mention("number", text[start:m.end], start, m.end,
+                           ("quantity", "min", hours * 60 + m.value[2])))
     return out
 
 

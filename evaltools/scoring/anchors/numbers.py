@@ -8,7 +8,8 @@ is canonical so that matching never looks at the surface text:
 - ``("quantity", unit, amount)`` — ``2 kg``, ``2kg``, ``2 kilograms``,
   ``32-ounce``, ``12"``, ``3-pack``, ``twelve ounces``;
 - ``("percent", amount)`` — ``15%``, ``15 percent``, ``15 per cent``;
-- ``("ordinal", amount)`` — ``5th``, ``21st`` (digits only);
+- ``("ordinal", amount)`` — ``5th``, ``21st``, ``fifth``, ``twenty-first`` (words from
+  *third*: *first* and *second* say too much else);
 - ``("quantity", "x", amount)`` — ``3x zoom``, ``10×``;
 - ``("phone", digits)`` — North American phone numbers: ``1-800-555-0199``,
   ``(800) 555-0199``, ``800.555.0199`` (country code 1 dropped);
@@ -33,7 +34,8 @@ from decimal import Decimal, InvalidOperation
 
 from evaltools.scoring.anchors.units import DURATIONS
 
-__all__ = ["decimal_convention", "find_number_spans", "find_numbers", "read_digit_run"]
+__all__ = ["decimal_convention", "find_number_spans", "find_numbers", "ordinal_words",
+           "read_digit_run"]
 
 YEAR_MIN, YEAR_MAX = 1900, 2099
 """A bare integer in this range (four digits, nothing attached) is a year."""
@@ -228,6 +230,10 @@ _TENS = {
 _NUMBER_WORDS = [*_SMALL, *_TEENS, *_TENS, "hundred", *_SCALE_WORDS, "dozen"]
 _WORD_ALT = "|".join(sorted(_NUMBER_WORDS, key=lambda w: (-len(w), w)))
 _AFTER_A = "hundred|thousand|million|billion|trillion|dozen"
+#: Words after a hyphen that make a number word a fraction (*two-thirds*), no count of its own;
+#: any other word after one is what it counts (*a five-match ban*, *a two-time champion*).
+_FRACTION_ALT = ("halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?"
+                 "|ninths?|tenths?")
 
 # --- the two scanners ---------------------------------------------------------
 
@@ -405,7 +411,7 @@ _WORDS_RE = re.compile(
     f"(?<![\\w-])(?P<words>(?i:(?:an?{_SP}+(?=(?:{_AFTER_A})\\b))?"
     f"(?:{_WORD_ALT})(?:(?:{_SP}+and{_SP}+|{_SP}+|-)(?:{_WORD_ALT}))*))"
     f"(?:{_SUFFIX})?"
-    "(?!-?[\\w])"
+    f"(?![\\w]|-(?:{_FRACTION_ALT}|[0-9])(?![\\w]))"
 )
 # North American phone numbers: 800-555-0199, 1-800-555-0199, (800) 555-0199, 800.555.0199.
 _PHONE_RE = re.compile(
@@ -666,7 +672,8 @@ def _word_spans(text: str) -> list[Span]:
         for k, (first, last, value) in enumerate(parsed):
             start, end = tokens[first][1], tokens[last][2]
             amount = Decimal(value)
-            if k == len(parsed) - 1 and end == m.end("words"):
+            glued = m.end("words") < len(text) and text[m.end("words")].isalpha()
+            if k == len(parsed) - 1 and end == m.end("words") and not glued:
                 suffixed = _with_suffix(m, amount, None)
                 if suffixed is not None:  # "one year", "one dollar" are anchors
                     out.append((start, m.end(), "number", suffixed))
@@ -713,6 +720,84 @@ def _half_spans(text: str) -> list[Span]:
         out.append((m.start(), m.end(), "number",
                     ("quantity", unit, _canon(Decimal(whole) + Decimal("0.5")))))
     return out
+
+
+_ORDINAL_UNITS = {
+    "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+}
+_ORDINAL_WORDS = {
+    **_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+    "nineteenth": 19, "twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50,
+    "sixtieth": 60, "seventieth": 70, "eightieth": 80, "ninetieth": 90, "hundredth": 100,
+}
+#: Words after an ordinal that make a set phrase of it, no rank (*a third party*, *the Third
+#: World*, *third-degree burns*, *the fourth quarter*: a period some call the last).
+_ORDINAL_PHRASES = "party|parties|world|person|wheel|rail|estate|wall|column|reich|degree|quarter"
+_ORDINAL_ALT = "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True))
+_ORDINAL_RE = re.compile(
+    f"(?i)(?<![\\w-])(?:(?P<tens>{'|'.join(_TENS)})-(?P<unit>first|second|"
+    f"{'|'.join(_ORDINAL_UNITS)})|(?P<word>{_ORDINAL_ALT}))"
+    f"(?![\\w]|-(?![A-Za-z])|[ -](?i:{_ORDINAL_PHRASES})(?![\\w]))")
+#: A list's marker: an ordinal opening a sentence or line, before a comma (*Third, ...*).
+_MARKER = re.compile(r"(?:^|[.!?:]\s+|\n)[\s*_-]*$")
+#: The ordinal word just before each (*second* before *third*): a text that writes it counts
+#: its own items (*the first ..., the second ..., the third*).
+_ORDINAL_BEFORE = {3: "second", **{v + 1: w for w, v in _ORDINAL_UNITS.items()}, 10: "ninth"}
+#: Before an ordinal: *a third* is a fraction (*a third of the vote*) or the next of the
+#: response's own items (*One reviewer ..., another ..., a third praised*), no rank.
+_ORDINAL_NOT_AFTER = re.compile(f"(?i)\\b(?:an?|another|one|{'|'.join(_SMALL)}){_SP}+$")
+
+
+def _ordinal_spans(text: str, *, every: bool = False) -> list[Span]:
+    """Ordinals written as words, from *third* (*first* and *second* say too much else: *at
+    first*, *a second opinion*), and any *twenty-first*: *finishing fourth* is 4th, *the
+    third-most popular* 3rd. Not after *a*, *another* or a count (*a third of the vote*,
+    *one fifth*, *another ..., a third praised*: a fraction or the response's own next item),
+    in a set phrase (*the third party*), as a list's marker (*Third, ...*) or after the ordinal
+    before it (*the first ..., the second ..., the third*: the text's own count).
+
+    >>> [v for *_, v in _ordinal_spans("finishing fourth, his twenty-first goal")]
+    [('ordinal', Decimal('4')), ('ordinal', Decimal('21'))]
+    >>> [v for *_, v in _ordinal_spans("a third of the vote, the third party. Third, it "
+    ...                                "rose. A third praised it, the third-most popular")]
+    [('ordinal', Decimal('3'))]
+    >>> _ordinal_spans("The first was found in May, the second in June, the third in July.")
+    []
+
+    With ``every``, all but those in a set phrase: what a context may support
+    (:func:`ordinal_words`).
+    """
+    out: list[Span] = []
+    for m in _ORDINAL_RE.finditer(text):
+        if not every and (
+                _ORDINAL_NOT_AFTER.search(text, max(0, m.start() - 12), m.start())
+                or (text.startswith(",", m.end())
+                    and _MARKER.search(text, max(0, m.start() - 8), m.start()))):
+            continue  # "a third of the vote", "another ..., a third praised", "Third, ..."
+        if m.group("word"):
+            value = _ORDINAL_WORDS[m.group("word").lower()]
+            before = _ORDINAL_BEFORE.get(value)
+            if not every and before and re.search(f"(?i)\\b{before}\\b", text):
+                continue  # "The first ..., the second ..., the third": the text's own count
+        else:
+            unit = m.group("unit").lower()
+            value = _TENS[m.group("tens").lower()] + {"first": 1, "second": 2}.get(
+                unit, _ORDINAL_UNITS.get(unit, 0))
+        out.append((m.start(), m.end(), "number", ("ordinal", Decimal(value))))
+    return out
+
+
+def ordinal_words(text: str) -> list[Span]:
+    """Every ordinal written as a word but in a set phrase, also those :func:`find_numbers`
+    leaves out as a fraction or a text's own count (*a third straight win*, *the first ...,
+    the second ..., the third*): a context's ordinal supports a response's *his third
+    straight win* however the context wrote it.
+
+    >>> [v for *_, v in ordinal_words("a third straight win. Another, a fourth, the third party")]
+    [('ordinal', Decimal('3')), ('ordinal', Decimal('4'))]
+    """
+    return _ordinal_spans(text, every=True) if isinstance(text, str) else []
 
 
 def find_numbers(text: str) -> list[Span]:
@@ -771,6 +856,7 @@ def find_number_spans(text: str) -> list[tuple]:
         spans.extend((*span, ()) for span in _word_spans(text))
         if "half" in text.lower():
             spans.extend((*span, ()) for span in _half_spans(text))
+        spans.extend((*span, ()) for span in _ordinal_spans(text))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
     out: list[tuple] = []
     last_end = -1

@@ -129,6 +129,11 @@ def _day_groups(clause: str):
 
 
 _NEGATED = re.compile(r"\b(?:closed|no|not|never)\b|n't\b", re.IGNORECASE)
+#: A wish or suggestion, whose days are what someone wanted, not what the business does
+#: (*wished the bar were open Mondays*), up to a clause that turns back to the facts.
+_WISH = re.compile(r"\b(?:wish(?:ed|es)?|hop(?:e|ed|es|ing)|would (?:like|love|prefer)|"
+                   r"if only|suggest(?:s|ed)?)\b", re.IGNORECASE)
+_TURN = re.compile(r"\b(?:but|while|though|although|however|whereas)\b", re.IGNORECASE)
 _NOT_OPEN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:be\s+|been\s+)?open\b", re.IGNORECASE)
 _OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:,|and|&|or|,\s*and|,\s*or)\s*")
@@ -210,6 +215,9 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     [(5, (420, 1020)), (2, None)]
     >>> statements("Happy hour runs Monday through Friday from 3 PM to 6 PM.")
     []
+    >>> [s.days for s in statements("It is open Tuesday to Friday, and one regular wished "
+    ...                             "it were open Mondays.")]
+    [('Tuesday', 'Wednesday', 'Thursday', 'Friday')]
     """
     if times is None:
         times = clock_times(find_mentions(text))
@@ -276,6 +284,9 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                 continue
             if _OPEN_WORDS.search(s[:a]) is None and hours[k] is None:
                 continue  # "on Saturdays the line is long": no word of opening
+            wishes = list(_WISH.finditer(s, 0, a))
+            if wishes and not _TURN.search(s, wishes[-1].end(), a):
+                continue  # "wished it opened on Tuesdays"
             again = {d for j, other in enumerate(named) if j != k for d in other
                      if len(other) < len(days)}
             mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
