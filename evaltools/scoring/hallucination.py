@@ -589,17 +589,18 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                 s = dataclasses.replace(s, supported=False, contradiction="record_absent",
                                         note=f"{s.note}; the record never mentions "
                                              f"{', '.join(repr(a) for a in added)}")
-                echo = False
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
                               contradiction=s.contradiction, absent=absent))
     for start, end, said in unstated:  # one no claim holds ("pork, slow-smoked over pecan")
         if not any(a.kind == "claim" and a.start <= start < a.end for a in anchors):
-            a, b = next(((a, b) for a, b in response.sentences if a <= start < b), (start, end))
-            text = response.text[a:b]
-            a, b = a + len(text) - len(text.lstrip()), b - len(text) + len(text.rstrip())
-            anchors.append(Anchor("claim", response.text[a:b], a, b, False,
+            lo, hi = next(((lo, hi) for lo, hi in response.sentences if lo <= start < hi),
+                          (start, end))
+            sentence = response.text[lo:hi]
+            lo += len(sentence) - len(sentence.lstrip())
+            hi -= len(sentence) - len(sentence.rstrip())
+            anchors.append(Anchor("claim", response.text[lo:hi], lo, hi, False,
                                   note=f"the record never mentions {said!r}",
                                   contradiction="record_absent"))
     if context.week is not None:

@@ -231,8 +231,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'hallucination probability 0.35 >= 0.3 with a name the context never mentions (safety first)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.29, 0.7), name_absent=True).verdict
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.45, 0.7), amenity_absent=True).reasons[0][:60]
-    'hallucination probability 0.45 >= 0.3 with an amenity or pro'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.45, 0.7), amenity_absent=True).reasons[0]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'hallucination probability 0.45 >= 0.3 with an amenity or provenance the record never
+    mentions (safety first)'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.58 >= 0.55 (safety first; calibration;

@@ -150,7 +150,7 @@ def _durations(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[
 
 
 #: What joins hours to minutes in one duration: *an hour and ten minutes*, *2 hours, 15 min*.
-_HOURS_AND = re.compile(r"(?i)(?:\b(?:an?|one)\s+hour)?,?\s+(?:and\s+)?$")
+_HOURS_AND = re.compile(r"(?i)(?P<one>\b(?:an?|one)\s+hour)?,?\s+(?:and\s+)?$")
 
 
 def _hours_and_minutes(text: str, mentions: Sequence[Mention]) -> list[Mention]:
@@ -166,10 +166,8 @@ def _hours_and_minutes(text: str, mentions: Sequence[Mention]) -> list[Mention]:
         if before is None:
             continue
         prev = ordered[k - 1] if k else None
-        if before.group().strip(" ,").lower().startswith(("a", "one")) and "hour" in (
-                before.group().lower()):
-            hours, start = Decimal(1), before.start() + len(before.group()) - len(
-                before.group().lstrip())
+        if before.group("one"):  # "an hour and ten minutes"
+            hours, start = Decimal(1), before.start("one")
         elif (prev is not None and prev.value[:2] == ("quantity", "h")
               and prev.end == before.start()):
             hours, start = prev.value[2], prev.start
