@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 946 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 1,010 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in fifteen batches:
+development data, not a held-out test), in sixteen batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -56,7 +56,10 @@ development data, not a held-out test), in fifteen batches:
 - the fifteenth (64; ``biz167``-``biz178``, ``news141``-``news150``, ``qa141``-``qa150``),
   written the same way in the twentieth round (the news from the shortest articles left) and
   measured once on the nineteenth round's final build, before any rule changed
-  (docs/validity.md, "Twentieth round").
+  (docs/validity.md, "Twentieth round");
+- the sixteenth (64; ``biz179``-``biz190``, ``news151``-``news160``, ``qa151``-``qa160``),
+  written the same way at the end of that round and measured once on its final build, with
+  nothing changed after (docs/validity.md, "Twentieth round").
 
 Each batch has
 
@@ -175,7 +178,8 @@ def batch_of(record_id: str) -> int:
     (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), 91-100 the tenth
     (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), 111-120 the twelfth
     (``biz131``-``biz142``), 121-130 the thirteenth (``biz143``-``biz154``), 131-140 the
-    fourteenth (``biz155``-``biz166``), then the fifteenth.
+    fourteenth (``biz155``-``biz166``), 141-150 the fifteenth (``biz167``-``biz178``), then
+    the sixteenth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -203,12 +207,14 @@ def batch_of(record_id: str) -> int:
     (13, 13, 14, 14)
     >>> batch_of("biz166_h"), batch_of("qa140"), batch_of("biz167"), batch_of("news141_h")
     (14, 14, 15, 15)
+    >>> batch_of("biz178_h"), batch_of("qa150"), batch_of("biz179"), batch_of("news151_h")
+    (15, 15, 16, 16)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166)  # each batch's last id
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178)  # each last id
             if name.startswith("biz")
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140))
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -217,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 16), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 17), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
