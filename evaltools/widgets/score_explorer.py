@@ -18,13 +18,13 @@ Examples
 >>> ex.result.verdict, ex.verdict.verdict
 ('FAIL', 'FAIL')
 >>> ex.verdict.reasons[0]                        # rule 1 from the shipped calibration
-'hallucination probability 0.97 >= 0.75 (safety first; calibration)'
+'hallucination probability 0.98 >= 0.75 (safety first; calibration)'
 >>> ex.set_thresholds(hallucination=1.0)        # S_hall's threshold; the probability's stays
 >>> ex.verdict.verdict
 'FAIL'
 >>> ex.set_thresholds(probability=0.99)         # the calibration's threshold, live
 >>> ex.verdict.reasons[0]                        # the unsupported price still fails
-'hallucination probability 0.97 >= 0.25 with an unsupported number or date (safety first)'
+'hallucination probability 0.98 >= 0.25 with an unsupported number or date (safety first)'
 >>> ex.set_thresholds(value_probability=1.0)    # ... from probability 0.3 on; now never
 >>> ex.verdict.verdict  # no rule crossed: "It" answers what the question names (completeness 1)
 'PASS'
