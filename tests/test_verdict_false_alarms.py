@@ -1686,3 +1686,21 @@ def test_a_provenance_is_read_in_business_records_only():
                         "The family-owned diner opened in May.")
     assert not r.verdict_inputs.amenity_absent
 
+
+
+
+def test_a_records_no_inside_the_claim_window_denies_a_fused_claim():
+    # the sixteenth probe batch's overview of an inn: its bullet's words are found across
+    # neighbouring units of the record (claim_window); the record's "wheelchair accessible:
+    # no." among them still denies it, and the faithful twin's "not wheelchair accessible"
+    # stays supported
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "probe_responses.jsonl"
+    rows = {r["id"]: r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+            if r["id"] in ("biz189", "biz189_h")}
+    for rid, denied in (("biz189", False), ("biz189_h", True)):
+        r = evaltools.score(rows[rid]["query"], rows[rid]["context"], rows[rid]["response"])
+        (claim,) = [a for a in r.anchors if a.kind == "claim" and "wheelchair" in a.text]
+        assert claim.supported is not denied
+        assert (claim.contradiction == "record_no") is denied

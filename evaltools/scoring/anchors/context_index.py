@@ -343,6 +343,8 @@ class ContextIndex:
                     held = [u for u in range(max(0, s - window),
                                              min(len(self.spans), s + window + 1))
                             if any(u in f for f in (*found, *vals))]
+                    if any(self._polarity(claim, u) == "record_no" for u in held):
+                        break  # a record's "no" in the window denies it ("wheelchair: no.")
                     start, end = self.spans[held[0]][0], self.spans[held[-1]][1]
                     return ClaimSupport(True, start, end,
                                         f"found together in context sentences {held[0] + 1}-"
