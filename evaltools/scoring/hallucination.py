@@ -443,17 +443,19 @@ class Provenance:
     """
 
     pattern: re.Pattern | None
-    groups: tuple[tuple[str, ...], ...]
+    #: each claim's ways of writing it, :func:`_squeezed`
+    groups: tuple[frozenset[str], ...]
 
     @classmethod
     def from_config(cls, entries: Sequence[str]) -> Provenance:
-        groups = tuple(tuple(v.strip() for v in e.split("|") if v.strip()) for e in entries)
-        variants = sorted({v for g in groups for v in g}, key=len, reverse=True)
+        ways = [[v.strip() for v in e.split("|") if v.strip()] for e in entries]
+        variants = sorted({v for w in ways for v in w}, key=len, reverse=True)
         if not variants:
             return cls(None, ())
         alt = "|".join(r"[\s\u00a0-]*".join(map(re.escape, re.split(r"[\s-]+", v)))
                        for v in variants)
-        return cls(re.compile(rf"(?i)(?<![\w-])(?:{alt})(?![\w-])"), groups)
+        return cls(re.compile(rf"(?i)(?<![\w-])(?:{alt})(?![\w-])"),
+                   tuple(frozenset(map(_squeezed, w)) for w in ways if w))
 
     def absent(self, text: str, context: str) -> tuple[tuple[int, int, str], ...]:
         """``(start, end, text)`` of each claim of ``text`` none of whose ways of writing
@@ -467,9 +469,8 @@ class Provenance:
         out = []
         for m in found:
             said = _squeezed(m.group())
-            group = next((g for g in self.groups if said in {_squeezed(v) for v in g}),
-                         (m.group(),))
-            if not any(_squeezed(v) in held for v in group):
+            group = next((g for g in self.groups if said in g), (said,))
+            if not any(v in held for v in group):
                 out.append((m.start(), m.end(), m.group()))
         return tuple(out)
 
@@ -538,9 +539,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                 rare_above=rare_above, head_rare_above=head_rare_above,
                                 window=claim_window, paraphrase=paraphrase,
                                 paraphrase_cosine=paraphrase_cosine)
+    # a business's record (reviews or weekly hours): it lists what the business has and is
+    business = context.structured and (context.reviews or context.week is not None)
     unstated = ()  # "a family-owned diner" where a business's record never says so
-    if (provenance is not None and context.structured
-            and (context.reviews or context.week is not None)):
+    if provenance is not None and business:
         unstated = tuple(u for u in provenance.absent(response.text, context.text)
                          if not about_sources(u[0]))
     for c in response.claims:
@@ -578,8 +580,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         echo = not s.supported and query is not None and echoes_query(c, query)
         suffix = "; restated from the query, not counted" if echo else ""
         absent = () if s.supported else absent_names(c, context, query, response.text)
-        if (s.contradiction is None and (amenities or provenance) and not echo
-                and context.structured and (context.reviews or context.week is not None)):
+        if s.contradiction is None and (amenities or unstated) and not echo and business:
             # "a sauna" in an overview of a gym's record that never mentions one (a claim
             # the matcher does not support); "a family-owned diner" where the record never
             # says so (any claim: the diner may be one the record names)

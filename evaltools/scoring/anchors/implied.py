@@ -87,9 +87,10 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
               for m in _DOZEN.finditer(text)]
     found += _list_counts(doc)
     starts = [sent.start_char for sent in doc.sents]  # once, for both readings by sentence
-    found += _durations(doc, mentions, starts)
-    found += _years_on(doc, mentions, starts)
-    found += _hours_and_minutes(text, mentions)
+    ordered = sorted(mentions, key=lambda m: m.start)  # once, for the three readings below
+    found += _durations(doc, ordered, starts)
+    found += _years_on(doc, ordered, starts)
+    found += _hours_and_minutes(text, ordered)
     read = {m.start for m in mentions}  # ordinals find_mentions leaves out: "a third straight"
     found += [Mention("number", text[a:b], a, b, value)
               for a, b, _, value in ordinal_words(text) if a not in read]
@@ -130,12 +131,12 @@ _YEARS_ON = re.compile(r"(?i)\s*(later|after(?:wards)?|on|earlier|before)\b")
 DURATION_MAX = 12 * 60
 
 
-def _durations(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
-    """The minutes between each two successive clock times of one sentence (``starts``: the
-    sentences' first characters), when the later is within :data:`DURATION_MAX` of the
-    earlier (an hour without *am* / *pm* read on the same half of the day)."""
-    times = sorted((m for m in mentions if m.kind == "date" and m.value[0] == "time"),
-                   key=lambda m: m.start)
+def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
+    """The minutes between each two successive clock times of one sentence (``ordered``: the
+    context's mentions sorted by start; ``starts``: the sentences' first characters), when
+    the later is within :data:`DURATION_MAX` of the earlier (an hour without *am* / *pm*
+    read on the same half of the day)."""
+    times = [m for m in ordered if m.kind == "date" and m.value[0] == "time"]
     out = []
     for a, b in itertools.pairwise(times):
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
@@ -153,11 +154,10 @@ def _durations(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[
 _HOURS_AND = re.compile(r"(?i)(?P<one>\b(?:an?|one)\s+hour)?,?\s+(?:and\s+)?$")
 
 
-def _hours_and_minutes(text: str, mentions: Sequence[Mention]) -> list[Mention]:
+def _hours_and_minutes(text: str, ordered: Sequence[Mention]) -> list[Mention]:
     """Hours and minutes written as one duration (*waited an hour and ten minutes*, *two hours
     and 15 minutes*): its minutes, ``("quantity", "min", 70)``, which *a 70-minute wait*
-    restates."""
-    ordered = sorted(mentions, key=lambda m: m.start)
+    restates. ``ordered``: the text's mentions, sorted by start."""
     out = []
     for k, m in enumerate(ordered):
         if m.value[:2] != ("quantity", "min"):
@@ -178,10 +178,10 @@ def _hours_and_minutes(text: str, mentions: Sequence[Mention]) -> list[Mention]:
     return out
 
 
-def _years_on(doc, mentions: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
+def _years_on(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
     """The year a count of years after (or before) a year of the same sentence names: *the
-    Socialist Reich Party in 1952 and the Communist Party four years later* implies 1956."""
-    ordered = sorted(mentions, key=lambda m: m.start)
+    Socialist Reich Party in 1952 and the Communist Party four years later* implies 1956.
+    ``ordered``: the context's mentions, sorted by start."""
     out = []
     year = None  # (sentence, the last year mention)
     for m in ordered:

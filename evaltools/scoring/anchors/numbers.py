@@ -669,10 +669,10 @@ def _word_spans(text: str) -> list[Span]:
         tokens = [(t.group(), base + t.start(), base + t.end())
                   for t in _TOKEN_RE.finditer(m.group("words"))]
         parsed = _parse_words(tokens)
+        glued = text[m.end("words"):m.end("words") + 1].isalpha()  # "eighth": no "h" unit
         for k, (first, last, value) in enumerate(parsed):
             start, end = tokens[first][1], tokens[last][2]
             amount = Decimal(value)
-            glued = m.end("words") < len(text) and text[m.end("words")].isalpha()
             if k == len(parsed) - 1 and end == m.end("words") and not glued:
                 suffixed = _with_suffix(m, amount, None)
                 if suffixed is not None:  # "one year", "one dollar" are anchors
@@ -743,7 +743,8 @@ _ORDINAL_RE = re.compile(
 _MARKER = re.compile(r"(?:^|[.!?:]\s+|\n)[\s*_-]*$")
 #: The ordinal word just before each (*second* before *third*): a text that writes it counts
 #: its own items (*the first ..., the second ..., the third*).
-_ORDINAL_BEFORE = {3: "second", **{v + 1: w for w, v in _ORDINAL_UNITS.items()}, 10: "ninth"}
+_ORDINAL_BEFORE = {3: "second", **{v + 1: w for w, v in _ORDINAL_UNITS.items()}}
+_SMALL_ORDINAL_RE = re.compile(f"(?i)\\b(?:{'|'.join(_ORDINAL_BEFORE.values())})\\b")
 #: Before an ordinal: *a third* is a fraction (*a third of the vote*) or the next of the
 #: response's own items (*One reviewer ..., another ..., a third praised*), no rank.
 _ORDINAL_NOT_AFTER = re.compile(f"(?i)\\b(?:an?|another|one|{'|'.join(_SMALL)}){_SP}+$")
@@ -769,6 +770,7 @@ def _ordinal_spans(text: str, *, every: bool = False) -> list[Span]:
     (:func:`ordinal_words`).
     """
     out: list[Span] = []
+    written: set[str] | None = None  # the ordinals up to ninth the text writes, read once
     for m in _ORDINAL_RE.finditer(text):
         if not every and (
                 _ORDINAL_NOT_AFTER.search(text, max(0, m.start() - 12), m.start())
@@ -778,8 +780,11 @@ def _ordinal_spans(text: str, *, every: bool = False) -> list[Span]:
         if m.group("word"):
             value = _ORDINAL_WORDS[m.group("word").lower()]
             before = _ORDINAL_BEFORE.get(value)
-            if not every and before and re.search(f"(?i)\\b{before}\\b", text):
-                continue  # "The first ..., the second ..., the third": the text's own count
+            if not every and before:
+                if written is None:
+                    written = {w.lower() for w in _SMALL_ORDINAL_RE.findall(text)}
+                if before in written:
+                    continue  # "The first ..., the second ..., the third": the text's own count
         else:
             unit = m.group("unit").lower()
             value = _TENS[m.group("tens").lower()] + {"first": 1, "second": 2}.get(
