@@ -1543,7 +1543,9 @@ def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records()
     at = load_config().replace(hallucination={"amenity_fail_probability": round(p, 2) - 0.01})
     assert redecide(r, at).reasons[0].endswith(
         "with an amenity or provenance the record never mentions (safety first)")
-    off = load_config().replace(hallucination={"amenity_fail_probability": 1.0})
+    # "sauna" is also a word the context never uses: both clauses off pass it
+    off = load_config().replace(hallucination={"amenity_fail_probability": 1.0,
+                                               "term_fail_probability": 1.0})
     assert redecide(r, off).verdict != "FAIL"
     prose = evaltools.score("What does the gym offer?", "Iron Works has free Wi-Fi and a "
                             "parking lot.", "Iron Works offers free Wi-Fi and a sauna.")
@@ -1704,3 +1706,65 @@ def test_a_records_no_inside_the_claim_window_denies_a_fused_claim():
         (claim,) = [a for a in r.anchors if a.kind == "claim" and "wheelchair" in a.text]
         assert claim.supported is not denied
         assert (claim.contradiction == "record_no") is denied
+
+
+# ------------------------------------------------------ the seventeenth probe batch
+
+SALON = json.dumps({"name": "Studio Lumen", "city": "Tampa", "categories": "Hair Salons",
+                    "hours": {"Tuesday": "10:0-19:0", "Wednesday": "10:0-19:0",
+                              "Thursday": "10:0-19:0"},
+                    "review_info": [{"review_text": "Renata did my color and it came out "
+                                                    "perfect. Fair prices for the work."}]})
+
+
+@pytest.mark.parametrize(("response", "terms"), [
+    ("Renata is praised for her color work at fair prices.", []),
+    # "consultations" (Zipf 3.3): no form of it in the record or the query
+    ("Renata offers complimentary consultations for color work.", ["consultations"]),
+    # "staff" (Zipf 5.1) is an everyday word: unsupported, but no term
+    ("The staff offer complimentary color work.", []),
+])
+def test_a_word_the_context_never_uses_is_a_term(response, terms):
+    r = evaltools.score(CAFE_Q, SALON, response)
+    assert [t for a in r.unsupported() for t in a.terms] == terms
+    assert r.verdict_inputs.term_absent is bool(terms)
+    assert all(a.to_dict()["terms"] == list(a.terms) for a in r.anchors)
+
+
+def test_the_term_clause_fails_from_its_own_probability():
+    from evaltools.config import load_config
+    from evaltools.scoring.verdict import redecide
+
+    r = evaltools.score(CAFE_Q, SALON, "Studio Lumen is a hair salon in Tampa, open Tuesday "
+                        "through Thursday from 10 AM to 7 PM. One reviewer says Renata did "
+                        "her color and it came out perfect, with fair prices for the work. "
+                        "Renata also offers complimentary consultations.")
+    assert r.verdict == "FAIL"
+    (p, cut) = r.verdict_inputs.probability
+    assert p < cut  # the calibration's threshold alone would pass it
+    at = load_config().replace(hallucination={"term_fail_probability": round(p, 2) - 0.01})
+    assert redecide(r, at).reasons[0].endswith("with a word the context never uses "
+                                               "(safety first)")
+    off = load_config().replace(hallucination={"term_fail_probability": 1.0})
+    assert redecide(r, off).verdict != "FAIL"
+    # term_zipf_below 0 reads no term at all
+    none = evaltools.score(CAFE_Q, SALON, "Renata offers complimentary consultations for "
+                           "color work.", config=load_config().replace(
+                               hallucination={"term_zipf_below": 0.0}))
+    assert not none.verdict_inputs.term_absent
+    # a term the query names is restated, not added
+    asked = evaltools.score("Does Renata offer consultations?", SALON,
+                            "Renata offers consultations.")
+    assert not asked.verdict_inputs.term_absent
+
+
+def test_a_noun_naming_the_sources_is_no_term():
+    # the eighteenth probe batch's answer: a heading "A few other points from the passages:"
+    # read into its bullet's claim; "passages" (Zipf below 4) names the sources, adds nothing
+    ctx = "The belly and the chest are the most common spots for the reflex."
+    for response, terms in (("A few other points from the passages:\n- The belly is the most "
+                             "common spot for the reflex, near the spleen.", ["spleen"]),
+                            ("A few other points from the passages:\n- The belly is the most "
+                             "common spot for the reflex.", [])):
+        r = evaltools.score("Why do dogs kick when scratched?", ctx, response)
+        assert [t for a in r.unsupported() for t in a.terms] == terms

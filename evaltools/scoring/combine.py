@@ -171,7 +171,8 @@ def score_features(rid: Any, query: QueryFeatures,
         paraphrase=config.grounding.paraphrase,
         paraphrase_cosine=config.grounding.paraphrase_cosine,
         amenities=_amenities(config.hallucination.amenities),
-        provenance=_provenance(config.hallucination.provenance))
+        provenance=_provenance(config.hallucination.provenance),
+        term_zipf_below=config.hallucination.term_zipf_below)
     declined = abstention_sentences(response.text, response.sentences)
     declines = bool(declined) and len(declined) == len(response.sentences)
     short_answer = rcfg.answer_type and answers_type(
@@ -217,6 +218,7 @@ def score_features(rid: Any, query: QueryFeatures,
         record_denied=any(denied_by_record(a) for a in result.unsupported()),
         name_absent=any(a.absent for a in result.unsupported()),
         amenity_absent=any(a.contradiction == "record_absent" for a in result.unsupported()),
+        term_absent=any(a.terms for a in result.unsupported()),
         response_words=len(response.words))
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)

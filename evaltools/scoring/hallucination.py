@@ -44,7 +44,7 @@ from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import paraphrases, zipf
 from evaltools.scoring.result import Anchor
-from evaltools.scoring.sources import inside
+from evaltools.scoring.sources import inside, names_sources
 
 
 @dataclass(frozen=True)
@@ -370,6 +370,49 @@ def absent_names(claim, context: ContextFeatures,
     return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
 
 
+def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = None, *,
+                 zipf_below: float = 4.0, paraphrase: bool = False,
+                 paraphrase_cosine: float = 0.0) -> tuple[str, ...]:
+    """The claim's common nouns that are not everyday words (Zipf frequency of the word as
+    written below ``zipf_below``, config ``hallucination.term_zipf_below``) and that neither
+    the context, under any form claim support reads (:meth:`ContextIndex.holds`: forms,
+    derivations, with ``paraphrase`` paraphrases too), nor the query uses: what a claim adds
+    that nothing given speaks of (*consultations*, *recipe*, *cortisol*). A noun that names
+    the sources (:func:`~evaltools.scoring.sources.names_sources`: *passages*) adds nothing.
+
+    Examples
+    --------
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features, query_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp, cfg = load_pipeline(), load_config()
+    >>> c = context_features(nlp("Renata does great color work. Parking is free."), cfg)
+    >>> [absent_terms(x, c) for x in extract_claims(nlp(
+    ...     "Renata offers complimentary consultations. Parking is free."))]
+    [('consultations',), ()]
+
+    An everyday noun is no term (*staff*, Zipf 5.1), nor one the query asks about:
+
+    >>> [absent_terms(x, c) for x in extract_claims(nlp("The staff is friendly."))]
+    [()]
+    >>> q = query_features(nlp("Does Renata offer consultations?"), cfg)
+    >>> [absent_terms(x, c, q) for x in extract_claims(nlp("Renata offers consultations."))]
+    [()]
+    """
+    if zipf_below <= 0:
+        return ()
+    keys = query.keys if query is not None else frozenset()
+    index = context.index
+    terms = [w for w in claim.words
+             if w.word.pos == "NOUN" and not w.name and not w.word.num
+             and not names_sources(w.word.text)  # "A few other points from the passages:"
+             and zipf(w.word.text.lower()) < zipf_below
+             and not any(f in keys for f in w.word.forms)
+             and not index.holds(w, paraphrase, paraphrase_cosine)]
+    return tuple(dict.fromkeys(w.word.text for w in sorted(terms, key=lambda w: w.word.start)))
+
+
 def role_noun(key: str) -> bool:
     """Whether ``key`` (a lower-case word) names a role a person has, by the shipped WordNet
     table (a kind of one of :data:`ROLE_KINDS`), and is common enough (Zipf >=
@@ -483,7 +526,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   paraphrase: bool = False,
                   paraphrase_cosine: float = 0.0,
                   amenities: frozenset[str] = frozenset(),
-                  provenance: Provenance | None = None) -> tuple[Anchor, ...]:
+                  provenance: Provenance | None = None,
+                  term_zipf_below: float = 0.0) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
 
     With ``number_context`` (features built with config
@@ -580,6 +624,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         echo = not s.supported and query is not None and echoes_query(c, query)
         suffix = "; restated from the query, not counted" if echo else ""
         absent = () if s.supported else absent_names(c, context, query, response.text)
+        terms = () if s.supported or echo else absent_terms(
+            c, context, query, zipf_below=term_zipf_below, paraphrase=paraphrase,
+            paraphrase_cosine=paraphrase_cosine)
         if s.contradiction is None and (amenities or unstated) and not echo and business:
             # "a sauna" in an overview of a gym's record that never mentions one (a claim
             # the matcher does not support); "a family-owned diner" where the record never
@@ -593,7 +640,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}", counted=not echo,
-                              contradiction=s.contradiction, absent=absent))
+                              contradiction=s.contradiction, absent=absent, terms=terms))
     for start, end, said in unstated:  # one no claim holds ("pork, slow-smoked over pecan")
         if not any(a.kind == "claim" and a.start <= start < a.end for a in anchors):
             lo, hi = next(((lo, hi) for lo, hi in response.sentences if lo <= start < hi),
@@ -635,7 +682,7 @@ def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
             out[k] = dataclasses.replace(out[k], supported=False, evidence=ev[0],
                                          evidence_start=ev[1], evidence_end=ev[2],
                                          note=f"{triple}: {why}", contradiction="record_hours",
-                                         absent=())
+                                         absent=(), terms=())
         if not hit:
             out.append(Anchor("claim", text[st.start:st.end], st.start, st.end, False, *ev,
                               note=f"days and hours open: {why}",
@@ -652,14 +699,16 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         paraphrase: bool = False,
                         paraphrase_cosine: float = 0.0,
                         amenities: frozenset[str] = frozenset(),
-                        provenance: Provenance | None = None) -> HallucinationScore:
+                        provenance: Provenance | None = None,
+                        term_zipf_below: float = 0.0) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
     anchors = check_anchors(response, context, query, min_share=min_share,
                             rare_above=rare_above, head_rare_above=head_rare_above,
                             count_query_anchors=count_query_anchors,
                             number_context=number_context, claim_window=claim_window,
                             paraphrase=paraphrase, paraphrase_cosine=paraphrase_cosine,
-                            amenities=amenities, provenance=provenance)
+                            amenities=amenities, provenance=provenance,
+                            term_zipf_below=term_zipf_below)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)
     p_drift = drift_gate(overlap, overlap_below=overlap_below, penalty=penalty)

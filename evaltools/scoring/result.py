@@ -80,7 +80,10 @@ class Anchor:
     :data:`~evaltools.scoring.anchors.context_index.CONTRADICTIONS`), else None.
     ``absent`` lists the names of an unsupported claim that neither the context (under
     any form the matcher reads) nor the query mentions (*California* in "California law
-    requires ..." against passages on Washington law).
+    requires ..." against passages on Washington law). ``terms`` lists its common nouns
+    that are not everyday words (config ``hallucination.term_zipf_below``) and that
+    neither the context nor the query uses (*consultations* in "Renata also offers
+    complimentary color consultations" against a salon's record that never speaks of one).
     """
 
     kind: str
@@ -95,13 +98,15 @@ class Anchor:
     counted: bool = True
     contradiction: str | None = None
     absent: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "start": self.start, "end": self.end,
                 "supported": self.supported, "evidence": self.evidence,
                 "evidence_start": self.evidence_start, "evidence_end": self.evidence_end,
                 "note": self.note, "counted": self.counted,
-                "contradiction": self.contradiction, "absent": list(self.absent)}
+                "contradiction": self.contradiction, "absent": list(self.absent),
+                "terms": list(self.terms)}
 
 
 @dataclass(frozen=True)

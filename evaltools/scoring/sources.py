@@ -119,6 +119,18 @@ _ATTRIBUTION = re.compile(
     re.IGNORECASE | re.MULTILINE)
 
 
+_SOURCE_NOUN = re.compile(_SRC_ONLY, re.IGNORECASE)
+
+
+def names_sources(word: str) -> bool:
+    """Whether ``word`` is a noun that names the sources only (*passages*, *excerpts*).
+
+    >>> [names_sources(w) for w in ("passages", "Excerpt", "results", "recipe")]
+    [True, True, False, False]
+    """
+    return _SOURCE_NOUN.fullmatch(word) is not None
+
+
 def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
                          ) -> tuple[tuple[int, int], ...]:
     """The sentences that decline to answer or speak of the sources' silence.

@@ -130,6 +130,7 @@ class VerdictInputs:
     record_denied: bool = False
     name_absent: bool = False
     amenity_absent: bool = False
+    term_absent: bool = False
     response_words: int = 0
 
     def to_dict(self) -> dict:
@@ -138,7 +139,8 @@ class VerdictInputs:
                 "probability": None if self.probability is None else list(self.probability),
                 "value_unsupported": self.value_unsupported,
                 "record_denied": self.record_denied, "name_absent": self.name_absent,
-                "amenity_absent": self.amenity_absent, "response_words": self.response_words}
+                "amenity_absent": self.amenity_absent, "term_absent": self.term_absent,
+                "response_words": self.response_words}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -167,7 +169,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            probability: tuple[float | None, float] | None = None,
            value_unsupported: bool = False, record_denied: bool = False,
            name_absent: bool = False, amenity_absent: bool = False,
-           response_words: int = 0) -> ScoreVerdict:
+           term_absent: bool = False, response_words: int = 0) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -190,7 +192,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ``P >= hallucination.name_fail_probability``; or, when ``amenity_absent`` (an
     unsupported claim gives a record's business an amenity or a provenance the record
     never mentions, *a sauna*, *family-owned*: contradiction ``"record_absent"``),
-    ``S_hall > fail_above`` or ``P >= hallucination.amenity_fail_probability``. A response of
+    ``S_hall > fail_above`` or ``P >= hallucination.amenity_fail_probability``; or, when
+    ``term_absent`` (an unsupported claim holds a noun that is not an everyday word and that
+    neither the context nor the query uses, *consultations*: ``Anchor.terms``),
+    ``P >= hallucination.term_fail_probability``. A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on.
 
@@ -235,6 +240,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ... # doctest: +NORMALIZE_WHITESPACE
     'hallucination probability 0.45 >= 0.3 with an amenity or provenance the record never
     mentions (safety first)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True).reasons[0]
+    'hallucination probability 0.47 >= 0.45 with a word the context never uses (safety first)'
+    >>> decide(0.8, 1.0, 0.9, probability=(0.44, 0.7), term_absent=True).verdict  # not S_hall
+    'PASS'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.58 >= 0.55 (safety first; calibration;
@@ -260,15 +269,18 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                                     f"(safety first; calibration{why})"))
         elif record_denied:
             crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
-        else:  # a wrong value, an unknown name, an added amenity: each from its own probability
-            for found, at, what in (
+        else:  # a wrong value, an unknown name, an added amenity, a new word: each from its
+            # own probability (all but the word also from S_hall)
+            for found, at, what, by_score in (
                     (value_unsupported, h.value_fail_probability,
-                     "an unsupported number or date"),
+                     "an unsupported number or date", True),
                     (name_absent, h.name_fail_probability,
-                     "a name the context never mentions"),
+                     "a name the context never mentions", True),
                     (amenity_absent, h.amenity_fail_probability,
-                     "an amenity or provenance the record never mentions")):
-                if found and hallucination > h_max:
+                     "an amenity or provenance the record never mentions", True),
+                    (term_absent, h.term_fail_probability,
+                     "a word the context never uses", False)):
+                if found and by_score and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
                                             f"with {what} (safety first)"))
                 elif found and p is not None and p >= at:
@@ -312,4 +324,5 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
                   record_denied=inputs.record_denied, name_absent=inputs.name_absent,
-                  amenity_absent=inputs.amenity_absent, response_words=inputs.response_words)
+                  amenity_absent=inputs.amenity_absent, term_absent=inputs.term_absent,
+                  response_words=inputs.response_words)

@@ -216,6 +216,11 @@ class ContextIndex:
             found = found | self.sentences.find_paraphrase(w.word, cosine)
         return self._units(found)
 
+    def holds(self, w: ClaimWord, paraphrase: bool = False, cosine: float = 0.0) -> bool:
+        """Whether any unit holds the claim's word under a form :meth:`support` reads (with
+        ``paraphrase`` and ``cosine`` as there)."""
+        return bool(self._find(w, paraphrase, cosine))
+
     def _polarity(self, claim: Claim, s: int) -> str | None:
         """None when the claim's polarity agrees with sentence ``s``; else "negation" (the
         claim's focus negated there exactly when the claim is not, or the reverse),
