@@ -5,9 +5,9 @@
 The development sets hold few outputs of the kind a current RAG pipeline
 writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
-passages". ``benchmarks/probe_responses.jsonl`` holds 1,138 such outputs written
+passages". ``benchmarks/probe_responses.jsonl`` holds 1,202 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in eighteen batches:
+development data, not a held-out test), in nineteen batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -65,7 +65,10 @@ development data, not a held-out test), in eighteen batches:
   questions from those used once) and measured once on the twentieth round's final build,
   before any rule changed (docs/validity.md, "Twenty-first round");
 - the eighteenth (64; ``biz203``-``biz214``, ``news171``-``news180``, ``qa171``-``qa180``),
-  written the same way at the start of that round and measured once on its final build
+  written the same way at the start of that round and measured once on its build with the
+  clause for words the context never uses (docs/validity.md, "Twenty-first round");
+- the nineteenth (64; ``biz215``-``biz226``, ``news181``-``news190``, ``qa181``-``qa190``),
+  written the same way later in that round and measured once on its final build
   (docs/validity.md, "Twenty-first round").
 
 Each batch has
@@ -186,8 +189,8 @@ def batch_of(record_id: str) -> int:
     (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), 111-120 the twelfth
     (``biz131``-``biz142``), 121-130 the thirteenth (``biz143``-``biz154``), 131-140 the
     fourteenth (``biz155``-``biz166``), 141-150 the fifteenth (``biz167``-``biz178``), 151-160
-    the sixteenth (``biz179``-``biz190``), 161-170 the seventeenth (``biz191``-``biz202``), then
-    the eighteenth.
+    the sixteenth (``biz179``-``biz190``), 161-170 the seventeenth (``biz191``-``biz202``),
+    171-180 the eighteenth (``biz203``-``biz214``), then the nineteenth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -221,12 +224,14 @@ def batch_of(record_id: str) -> int:
     (16, 16, 17, 17)
     >>> batch_of("biz202_h"), batch_of("qa170"), batch_of("biz203"), batch_of("news171_h")
     (17, 17, 18, 18)
+    >>> batch_of("biz214_h"), batch_of("qa180"), batch_of("biz215"), batch_of("news181_h")
+    (18, 18, 19, 19)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202)
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214)
             if name.startswith("biz")  # each batch's last id
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170))
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -235,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 19), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 20), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,

@@ -1768,3 +1768,27 @@ def test_a_noun_naming_the_sources_is_no_term():
                              "common spot for the reflex.", [])):
         r = evaltools.score("Why do dogs kick when scratched?", ctx, response)
         assert [t for a in r.unsupported() for t in a.terms] == terms
+
+
+@pytest.mark.parametrize(("context", "supported"), [
+    ("The coffee ceremony takes about 30 minutes.", True),   # a half hour = 30 minutes
+    ("The coffee ceremony takes about 20 minutes.", False),  # the eighteenth batch's edit
+])
+def test_a_half_hour_without_an_is_thirty_minutes(context, supported):
+    for response in ("The coffee ceremony takes about a half hour.",
+                     "Guests enjoy a roughly half-hour coffee ceremony."):
+        r = evaltools.score("Describe the cafe.", context, response)
+        (half,) = [a for a in r.anchors if a.kind == "number"]
+        assert half.text in ("half hour", "half-hour") and half.supported is supported
+
+
+@pytest.mark.parametrize(("context", "supported"), [
+    ("Farron was asked two times whether it is a sin and refused to answer.", True),
+    ("Farron was asked twice whether it is a sin and refused to answer.", True),
+    # the eighteenth batch's edit: "twice" for three times
+    ("Farron was asked three times whether it is a sin and refused to answer.", False),
+])
+def test_twice_is_the_count_two(context, supported):
+    r = evaltools.score("Summarise the news.", context, "Farron twice refused to answer.")
+    (twice,) = [a for a in r.anchors if a.kind == "number"]
+    assert twice.text == "twice" and twice.supported is supported

@@ -686,12 +686,13 @@ def _word_spans(text: str) -> list[Span]:
 
 _HALF_UNIT_ALT = _alternation(w for w, u in _WORD_TO_UNIT.items() if u in DURATIONS)
 _HALF_NUMBER = {**_SMALL, **_TEENS, **_TENS, "a": 1, "an": 1}
-# "a year and a half", "year-and-a-half", "two and a half hours", "half an hour"
+# "a year and a half", "year-and-a-half", "two and a half hours", "half an hour", "a half
+# hour", "a half-hour wait"
 _HALF_RE = re.compile(
     f"(?i)\\b(?:(?:(?P<n>{'|'.join(_HALF_NUMBER)}|[0-9]{{1,3}})[ \u00a0-]+)?"
     f"(?:(?P<u1>{_HALF_UNIT_ALT})[ \u00a0-]+)?and[ \u00a0-]+a[ \u00a0-]+half"
     f"(?:[ \u00a0-]+(?P<u2>{_HALF_UNIT_ALT}))?"
-    f"|half[ \u00a0-]+an?[ \u00a0-]+(?P<u3>{_HALF_UNIT_ALT}))(?![\\w])")
+    f"|half(?:[ \u00a0-]+an?)?[ \u00a0-]+(?P<u3>{_HALF_UNIT_ALT}))(?![\\w])")
 
 
 def _half_spans(text: str) -> list[Span]:
@@ -700,6 +701,9 @@ def _half_spans(text: str) -> list[Span]:
     >>> [v for *_, v in _half_spans("for a year-and-a-half, two and a half hours, half an hour")]
     [('quantity', 'year', Decimal('1.5')), ('quantity', 'h', Decimal('2.5')), \
 ('quantity', 'h', Decimal('0.5'))]
+    >>> [t[s:e] for t in ("a half hour", "a roughly half-hour ceremony", "half the day")
+    ...  for s, e, *_ in _half_spans(t)]
+    ['half hour', 'half-hour']
     """
     out: list[Span] = []
     for m in _HALF_RE.finditer(text):
@@ -720,6 +724,22 @@ def _half_spans(text: str) -> list[Span]:
         out.append((m.start(), m.end(), "number",
                     ("quantity", unit, _canon(Decimal(whole) + Decimal("0.5")))))
     return out
+
+
+#: Counts of times written as one word: *refused twice* against "asked three times".
+_TIMES_WORDS = {"twice": 2, "thrice": 3}
+_TIMES_RE = re.compile(r"(?i)\b(twice|thrice)\b")
+
+
+def _times_spans(text: str) -> list[Span]:
+    """*Twice* and *thrice* as the counts 2 and 3 (docs/anchors.md).
+
+    >>> [(m, v) for s, e, _, v in _times_spans("He scored twice; thrice-weekly") for m in [s]]
+    [(10, ('number', Decimal('2'))), (17, ('number', Decimal('3')))]
+    """
+    return [(m.start(), m.end(), "number",
+             ("number", Decimal(_TIMES_WORDS[m.group(1).lower()])))
+            for m in _TIMES_RE.finditer(text)]
 
 
 _ORDINAL_UNITS = {
@@ -862,6 +882,8 @@ def find_number_spans(text: str) -> list[tuple]:
         if "half" in text.lower():
             spans.extend((*span, ()) for span in _half_spans(text))
         spans.extend((*span, ()) for span in _ordinal_spans(text))
+        if "twice" in text.lower() or "thrice" in text.lower():
+            spans.extend((*span, ()) for span in _times_spans(text))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
     out: list[tuple] = []
     last_end = -1
