@@ -375,10 +375,11 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
                  paraphrase_cosine: float = 0.0) -> tuple[str, ...]:
     """The claim's common nouns that are not everyday words (Zipf frequency of the word as
     written below ``zipf_below``, config ``hallucination.term_zipf_below``) and that neither
-    the context, under any form claim support reads (:meth:`ContextIndex.holds`: forms,
-    derivations, with ``paraphrase`` paraphrases too), nor the query uses: what a claim adds
-    that nothing given speaks of (*consultations*, *recipe*, *cortisol*). A noun that names
-    the sources (:func:`~evaltools.scoring.sources.names_sources`: *passages*) adds nothing.
+    the context, under any form claim support reads for the word (:meth:`ContextIndex.holds`:
+    its forms, with ``paraphrase`` paraphrases and close static vectors too), nor the query
+    uses: what a claim adds that nothing given speaks of (*consultations*, *recipe*,
+    *cortisol*). A noun that names the sources
+    (:func:`~evaltools.scoring.sources.names_sources`: *passages*) adds nothing.
 
     Examples
     --------
