@@ -1543,9 +1543,7 @@ def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records()
     at = load_config().replace(hallucination={"amenity_fail_probability": round(p, 2) - 0.01})
     assert redecide(r, at).reasons[0].endswith(
         "with an amenity or provenance the record never mentions (safety first)")
-    # "sauna" is also a word the context never uses: both clauses off pass it
-    off = load_config().replace(hallucination={"amenity_fail_probability": 1.0,
-                                               "term_fail_probability": 1.0})
+    off = load_config().replace(hallucination={"amenity_fail_probability": 1.0})
     assert redecide(r, off).verdict != "FAIL"
     prose = evaltools.score("What does the gym offer?", "Iron Works has free Wi-Fi and a "
                             "parking lot.", "Iron Works offers free Wi-Fi and a sauna.")
@@ -1735,11 +1733,18 @@ def test_the_term_clause_fails_from_its_own_probability():
     from evaltools.config import load_config
     from evaltools.scoring.verdict import redecide
 
-    r = evaltools.score(CAFE_Q, SALON, "Studio Lumen is a hair salon in Tampa, open Tuesday "
-                        "through Thursday from 10 AM to 7 PM. One reviewer says Renata did "
-                        "her color and it came out perfect, with fair prices for the work. "
-                        "Renata also offers complimentary consultations.")
-    assert r.verdict == "FAIL"
+    opening = ("Studio Lumen is a hair salon in Tampa, open Tuesday through Thursday from 10 AM "
+               "to 7 PM. One reviewer says Renata did her color and it came out perfect, with "
+               "fair prices for the work. ")
+    more = ("Reviewers describe Renata as a colorist whose work came out perfect and whose "
+            "prices were fair for the work she did at Studio Lumen in Tampa. ")
+    added = "Renata also offers complimentary consultations."
+    r = evaltools.score(CAFE_Q, SALON, opening + more + added)
+    assert r.verdict_inputs.response_words >= 60 and r.verdict == "FAIL"
+    # under 60 words the probability alone decides: one word weighs more in it there
+    short = evaltools.score(CAFE_Q, SALON, opening + added)
+    assert short.verdict_inputs.term_absent and short.verdict_inputs.response_words < 60
+    assert short.verdict != "FAIL"
     (p, cut) = r.verdict_inputs.probability
     assert p < cut  # the calibration's threshold alone would pass it
     at = load_config().replace(hallucination={"term_fail_probability": round(p, 2) - 0.01})
@@ -1748,8 +1753,7 @@ def test_the_term_clause_fails_from_its_own_probability():
     off = load_config().replace(hallucination={"term_fail_probability": 1.0})
     assert redecide(r, off).verdict != "FAIL"
     # term_zipf_below 0 reads no term at all
-    none = evaltools.score(CAFE_Q, SALON, "Renata offers complimentary consultations for "
-                           "color work.", config=load_config().replace(
+    none = evaltools.score(CAFE_Q, SALON, opening + more + added, config=load_config().replace(
                                hallucination={"term_zipf_below": 0.0}))
     assert not none.verdict_inputs.term_absent
     # a term the query names is restated, not added

@@ -194,7 +194,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     never mentions, *a sauna*, *family-owned*: contradiction ``"record_absent"``),
     ``S_hall > fail_above`` or ``P >= hallucination.amenity_fail_probability``; or, when
     ``term_absent`` (an unsupported claim holds a noun that is not an everyday word and that
-    neither the context nor the query uses, *consultations*: ``Anchor.terms``),
+    neither the context nor the query uses, *consultations*: ``Anchor.terms``) in a response
+    of ``hallucination.long_response_words`` words or more,
     ``P >= hallucination.term_fail_probability``. A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on.
@@ -240,9 +241,14 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ... # doctest: +NORMALIZE_WHITESPACE
     'hallucination probability 0.45 >= 0.3 with an amenity or provenance the record never
     mentions (safety first)'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True).reasons[0]
+    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
+    ...        response_words=60).reasons[0]
     'hallucination probability 0.47 >= 0.45 with a word the context never uses (safety first)'
-    >>> decide(0.8, 1.0, 0.9, probability=(0.44, 0.7), term_absent=True).verdict  # not S_hall
+    >>> decide(0.8, 1.0, 0.9, probability=(0.44, 0.7), term_absent=True,
+    ...        response_words=60).verdict  # not from S_hall
+    'PASS'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
+    ...        response_words=59).verdict  # a short response: P weighs each word already
     'PASS'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
@@ -278,8 +284,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                      "a name the context never mentions", True),
                     (amenity_absent, h.amenity_fail_probability,
                      "an amenity or provenance the record never mentions", True),
-                    (term_absent, h.term_fail_probability,
-                     "a word the context never uses", False)):
+                    (term_absent and response_words >= h.long_response_words,
+                     h.term_fail_probability, "a word the context never uses", False)):
                 if found and by_score and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
                                             f"with {what} (safety first)"))
