@@ -879,10 +879,11 @@ def find_number_spans(text: str) -> list[tuple]:
         spans.append((m.start(), m.end(), "number", ("phone", out_digits), ()))
     if any(c.isalpha() for c in text):
         spans.extend((*span, ()) for span in _word_spans(text))
-        if "half" in text.lower():
+        low = text.lower()  # once, for the cheap tests before two rarer readers
+        if "half" in low:
             spans.extend((*span, ()) for span in _half_spans(text))
         spans.extend((*span, ()) for span in _ordinal_spans(text))
-        if "twice" in text.lower() or "thrice" in text.lower():
+        if "twice" in low or "thrice" in low:
             spans.extend((*span, ()) for span in _times_spans(text))
     spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
     out: list[tuple] = []
