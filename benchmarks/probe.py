@@ -7,7 +7,7 @@ writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
 passages". ``benchmarks/probe_responses.jsonl`` holds 1,202 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in nineteen batches:
+development data, not a held-out test), in twenty batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -69,7 +69,12 @@ development data, not a held-out test), in nineteen batches:
   clause for words the context never uses (docs/validity.md, "Twenty-first round");
 - the nineteenth (64; ``biz215``-``biz226``, ``news181``-``news190``, ``qa181``-``qa190``),
   written the same way later in that round and measured once on its final build
-  (docs/validity.md, "Twenty-first round").
+  (docs/validity.md, "Twenty-first round");
+- the twentieth (64; ``biz227``-``biz238``, ``news191``-``news200``, ``qa191``-``qa200``),
+  written the same way at the start of the twenty-second round (the news from articles used
+  once, the questions from those never used) and measured once on the twenty-first round's
+  final build, before any rule changed, and once on this round's final build
+  (docs/validity.md, "Twenty-second round").
 
 Each batch has
 
@@ -190,7 +195,8 @@ def batch_of(record_id: str) -> int:
     (``biz131``-``biz142``), 121-130 the thirteenth (``biz143``-``biz154``), 131-140 the
     fourteenth (``biz155``-``biz166``), 141-150 the fifteenth (``biz167``-``biz178``), 151-160
     the sixteenth (``biz179``-``biz190``), 161-170 the seventeenth (``biz191``-``biz202``),
-    171-180 the eighteenth (``biz203``-``biz214``), then the nineteenth.
+    171-180 the eighteenth (``biz203``-``biz214``), 181-190 the nineteenth (``biz215``-``biz226``),
+    then the twentieth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -226,12 +232,16 @@ def batch_of(record_id: str) -> int:
     (17, 17, 18, 18)
     >>> batch_of("biz214_h"), batch_of("qa180"), batch_of("biz215"), batch_of("news181_h")
     (18, 18, 19, 19)
+    >>> batch_of("biz226_h"), batch_of("qa190"), batch_of("biz227"), batch_of("news191_h")
+    (19, 19, 20, 20)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214)
+    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214,
+             226)
             if name.startswith("biz")  # each batch's last id
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180))
+            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180,
+                  190))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -240,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 20), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 21), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
