@@ -756,11 +756,27 @@ def test_list_numbers_are_read_in_linear_time():
     small numbers without a line break is read in one pass (unbounded, 20,000 counts in a
     240,000-character line scanned the rest of the line for each)."""
     from evaltools.scoring.anchors.mentions import find_mentions
+    from evaltools.scoring.anchors.own_counts import counts_own_list
     from evaltools.scoring.context import unmark
-    from evaltools.scoring.hallucination import counts_own_list
 
     text = "it has 5 parts and " * 20_000
     mentions = find_mentions(text)
     assert len(mentions) == 20_000 and not any(counts_own_list(text, m) for m in mentions)
     listed = "Steps:\n" + "1. Cut it.\n" * 50_000
     assert unmark(listed).count("Cut it.") == 50_000 and "1." not in unmark(listed)
+    bold = "Steps:\n" + "**1. Cut:** it.\n" * 50_000
+    assert "1." not in unmark(bold)
+
+
+def test_site_names_and_their_attributions_are_read_in_linear_time():
+    """A name is four words at most and each word is read one way, so a long run of
+    capitalised words that no verb follows is given up at once (unbounded, a nested
+    repetition over such words backtracks exponentially)."""
+    from evaltools.scoring.sources import site_attributions, site_names
+
+    sites = frozenset({"wired"})
+    assert site_attributions("AAAA " * 20_000, sites) == ()
+    assert site_attributions("Ab Cd, " * 20_000, sites) == ()
+    assert len(site_attributions("WIRED notes that. " * 20_000, sites)) == 20_000
+    titles = "".join(f"Page {i} | Site{i} (www.site{i}.com)\nText.\n" for i in range(5_000))
+    assert len(site_names(titles)) == 10_000  # each title ("page7") and site ("site7")

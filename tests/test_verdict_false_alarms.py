@@ -1796,3 +1796,94 @@ def test_twice_is_the_count_two(context, supported):
     r = evaltools.score("Summarise the news.", context, "Farron twice refused to answer.")
     (twice,) = [a for a in r.anchors if a.kind == "number"]
     assert twice.text == "twice" and twice.supported is supported
+
+
+# ------------------------------------------------------ the twentieth probe batch's round
+
+def test_a_bold_numbered_items_number_is_markup_as_a_plain_one():
+    q = "Why do onions make you cry?"
+    ok = evaltools.score(q, ONIONS, "It happens in a chain:\n\n"
+                                    "**1. Cells break:** cutting an onion breaks its cells.\n\n"
+                                    "**2. A gas forms:** the enzymes make a gas in about 30 "
+                                    "seconds.")
+    assert [(a.text, a.counted) for a in ok.anchors if a.kind == "number"] == [
+        ("30 seconds", True)]
+    bad = evaltools.score(q, ONIONS, "It happens in a chain:\n\n"
+                                     "**1. Cells break:** cutting an onion breaks its cells.\n\n"
+                                     "**2. A gas forms:** the enzymes make a gas in about 90 "
+                                     "seconds.")
+    assert [(a.text, a.supported) for a in bad.anchors if a.kind == "number"] == [
+        ("90 seconds", False)]
+
+
+def test_grounding_leaves_out_the_responses_own_counts_as_the_anchors_do():
+    q = "Why do onions make you cry?"
+    own = evaltools.score(q, ONIONS, "Cutting does two things:\n- it breaks the cells\n"
+                                     "- it makes a gas that reaches the eyes")
+    assert [(a.text, a.counted) for a in own.anchors if a.kind == "number"] == [("two", False)]
+    assert not any("two" in s.text.split() for s in own.unsupported_spans)
+    claimed = evaltools.score(q, ONIONS, "Cutting breaks two cells, and it makes a gas that "
+                                         "reaches the eyes.")
+    assert [(a.text, a.counted, a.supported) for a in claimed.anchors if a.kind == "number"] \
+        == [("two", True, False)]
+    assert any("two" in s.text for s in claimed.unsupported_spans)
+
+
+SITES = ("Why Squinting Helps You See Better | WIRED (www.wired.com)\n"
+         "Light from everything else in your field of view acts like noise. Squinting cuts "
+         "some of that noise away.\n\n"
+         "Nausea at Night (www.verywellhealth.com)\n"
+         "Lying with your head raised keeps stomach acid down.")
+
+
+def test_an_attribution_to_a_passages_site_is_about_the_sources():
+    q = "Why does squinting help?"
+    ok = evaltools.score(q, SITES, "According to WIRED, light from everything else in your "
+                                   "field of view acts like noise. Verywell Health notes that "
+                                   "lying with your head raised keeps stomach acid down.")
+    assert [(a.text, a.supported) for a in ok.anchors if a.kind == "claim"] == [
+        ("light from everything else in your field of view acts like noise", True)]
+    assert not any("WIRED" in s.text or "Verywell" in s.text for s in ok.unsupported_spans)
+    # a name that is no passage's site is checked as any name
+    bad = evaltools.score(q, SITES, "According to Dr. Smith, light from everything else in "
+                                    "your field of view acts like noise.")
+    assert [a.supported for a in bad.anchors if a.kind == "claim"] == [False]
+
+
+def test_the_sources_focusing_or_discussing_is_about_the_sources():
+    ctx = "Prices rose because buyers wanted more cars. Factories also made fewer cars."
+    q = "Why did prices rise?"
+    ok = evaltools.score(q, ctx, "The passages focus instead on demand: buyers wanted more "
+                                 "cars. Key points from the passages: factories made fewer "
+                                 "cars.")
+    assert all(a.supported for a in ok.anchors if a.counted)
+    assert not any("passages" in s.text or "focus" in s.text for s in ok.unsupported_spans)
+    bad = evaltools.score(q, ctx, "Economists focus instead on demand: buyers wanted more "
+                                  "cars.")
+    assert any("Economists" in a.text and not a.supported for a in bad.anchors)
+
+
+def test_a_claim_after_an_attribution_is_checked_from_its_first_word_outside_it():
+    ctx = "Prices rose because buyers wanted more cars. Factories also made fewer cars."
+    q = "Why did prices rise?"
+    ok = evaltools.score(q, ctx, "Based on the passages, factories made fewer cars.")
+    assert [(a.text, a.supported, a.counted) for a in ok.anchors] == [
+        ("factories made fewer cars", True, True)]
+    bad = evaltools.score(q, ctx, "According to the passages, factories made more trucks.")
+    assert [(a.text, a.supported, a.counted) for a in bad.anchors] == [
+        ("factories made more trucks", False, True)]
+    # wholly about the sources: nothing to check
+    silent = evaltools.score(q, ctx, "The passages do not say whether factories made trucks.")
+    assert silent.anchors == ()
+
+
+def test_a_line_introducing_the_responses_own_points_is_shown_not_counted():
+    q = "Why do onions make you cry?"
+    ok = evaltools.score(q, ONIONS, "Cutting an onion does two things:\n"
+                                    "- it breaks the cells\n- it makes a gas")
+    intro = [a for a in ok.anchors if a.kind == "claim" and "two things" in a.text]
+    assert [(a.counted, a.supported) for a in intro] == [(False, False)]
+    assert "introduces the response's own points" in intro[0].note
+    # a count that is no list's is a claim like any other
+    bad = evaltools.score(q, ONIONS, "Cutting an onion breaks two cells. It makes a gas.")
+    assert any(a.counted and not a.supported and "two cells" in a.text for a in bad.anchors)

@@ -20,7 +20,7 @@ from evaltools.scoring.relevance import (
 )
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
-from evaltools.scoring.sources import abstention_sentences
+from evaltools.scoring.sources import abstention_sentences, site_attributions
 from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, denied_by_record, redecide
 
 
@@ -131,6 +131,10 @@ def score_features(rid: Any, query: QueryFeatures,
                    given: str | None = None) -> ScoreResult:
     """The scores of one record from its features; ``given`` is the response as written,
     which anchors and spans quote (:func:`quoted`; default: the text parsed)."""
+    cited = site_attributions(response.text, context.sites)
+    if cited:  # "According to WIRED," where WIRED is a passage's site: about the sources
+        response = dataclasses.replace(
+            response, about_sources=tuple(sorted((*response.about_sources, *cited))))
     rcfg = config.relevance
     reference, query_keywords, against, applicable = query_reference(query, context, rcfg)
     rel = relevance_score(reference, response.tokens,

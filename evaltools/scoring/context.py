@@ -149,7 +149,8 @@ def unescape_quotes(text: str) -> str:
     return out
 
 
-#: The number of a numbered list's item: "1." or "2)" opening a line.
+#: The number of a numbered list's item: "1." or "2)" opening a line, also inside the bold or
+#: heading marks that open it ("**1. Habitat:**", "### 2. Light", "**3.** Depth").
 _LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
 
 
@@ -237,14 +238,16 @@ def unmark(text: str, *, mojibake: bool = False, titles: bool = False) -> str:
 
     >>> unmark("Two steps:\\n1. Cut it.\\n 2) Cry.\\n1990. 12.5 kg")
     'Two steps:\\n   Cut it.\\n    Cry.\\n1990. 12.5 kg'
+    >>> unmark("Why:\\n**1. Habitat:** it hides.\\n**2.** Light.\\n**3 of 5** sold").split("\\n")
+    ['Why:', '     Habitat:   it hides.', '       Light.', '  3 of 5   sold']
     """
     if "\\" in text or "``" in text:
         text = unescape_quotes(text)
+    if "**" in text or "__" in text or "#" in text:
+        text = _unmarkdown(text, titles)  # first: "**1. Habitat:**" is a numbered item too
     if "\n" in text or text[:1].isdigit() or text[:1] in " \t":
         # a list item's number is markup as a bullet is: "1. Cut the onion" states no 1
         text = _LIST_NUMBER.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    if "**" in text or "__" in text or "#" in text:
-        text = _unmarkdown(text, titles)
     if mojibake and _MOJIBAKE_MARK.search(text):
         text = _MOJIBAKE.sub(_fix_word, text)
     if "<" not in text and "&" not in text:

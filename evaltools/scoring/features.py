@@ -20,11 +20,12 @@ from evaltools.scoring.anchors.claims import Claim, extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
 from evaltools.scoring.anchors.implied import implied_mentions
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
+from evaltools.scoring.anchors.own_counts import own_counts
 from evaltools.scoring.anchors.schedule import Week
 from evaltools.scoring.context import ReadContext, has_reviews, read_context, unmark
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
-from evaltools.scoring.sources import source_spans
+from evaltools.scoring.sources import site_names, source_spans
 from evaltools.text import (
     bounded_runs,
     content_lemmas,
@@ -77,6 +78,9 @@ class ResponseFeatures:
     checked_words: tuple[str, ...] = ()
     # a third-person pronoun ("it", "they"): the response may refer to what the query names
     refers: bool = False
+    # (start, why) of each mention that is the response's own count ("two reasons:", "the
+    # two"): shown by the anchors, not counted, left out of grounding (anchors.own_counts)
+    own_counts: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,8 @@ class ContextFeatures:
     reviews: bool = False
     # a JSON record's weekly opening hours (scoring.context.week_hours), or None
     week: Week | None = None
+    # the web sites its passages come from, by their title lines (sources.site_names)
+    sites: frozenset[str] = frozenset()
 
 
 def mention_neighbours(doc, mentions, window: int) -> tuple[frozenset[str], ...]:
@@ -237,7 +243,8 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
                             tuple(words_of(doc)), sents, doc.text,
                             looks_english(doc.text), about,
                             tuple(words(doc, outside=about)) if about else ws,
-                            any(t.lower_ in REFERRING_PRONOUNS for t in doc))
+                            any(t.lower_ in REFERRING_PRONOUNS for t in doc),
+                            own_counts(doc.text, mentions))
 
 
 def context_features(doc, config: Config, structured: bool = False,
@@ -263,7 +270,7 @@ def context_features(doc, config: Config, structured: bool = False,
     return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
                            index.sentences, structured, len(ws), per_sentence,
                            structured and has_reviews(doc.text),
-                           Week(week) if week else None)
+                           Week(week) if week else None, site_names(doc.text))
 
 
 def _memory_zone(nlp):

@@ -251,7 +251,7 @@ def ground(response: ResponseFeatures, context: ContextFeatures,
         derived_credit=config.derived_credit, merge_words=config.span_merge_words,
         paraphrase_credit=config.paraphrase_credit if config.paraphrase else None,
         paraphrase_cosine=config.paraphrase_cosine, about_sources=response.about_sources,
-        reviews=context.reviews)
+        reviews=context.reviews, own_counts=frozenset(s for s, _ in response.own_counts))
     return rate_spans(g, response.text, response.sentences, load_span_model(),
                       config.span_threshold, lone_word_zipf=config.span_lone_word_zipf)
 
@@ -340,7 +340,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
                     merge_words: int = 0,
                     paraphrase_credit: float | None = None, paraphrase_cosine: float = 0.0,
                     about_sources: Sequence[tuple[int, int]] | None = None,
-                    reviews: bool = False) -> GroundingScore:
+                    reviews: bool = False,
+                    own_counts: frozenset[int] = frozenset()) -> GroundingScore:
     """The response's support in the context and its unsupported spans.
 
     ``paraphrase_credit`` (None: off): a word the context holds only as a paraphrase
@@ -348,7 +349,9 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     earns this share of its weight; ``paraphrase_cosine`` above 0 lets static word vectors
     find paraphrases too (config ``grounding.paraphrase_cosine``). ``reviews``: the context
     is a record holding reviews, and :data:`~evaltools.scoring.anchors.claims.REVIEW_FRAMING`
-    weighs nothing.
+    weighs nothing. ``own_counts``: the starts of mentions that are the response's own counts
+    (*two reasons:*, :func:`~evaltools.scoring.anchors.own_counts.own_counts`), left out as the
+    anchors leave them uncounted.
 
     Examples
     --------
@@ -365,6 +368,8 @@ def grounding_score(response_text: str, words: Sequence[Word], mentions: Sequenc
     >>> round(g.support, 2)  # "serves" weighs nothing; "matcha" 0.67 of 3.19
     0.79
     """
+    if own_counts:
+        mentions = [m for m in mentions if m.start not in own_counts]
     units = _units(words, mentions, response_sents, index, context_mentions, query_keys,
                    query_mentions, power=power, number_weight=number_weight,
                    personal=personal, paraphrase=paraphrase_credit is not None,

@@ -13,9 +13,9 @@ has it.
 
 A bare count of 2 to 10 of the response's own points or list items ("It works
 in **three** steps:" then the steps, "there are **two** main reasons") is
-listed with ``counted=False`` too (:func:`counts_own_list`), as is a count written as a
-word after *the*, *these* or *those* ("they do not compare **the two**"), which refers back
-to what the response names (:func:`refers_back`).
+listed with ``counted=False`` too, as is a count written as a word after *the*, *these* or
+*those* ("they do not compare **the two**"), which refers back to what the response names
+(:mod:`evaltools.scoring.anchors.own_counts`).
 
 With ``hallucination.number_context`` on, a number or date must also stand
 near what it is said of (:func:`number_support`): "introduced the Tundra in
@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.claims import POINT_NOUNS, REVIEW_FRAMING
+from evaltools.scoring.anchors.claims import REVIEW_FRAMING
 from evaltools.scoring.anchors.mentions import (
     Mention,
     describe_support,
@@ -155,133 +155,6 @@ def echoes_query(claim, query: QueryFeatures) -> bool:
     if any(find_support(m, query.mentions) is None for m in claim.values):
         return False
     return all(any(f in query.keys for f in w.word.forms) for w in claim.words)
-
-
-#: Characters after a count within which the colon and line end that introduce a list must be.
-OWN_LIST_REACH = 120
-
-
-#: "three main reasons", "two ways": a count of the points the response itself makes.
-_OWN_POINTS = re.compile(
-    r"\s+(?:(?:main|key|major|primary|common|different|possible|important|basic|general|"
-    r"other)\s+)?" + POINT_NOUNS + r"\b", re.IGNORECASE)
-
-
-#: A count's noun phrase, then a dash, colon or parenthesis that opens the list of its items.
-_ENUMERATION = re.compile(
-    r"(?:\s+[\w'-]+){1,6}?\s*(?:[-\u2013\u2014:(]|,\s+(?:namely|including)\b)\s*"
-    r"([^.;:()\u2013\u2014]{3,300}?)(?=\s+[-\u2013\u2014]\s|[.;:()\u2013\u2014]|$)")
-_ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-
-
-#: A name in an appositive list, with the age news writes after it (*Barry Joy, 56*).
-_LISTED_NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}(?:,\s+\d{1,3}\b)?"
-#: A count's noun, then the names it counts between commas (*Two men, Daniel Timbers, 29,
-#: and Barry Joy, 56, were killed*).
-_APPOSITION = re.compile(
-    r"(?:\s+[\w'-]+){1,3}?,\s+(" + _LISTED_NAME + r"(?:(?:,\s+(?:and\s+)?|\s+and\s+)"
-    + _LISTED_NAME + r")+)(?=,|\s+(?:were|are|was|is|have|had|who)\b)")
-
-
-#: The items a count sums up, named just before it as its sentence's subject (*Aperture and
-#: shutter speed are two key settings*, *Rome, Milan and Turin were the three hosts*).
-_LISTED_BEFORE = re.compile(
-    r"(?:^|[.!?:]\s+|\n)[\s*_-]*([^.!?:;\n]{3,200}?)\s+(?:are|were|remain|form|make up)"
-    r"\s+(?:the\s+|all\s+|both\s+)?$")
-
-
-def _enumerates(text: str, m: Mention, n: int) -> bool:
-    """Whether a list of exactly ``n`` short items follows the count ``m`` in its sentence
-    (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*; up to
-    five words an item, eight after a colon: *two related issues: the term itself, and the
-    film's overall portrayal of Black characters*), or exactly ``n`` names between commas
-    (*two men, Daniel Timbers, 29, and Barry Joy, 56,*), or before it as the subject it sums
-    up (*Aperture and shutter speed are two key settings*)."""
-    e = _ENUMERATION.match(text, m.end, m.end + 400)
-    if e is not None:
-        items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
-        longest = 8 if ":" in text[m.end:e.start(1)] else 5  # a colon opens longer items
-        if len(items) == n and all(len(i.split()) <= longest for i in items):
-            return True
-    a = _APPOSITION.match(text, m.end, m.end + 300)
-    if a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n:
-        return True
-    b = _LISTED_BEFORE.search(text, max(0, m.start - 250), m.start)
-    if b is None:
-        return False
-    items = [i for i in _ITEM_SPLIT.split(b.group(1).strip()) if i]
-    return len(items) == n and all(len(i.split()) <= 5 for i in items)
-
-
-#: "the two", "these three": a definite article or demonstrative before a count.
-_DEFINITE = re.compile(r"\b(?:the|these|those)\s+$", re.IGNORECASE)
-#: ... and after it nothing it modifies, or a plural: "compare the two.", "the two kinds of",
-#: "the two are"; not "the ten pin bowling" (a count inside a name or a compound).
-_AFTER_BACK = re.compile(r"\s*(?:[^\w\s]|$|[A-Za-z-]+s\b|(?:are|were|have|had|differ|do|did|"
-                         r"can|could|would|will|may|might|and|or|but|of|in|to)\b)")
-
-
-def refers_back(text: str, m: Mention) -> bool:
-    """Whether ``m`` is a count of 2 to 10 written as a word after *the*, *these* or *those*
-    (*there is no way to correlate **the two***, ***the two** kinds of smoke*): it refers back
-    to things the response has named, it does not state a number the context should hold.
-    A count written in digits (*the 3 victims*) is checked as usual.
-
-    Examples
-    --------
-    >>> from evaltools.scoring.anchors.mentions import find_mentions
-    >>> text = "It does not compare the two. These three rules hold. The 3 rules hold. Two rose."
-    >>> [(m.text, refers_back(text, m)) for m in find_mentions(text)]
-    [('two', True), ('three', True), ('3', False), ('Two', False)]
-    >>> [refers_back(t, find_mentions(t)[0]) for t in ("I play the ten pin game.",
-    ...                                                 "The two are alike.")]
-    [False, True]
-    """
-    value = m.value
-    return (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10
-            and m.text.isalpha() and _DEFINITE.search(text, max(0, m.start - 8), m.start)
-            is not None and _AFTER_BACK.match(text, m.end) is not None)
-
-
-def counts_own_list(text: str, m: Mention) -> bool:
-    r"""Whether ``m`` is a bare count (2-10) of the response's own points: in a line
-    that ends with a colon and introduces lines that follow, before a noun that
-    names points made (*two reasons*, *three main ways*: :data:`_OWN_POINTS`), or
-    before the list of exactly as many items that it counts (*four frigates - HMS
-    Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*: the items are checked,
-    their count is the response's own).
-
-    Examples
-    --------
-    >>> from evaltools.scoring.anchors.mentions import find_mentions
-    >>> text = "It stays put in two ways:\n- tear film\n- lid pressure\nIt has 3 rooms:"
-    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
-    [('two', True), ('3', False)]
-    >>> [counts_own_list(t, find_mentions(t)[0]) for t in (
-    ...     "It has 3 rooms. Options are:\n- a", "It costs $5:\n- a", "Two:\n")]
-    [False, False, False]
-    >>> text = "The passages give three main reasons. It comes in two sizes."
-    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
-    [('three', True), ('two', False)]
-    >>> text = ("Four frigates - HMS Cumberland, HMS Chatham, HMS Kent and HMS York - are "
-    ...         "moored. Three sizes (small and large) are sold.")
-    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
-    [('Four', True), ('Three', False)]
-    >>> text = ("Two men, Daniel Timbers, 29, and Barry Joy, 56, were killed. Two men, "
-    ...         "police said, were hurt. Three firms, Apple and Google, grew.")
-    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text) if m.text[0] in "TF"]
-    [('Two', True), ('Two', False), ('Three', False)]
-    """
-    value = m.value
-    if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
-        return False
-    if _OWN_POINTS.match(text, m.end, m.end + OWN_LIST_REACH) or _enumerates(text, m, value[1]):
-        return True
-    nl = text.find("\n", m.end, m.end + OWN_LIST_REACH)  # bounded: linear in long texts
-    if nl < 0 or not text[nl:nl + OWN_LIST_REACH].strip():
-        return False
-    line = text[m.end:nl].rstrip()
-    return line.endswith(":") and ". " not in line and len(line) > 1
 
 
 #: The Zipf frequency from which a capitalised first word of a sentence that names a role
@@ -546,13 +419,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         return inside(declined, start)
 
     # counts that are the response's own (its points or list items, or things it names:
-    # "the two"), found once for anchors and claims, with why they are not counted
-    own_counts: dict[int, str] = {}
-    for m in response.mentions:
-        if counts_own_list(response.text, m):  # "in three steps:", "two reasons"
-            own_counts[m.start] = "counts the response's own points or list items"
-        elif refers_back(response.text, m):  # "compare the two"
-            own_counts[m.start] = "refers back to things the response names"
+    # "the two"), found once with the features for anchors, claims and grounding
+    own_counts = dict(response.own_counts)
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -592,7 +460,17 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                          if not about_sources(u[0]))
     for c in response.claims:
         if about_sources(c.start):
-            continue
+            # "According to the passages, factories made trucks": the claim goes on after the
+            # attribution, and from its first word outside it, it is checked as any claim
+            after = [w.word.start for w in c.words if not about_sources(w.word.start)]
+            after += [v.start for v in c.values if not about_sources(v.start)]
+            if not after:
+                continue
+            start = min(after)
+            c = dataclasses.replace(c, start=start, text=response.text[start:c.end])
+        # "it happens in three steps:", "squinting does two useful things:": a line that
+        # introduces the response's own points states no fact of the context
+        introduces = any(own_counts.get(v.start, "").startswith("counts") for v in c.values)
         if any(v.start in own_counts or about_sources(v.start) for v in c.values):
             c = dataclasses.replace(c, values=tuple(
                 v for v in c.values if v.start not in own_counts and not about_sources(v.start)))
@@ -623,7 +501,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
         echo = not s.supported and query is not None and echoes_query(c, query)
-        suffix = "; restated from the query, not counted" if echo else ""
+        introduces = introduces and not s.supported and s.contradiction is None
+        suffix = ("; restated from the query, not counted" if echo else
+                  "; introduces the response's own points or list items, not counted"
+                  if introduces else "")
         absent = () if s.supported else absent_names(c, context, query, response.text)
         terms = () if s.supported or echo else absent_terms(
             c, context, query, zipf_below=term_zipf_below, paraphrase=paraphrase,
@@ -640,7 +521,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                              f"{', '.join(repr(a) for a in added)}")
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
-                              note=f"{triple}: {s.note}{suffix}", counted=not echo,
+                              note=f"{triple}: {s.note}{suffix}",
+                              counted=not echo and not introduces,
                               contradiction=s.contradiction, absent=absent, terms=terms))
     for start, end, said in unstated:  # one no claim holds ("pork, slow-smoked over pecan")
         if not any(a.kind == "claim" and a.start <= start < a.end for a in anchors):

@@ -98,9 +98,20 @@ _NUMBERED = (_NUMBERABLE + r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
          r"as\s+(?:stated|mentioned|described|noted|indicated|shown|explained|reported|outlined|"
          r"given|provided)\s+(?:in|by)|(?:drawing|relying)\s+on)")
-_REPORT = (r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
+_REPORT = (r"(?:(?:only|mainly|mostly|largely|chiefly|both|all)\s+)?"
+           r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
            r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
-           r"points?\s+out|hints?\s+at|argues?|observes?|adds?)")
+           r"points?\s+out|hints?\s+at|argues?|observes?|adds?|discuss(?:es)?|stress(?:es)?|"
+           r"emphasi[sz]es?|touch(?:es)?\s+on|talks?\s+about|claims?|covers?|warns?|"
+           r"focus(?:es)?(?:\s+(?:instead|mainly|mostly|largely|almost\s+entirely))?\s+on)")
+#: What a response takes from the sources: "Key points from the passages:", "One caveat from
+#: the sources"; not "from the source of the fault" (a source of something is no passage).
+_FROM_SOURCES = (r"from\s+(?:the|these|both)\s+(?:(?:given|provided|above|retrieved)\s+)?"
+                 r"(?:passages?|sources?|excerpts?|snippets?|documents?)\b(?!\s+of\b)")
+#: ... with the few words before it when they open a line or sentence and a colon follows
+#: ("One caveat from the passages:"): the whole introduces what follows.
+_FROM = (r"(?:^|(?<=[.!?]\s)|(?<=\n))[ \t*_-]*(?:[\w'-]+[ \t]+){1,4}" + _FROM_SOURCES
+         + r"(?=[ \t*_]*:)|\b" + _FROM_SOURCES)
 _GIVE = (r"(?:gives?|offers?|lists?|points?\s+to|suggests?|identif(?:y|ies)|highlights?|"
          r"outlines?|describes?|mentions?|explains?|provides?|presents?|discuss(?:es)?|cites?)")
 _ATTRIBUTION = re.compile(
@@ -115,6 +126,7 @@ _ATTRIBUTION = re.compile(
     + r"(?:\s+(?:\d+|[A-Z])\b)?\s+(?:also\s+)?" + _REPORT + r"(?:\s+that)?\b"  # one passage notes
     + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)"                  # In passage 2, ...
     + r"|\b" + _NUMBERED                                                   # Passage 5, which ...
+    + r"|" + _FROM                                                   # key points from the passages
     + r"|\[\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\](?:\[\d{1,3}\])*",             # a citation: [1][3]
     re.IGNORECASE | re.MULTILINE)
 
@@ -193,6 +205,12 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['The HuffPost piece explains', 'The sidewalk passage hints at']
     >>> show("The passages give two main reasons: demand grew.")
     ['The passages give two main reasons']
+    >>> show("The passages focus instead on dogs. The sources only discuss cats.")
+    ['The passages focus instead on', 'The sources only discuss']
+    >>> show("One caveat from the passages: it varies. Heat comes from the source of the rift.")
+    ['One caveat from the passages']
+    >>> show("It is known from the passages that heat rises.")
+    ['from the passages']
     >>> show("Passage 5, which is about fries, notes that heat helps [1][3].")
     ['Passage 5', '[1][3]']
     >>> show("The report says sales rose. The mug is based on a 1990 design.")
@@ -243,6 +261,87 @@ def source_spans(text: str, sents: Sequence[tuple[int, int]]) -> tuple[tuple[int
     in text order."""
     return tuple(sorted((*abstention_sentences(text, sents), *attribution_spans(text),
                          *preamble_span(text))))
+
+
+#: A source's title line as retrieved web passages give it: its title, then its web address
+#: in parentheses ("How Squinting Helps You See Better | WIRED (www.wired.com)").
+_TITLE_LINE = re.compile(
+    r"(?m)^[ \t]*([^\n()]{0,200}?)[ \t]*\((?:https?://)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)"
+    r"(?:/[^\s()]*)?\)[ \t]*$", re.IGNORECASE)
+#: What separates a page's title from its site's name: "Nausea | Healthline", "Why - wikiHow".
+_TITLE_PARTS = re.compile(r"\s+[|\u00bb\u2013\u2014-]\s+|\s*[|\u00bb\u2013\u2014]\s*")
+#: Second-level labels under which a site's own label is the third: "bbc.co.uk".
+_SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu"})
+#: A site name as a response writes it: one to four words, each with a capital letter
+#: ("WIRED", "Verywell Health", "Dr. Weil", "wikiHow", "Dictionary.com").
+#: Bounded (four words a name, four names) and each word read one way: linear in long texts.
+_SITE = (r"(?=[a-z]*[A-Z])[\w'\u2019.-]++(?:[ \t]+(?:(?=[A-Z])[\w'\u2019.-]++|of|the|&)){0,3}")
+_SITES = (_SITE + r"(?:(?:,[ \t]*|[ \t]+)(?:and|&)[ \t]+" + _SITE + r"|,[ \t]*" + _SITE
+          + r"){0,3}")
+_SITE_ATTRIBUTION = re.compile(
+    r"\b(?:[Aa]ccording[ \t]+to|[Aa]s[ \t]+(?:stated|noted|explained|described|reported)[ \t]+by"
+    r"|[Pp]er)[ \t]+(" + _SITES + r")"                                 # according to WIRED
+    r"|\b[Aa]s[ \t]+(" + _SITES + r")[ \t]+(?:puts?|says?|notes?|explains?)\b(?:[ \t]+it)?"
+    r"|(?:^|(?<=[.!?:;,\n(])|(?<=\s))(" + _SITES + r")[ \t]+(?:(?:also|likewise|both|similarly|"
+    r"further)[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|agrees?|defines?|lists?|calls?)"
+    r"\b(?:[ \t]+that)?")
+
+
+def _squeeze(name: str) -> str:
+    """A name's letters and digits, lower-cased: "Dr. Weil" -> "drweil"."""
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def site_names(context: str) -> frozenset[str]:
+    """The names of the web sites whose passages the context gives, squeezed
+    (:func:`_squeeze`): each title line's web address without its top-level domain
+    and the short parts its title gives after a separator.
+
+    >>> sorted(site_names("How Squinting Helps | WIRED (www.wired.com)\\nLight bends.\\n"
+    ...                   "Nausea at Night - Andrew Weil, M.D. (www.drweil.com)\\nLie down."))
+    ['andrewweilmd', 'drweil', 'howsquintinghelps', 'nauseaatnight', 'wired']
+    >>> site_names("It costs $5 (see www.shop.com).")
+    frozenset()
+    """
+    if "(" not in context:
+        return frozenset()
+    out = set()
+    for m in _TITLE_LINE.finditer(context):
+        labels = m.group(2).lower().split(".")
+        own = labels[-3] if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL else labels[-2]
+        out.add(_squeeze(own))
+        for part in _TITLE_PARTS.split(m.group(1)):
+            if 0 < len(part.split()) <= 5:
+                out.add(_squeeze(part))
+    out.discard("")
+    return frozenset(out)
+
+
+def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """Phrases that attribute what follows to web sites the context's passages come from
+    (*According to WIRED*, *Verywell Health and Dr. Weil both suggest*, *as Dictionary.com
+    puts it*): each named site must be one of ``sites`` (:func:`site_names`), read with or
+    without its top-level domain. Statements about the sources, as :func:`attribution_spans`
+    are; a name the context does not give as a source's is checked as any name.
+
+    >>> sites = frozenset({"wired", "verywellhealth", "drweil", "webmd", "dictionary"})
+    >>> t = ("According to WIRED, light scatters. Verywell Health and Dr. Weil both suggest "
+    ...      "rest. WebMD notes that it helps, as Dictionary.com puts it. According to Dr. "
+    ...      "Smith, it rained.")
+    >>> [t[a:b] for a, b in site_attributions(t, sites)]
+    ['According to WIRED', 'Verywell Health and Dr. Weil both suggest', 'WebMD notes that', \
+'as Dictionary.com puts it']
+    """
+    if not sites:
+        return ()
+    out = []
+    for m in _SITE_ATTRIBUTION.finditer(text):
+        names = next(g for g in m.groups() if g is not None)
+        parts = [p for p in re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", names) if p]
+        if parts and all(_squeeze(p) in sites or _squeeze(re.sub(r"\.[a-z]{2,4}$", "", p))
+                         in sites for p in parts):
+            out.append((m.start(), m.end()))
+    return tuple(out)
 
 
 def inside(spans: Sequence[tuple[int, int]], pos: int) -> bool:

@@ -74,7 +74,7 @@ SOURCE_NOUNS = frozenset({
 #: sources whatever its verb ("the passages focus on milk", "the article covers ...").
 SOURCE_ONLY_NOUNS = frozenset({"passage", "document", "article", "excerpt", "snippet", "text"})
 #: Nouns for the points a response makes ("two main reasons", "three ways"): a count of them
-#: is the response's own structure (``hallucination.counts_own_list``), "there are two
+#: is the response's own structure (``anchors.own_counts.counts_own_list``), "there are two
 #: reasons" is no claim, and the sources "giving" them is an attribution (``sources``).
 #: Not *types*, *kinds*, *causes*: "there are three types of guitars" is a fact of the world.
 POINT_NOUNS = (r"(?:reasons|ways|steps|factors|points|options|methods|tips|explanations|"
