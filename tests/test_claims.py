@@ -115,6 +115,16 @@ def test_hedges_meta_opinions_and_questions_are_not_claims(nlp, text):
     assert claims(nlp, text) == []
 
 
+def test_a_coordinated_verb_is_asserted_though_its_first_conjunct_is_an_opinion(nlp):
+    # "is good for kids" is an opinion; "has no WiFi" and "takes reservations" are facts a
+    # record may deny, and were skipped with it
+    texts = [c.text for c in extract_claims(nlp(
+        "It is good for kids, has no WiFi, and takes reservations."))]
+    assert texts == ["has no WiFi", "takes reservations"]
+    # a conjunct that is an opinion of its own stays one
+    assert claims(nlp, "The view is amazing and the food is great.") == []
+
+
 def test_a_number_object_is_left_to_its_anchor(nlp):
     assert claims(nlp, "The Yeti costs $35.") == []
     assert claims(nlp, "The base is 3.5 inches wide.") == []

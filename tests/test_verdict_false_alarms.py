@@ -1850,6 +1850,19 @@ def test_an_attribution_to_a_passages_site_is_about_the_sources():
     assert [a.supported for a in bad.anchors if a.kind == "claim"] == [False]
 
 
+def test_a_passages_site_as_the_owner_of_what_it_describes_is_no_absent_name():
+    ctx = ("Overview of the Junk Email Filter (support.microsoft.com)\n"
+           "The Junk Email Filter evaluates each incoming message on several factors.")
+    q = "How do spam filters work?"
+    ok = evaltools.score(q, ctx, "Microsoft's Junk Email Filter evaluates each incoming "
+                                 "message on several factors.")
+    assert [(a.kind, a.supported) for a in ok.anchors] == [("claim", True)]
+    bad = evaltools.score(q, ctx, "Google's Junk Email Filter evaluates each incoming "
+                                  "message on several factors.")
+    assert [(a.kind, a.supported) for a in bad.anchors] == [("claim", False)]
+    assert "Google" in bad.anchors[0].absent
+
+
 def test_the_sources_focusing_or_discussing_is_about_the_sources():
     ctx = "Prices rose because buyers wanted more cars. Factories also made fewer cars."
     q = "Why did prices rise?"

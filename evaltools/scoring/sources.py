@@ -284,7 +284,10 @@ _SITE_ATTRIBUTION = re.compile(
     r"|\b[Aa]s[ \t]+(" + _SITES + r")[ \t]+(?:puts?|says?|notes?|explains?)\b(?:[ \t]+it)?"
     r"|(?:^|(?<=[.!?:;,\n(])|(?<=\s))(" + _SITES + r")[ \t]+(?:(?:also|likewise|both|similarly|"
     r"further)[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|agrees?|defines?|lists?|calls?)"
-    r"\b(?:[ \t]+that)?")
+    r"\b(?:[ \t]+that)?"
+    r"|(?:^|(?<=[\s(]))((?=[a-z]*[A-Z])[\w.-]++(?:[ \t]+(?=[A-Z])[\w.-]++){0,3})"
+    r"(?=['\u2019]s\b)"                                             # Microsoft's Junk Email Filter
+    r"|\b(?:from|at|on)[ \t]+(" + _SITE + r")\b(?![ \t]*['\u2019])")   # a guide from WebMD
 
 
 def _squeeze(name: str) -> str:
@@ -320,9 +323,11 @@ def site_names(context: str) -> frozenset[str]:
 def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ...]:
     """Phrases that attribute what follows to web sites the context's passages come from
     (*According to WIRED*, *Verywell Health and Dr. Weil both suggest*, *as Dictionary.com
-    puts it*): each named site must be one of ``sites`` (:func:`site_names`), read with or
-    without its top-level domain. Statements about the sources, as :func:`attribution_spans`
-    are; a name the context does not give as a source's is checked as any name.
+    puts it*), and a site's name as the owner or the place of what the response describes
+    (*Microsoft's Junk Email Filter*, *a guide from WebMD*): each named site must be one of
+    ``sites`` (:func:`site_names`), read with or without its top-level domain. Statements
+    about the sources, as :func:`attribution_spans` are; a name the context does not give as
+    a source's is checked as any name.
 
     >>> sites = frozenset({"wired", "verywellhealth", "drweil", "webmd", "dictionary"})
     >>> t = ("According to WIRED, light scatters. Verywell Health and Dr. Weil both suggest "
@@ -331,6 +336,9 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
     >>> [t[a:b] for a, b in site_attributions(t, sites)]
     ['According to WIRED', 'Verywell Health and Dr. Weil both suggest', 'WebMD notes that', \
 'as Dictionary.com puts it']
+    >>> t = "WIRED's test and a guide from WebMD agree; Smith's does not."
+    >>> [t[a:b] for a, b in site_attributions(t, sites)]
+    ['WIRED', 'from WebMD']
     """
     if not sites:
         return ()

@@ -315,6 +315,7 @@ def _not_asserted(verb) -> bool:
     that*, *the document says that*).
     """
     tok = verb
+    conjunct = False  # reached from a coordinated verb: the head's own opinion is not its
     for _ in range(12):  # clause chains are short; bound the walk
         lemma = _lemma(tok)
         if lemma in HEDGE_VERBS or lemma in OPINION_VERBS:
@@ -330,8 +331,8 @@ def _not_asserted(verb) -> bool:
                 return True
             if child.dep_ in SUBJECT_DEPS:
                 subj = child
-            if child.dep_ == "acomp" and _lemma(child) in OPINION_ADJ:
-                opinion = _lemma(child)
+            if child.dep_ == "acomp" and _lemma(child) in OPINION_ADJ and not conjunct:
+                opinion = _lemma(child)  # "it is good for kids, and takes reservations"
         # "you're welcome" is a courtesy; "dogs are welcome" a policy a record may deny
         if opinion and not (opinion in POLICY_ADJ and subj is not None
                             and subj.pos_ in ("NOUN", "PROPN")):
@@ -348,6 +349,7 @@ def _not_asserted(verb) -> bool:
                     c.dep_ in OBJECT_DEPS and _lemma(c) in SOURCE_NOUNS for c in tok.children):
                 return True  # "there is no information about ..."
         if tok.dep_ in CLAUSE_LINKS and tok.head.i != tok.i:
+            conjunct = tok.dep_ == "conj"
             tok = tok.head
         else:
             return False
