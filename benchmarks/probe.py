@@ -7,7 +7,7 @@ writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
 passages". ``benchmarks/probe_responses.jsonl`` holds 1,202 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in twenty-one batches:
+development data, not a held-out test), in twenty-two batches:
 
 - the first (50; ids ``biz01``-``biz10``, ``news01``-``news10``, ``qa01``-``qa10``
   and their ``_h`` variants), written for the sixth round of docs/validity.md;
@@ -75,7 +75,10 @@ development data, not a held-out test), in twenty-one batches:
   once, the questions from those never used) and measured once on the twenty-first round's
   final build, before any rule changed, and once on this round's first build;
 - the twenty-first (64; ``biz239``-``biz250``, ``news201``-``news210``, ``qa201``-``qa210``),
-  written the same way later in that round and measured once on its final build
+  written the same way later in that round and measured once on the build before its
+  threshold for long RAG answers, and once on the final build;
+- the twenty-second (64; ``biz251``-``biz262``, ``news211``-``news220``, ``qa211``-``qa220``),
+  written the same way last in that round and measured once on its final build
   (docs/validity.md, "Twenty-second round").
 
 Each batch has
@@ -198,7 +201,8 @@ def batch_of(record_id: str) -> int:
     fourteenth (``biz155``-``biz166``), 141-150 the fifteenth (``biz167``-``biz178``), 151-160
     the sixteenth (``biz179``-``biz190``), 161-170 the seventeenth (``biz191``-``biz202``),
     171-180 the eighteenth (``biz203``-``biz214``), 181-190 the nineteenth (``biz215``-``biz226``),
-    191-200 the twentieth (``biz227``-``biz238``), then the twenty-first.
+    191-200 the twentieth (``biz227``-``biz238``), 201-210 the twenty-first (``biz239``-``biz250``),
+    then the twenty-second.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -238,14 +242,16 @@ def batch_of(record_id: str) -> int:
     (19, 19, 20, 20)
     >>> batch_of("biz238_h"), batch_of("qa200"), batch_of("biz239"), batch_of("news201_h")
     (20, 20, 21, 21)
+    >>> batch_of("biz250_h"), batch_of("qa210"), batch_of("biz251"), batch_of("news211_h")
+    (21, 21, 22, 22)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
     last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214,
-             226, 238)
+             226, 238, 250)
             if name.startswith("biz")  # each batch's last id
             else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180,
-                  190, 200))
+                  190, 200, 210))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -254,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 22), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 23), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,

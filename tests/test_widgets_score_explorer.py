@@ -252,3 +252,23 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
     assert ex.verdict.reasons[0].endswith("(safety first; calibration)")
     ex.reset_thresholds()
     assert ex.sliders["long_probability"].value == 0.55 and ex.verdict.verdict == "PASS"
+
+
+def test_answer_slider_moves_a_long_rag_answers_threshold_and_not_an_instructions():
+    from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
+
+    ex = ScoreExplorer(query="What is the Harbour Museum like?", context=MUSEUM,
+                       response=MUSEUM_LONG)
+    assert ex.result.verdict_inputs.answer  # a question over prose passages
+    p = ex.result.verdict_inputs.probability[0]
+    assert ex.sliders["answer_probability"].value == 0.6 and p < 0.55
+    ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # not the answers' threshold
+    assert ex.verdict.verdict == "PASS"
+    ex.set_thresholds(answer_probability=round(p, 2) - 0.01)
+    assert ex.verdict.verdict == "FAIL" and ex.verdict.reasons[0].endswith(
+        "(safety first; calibration; an answer of 60 words or more)")
+    told = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
+                         response=MUSEUM_LONG)
+    assert not told.result.verdict_inputs.answer  # an instruction
+    told.set_thresholds(answer_probability=0.0)
+    assert told.verdict.verdict == "PASS"

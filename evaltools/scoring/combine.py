@@ -223,7 +223,10 @@ def score_features(rid: Any, query: QueryFeatures,
         name_absent=any(a.absent for a in result.unsupported()),
         amenity_absent=any(a.contradiction == "record_absent" for a in result.unsupported()),
         term_absent=any(a.terms for a in result.unsupported()),
-        response_words=len(response.words))
+        response_words=len(response.words),
+        # a question answered over prose passages: a RAG answer (long_answer_fail_probability)
+        # (a chat turn too: "Why does lying down ease my nausea?" reads as one)
+        answer=bool(query.text.strip()) and not query.instruction and not context.structured)
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)

@@ -132,6 +132,7 @@ class VerdictInputs:
     amenity_absent: bool = False
     term_absent: bool = False
     response_words: int = 0
+    answer: bool = False
 
     def to_dict(self) -> dict:
         return {"relevance_waived": self.relevance_waived,
@@ -140,7 +141,7 @@ class VerdictInputs:
                 "value_unsupported": self.value_unsupported,
                 "record_denied": self.record_denied, "name_absent": self.name_absent,
                 "amenity_absent": self.amenity_absent, "term_absent": self.term_absent,
-                "response_words": self.response_words}
+                "response_words": self.response_words, "answer": self.answer}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -169,7 +170,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            probability: tuple[float | None, float] | None = None,
            value_unsupported: bool = False, record_denied: bool = False,
            name_absent: bool = False, amenity_absent: bool = False,
-           term_absent: bool = False, response_words: int = 0) -> ScoreVerdict:
+           term_absent: bool = False, response_words: int = 0,
+           answer: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -198,7 +200,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     of ``hallucination.long_response_words`` words or more,
     ``P >= hallucination.term_fail_probability``. A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
-    from ``min(threshold, hallucination.long_fail_probability)`` on.
+    from ``min(threshold, hallucination.long_fail_probability)`` on; when it answers a
+    question over prose passages (``answer``: a RAG answer), from
+    ``min(threshold, hallucination.long_answer_fail_probability)``.
 
     Examples
     --------
@@ -256,6 +260,13 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
               a response of 60 words or more)')
     >>> decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=59).reasons[0][:45]
     'hallucination probability 0.58 < 0.7, relevan'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60,
+    ...        answer=True).verdict   # a long RAG answer: from 0.6
+    'PASS'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.61, 0.7), response_words=60,
+    ...        answer=True).reasons[0]   # doctest: +NORMALIZE_WHITESPACE
+    'hallucination probability 0.61 >= 0.6 (safety first; calibration; an answer of 60 words
+     or more)'
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
@@ -263,14 +274,15 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     crossed: list[tuple[str, str]] = []
     h = cfg.hallucination
     cut = probability[1] if probability is not None else None
-    long = (cut is not None and response_words >= h.long_response_words
-            and h.long_fail_probability < cut)
+    long_cut = h.long_answer_fail_probability if answer else h.long_fail_probability
+    long = (cut is not None and response_words >= h.long_response_words and long_cut < cut)
     if long:
-        cut = h.long_fail_probability
+        cut = long_cut
     if probability is not None:
         p = probability[0]
         if p is not None and p >= cut:
-            why = (f"; a response of {h.long_response_words} words or more" if long else "")
+            why = (f"; {'an answer' if answer else 'a response'} of {h.long_response_words} "
+                   f"words or more" if long else "")
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
                                     f"(safety first; calibration{why})"))
         elif record_denied:
@@ -331,4 +343,4 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
                   record_denied=inputs.record_denied, name_absent=inputs.name_absent,
                   amenity_absent=inputs.amenity_absent, term_absent=inputs.term_absent,
-                  response_words=inputs.response_words)
+                  response_words=inputs.response_words, answer=inputs.answer)

@@ -66,6 +66,7 @@ PROBABILITY_SLIDERS: dict[str, tuple[str, str]] = {
     # slider key: (key of [hallucination], label); shown when rule 1 reads the probability
     "value_probability": ("value_fail_probability", "... with a wrong number from"),
     "long_probability": ("long_fail_probability", "... a long response from"),
+    "answer_probability": ("long_answer_fail_probability", "... a long RAG answer from"),
 }
 """The probabilities from which parts of rule 1 fail, besides the calibration's threshold."""
 
@@ -142,7 +143,9 @@ class ScoreExplorer:
         (``hallucination.value_fail_probability``: from where an unsupported
         number or date fails) and ``long_probability``
         (``hallucination.long_fail_probability``: from where a response of
-        ``hallucination.long_response_words`` words or more fails).
+        ``hallucination.long_response_words`` words or more fails) and
+        ``answer_probability`` (``hallucination.long_answer_fail_probability``: the same
+        for an answer to a question over prose passages).
     verdict_html, scores_html, reasons_html, highlight, anchors_html : ipywidgets.HTML
     result : ScoreResult
         The scores of the texts shown (verdict under the config's thresholds).
@@ -210,12 +213,14 @@ class ScoreExplorer:
                        completeness: float | None = None,
                        probability: float | None = None,
                        value_probability: float | None = None,
-                       long_probability: float | None = None) -> None:
+                       long_probability: float | None = None,
+                       answer_probability: float | None = None) -> None:
         """Move sliders (the verdict follows through the slider observers)."""
         for key, value in (("hallucination", hallucination), ("relevance", relevance),
                            ("completeness", completeness), ("probability", probability),
                            ("value_probability", value_probability),
-                           ("long_probability", long_probability)):
+                           ("long_probability", long_probability),
+                           ("answer_probability", answer_probability)):
             if value is not None:
                 if key not in self.sliders:
                     raise ValueError(f"ScoreExplorer.set_thresholds: {key} needs "
