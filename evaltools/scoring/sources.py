@@ -297,12 +297,14 @@ def _squeeze(name: str) -> str:
 
 def site_names(context: str) -> frozenset[str]:
     """The names of the web sites whose passages the context gives, squeezed
-    (:func:`_squeeze`): each title line's web address without its top-level domain
-    and the short parts its title gives after a separator.
+    (:func:`_squeeze`): each title line's web address without its top-level domain, and
+    the last part of its title after a separator when it is short (the site's name, not
+    the page's: *Germany* in *Germany - Wikipedia* names no site).
 
     >>> sorted(site_names("How Squinting Helps | WIRED (www.wired.com)\\nLight bends.\\n"
-    ...                   "Nausea at Night - Andrew Weil, M.D. (www.drweil.com)\\nLie down."))
-    ['andrewweilmd', 'drweil', 'howsquintinghelps', 'nauseaatnight', 'wired']
+    ...                   "Nausea at Night - Andrew Weil, M.D. (www.drweil.com)\\nLie down.\\n"
+    ...                   "Germany - Wikipedia (en.wikipedia.org)\\nIt is in Europe."))
+    ['andrewweilmd', 'drweil', 'wikipedia', 'wired']
     >>> site_names("It costs $5 (see www.shop.com).")
     frozenset()
     """
@@ -313,9 +315,9 @@ def site_names(context: str) -> frozenset[str]:
         labels = m.group(2).lower().split(".")
         own = labels[-3] if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL else labels[-2]
         out.add(_squeeze(own))
-        for part in _TITLE_PARTS.split(m.group(1)):
-            if 0 < len(part.split()) <= 5:
-                out.add(_squeeze(part))
+        parts = _TITLE_PARTS.split(m.group(1))
+        if len(parts) > 1 and 0 < len(parts[-1].split()) <= 5:
+            out.add(_squeeze(parts[-1]))
     out.discard("")
     return frozenset(out)
 
