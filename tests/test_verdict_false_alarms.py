@@ -1802,18 +1802,14 @@ def test_twice_is_the_count_two(context, supported):
 
 def test_a_bold_numbered_items_number_is_markup_as_a_plain_one():
     q = "Why do onions make you cry?"
-    ok = evaltools.score(q, ONIONS, "It happens in a chain:\n\n"
-                                    "**1. Cells break:** cutting an onion breaks its cells.\n\n"
-                                    "**2. A gas forms:** the enzymes make a gas in about 30 "
-                                    "seconds.")
-    assert [(a.text, a.counted) for a in ok.anchors if a.kind == "number"] == [
-        ("30 seconds", True)]
-    bad = evaltools.score(q, ONIONS, "It happens in a chain:\n\n"
-                                     "**1. Cells break:** cutting an onion breaks its cells.\n\n"
-                                     "**2. A gas forms:** the enzymes make a gas in about 90 "
-                                     "seconds.")
-    assert [(a.text, a.supported) for a in bad.anchors if a.kind == "number"] == [
-        ("90 seconds", False)]
+    listed = ("It happens in a chain:\n\n**1. Cells break:** cutting an onion breaks its "
+              "cells.\n\n**2. A gas forms:** the enzymes make a gas in about {} seconds.")
+    ok = evaltools.score(q, ONIONS, listed.format(30))
+    assert [(a.text, a.counted, a.supported) for a in ok.anchors if a.kind == "number"] == [
+        ("30 seconds", True, True)]
+    bad = evaltools.score(q, ONIONS, listed.format(90))
+    assert [(a.text, a.counted, a.supported) for a in bad.anchors if a.kind == "number"] == [
+        ("90 seconds", True, False)]
 
 
 def test_grounding_leaves_out_the_responses_own_counts_as_the_anchors_do():
