@@ -38,6 +38,7 @@ from evaltools.scoring.anchors.mentions import (
     find_support,
     supports,
 )
+from evaltools.scoring.anchors.own_counts import OWN_LIST
 from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, statements
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
@@ -470,7 +471,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             c = dataclasses.replace(c, start=start, text=response.text[start:c.end])
         # "it happens in three steps:", "squinting does two useful things:": a line that
         # introduces the response's own points states no fact of the context
-        introduces = any(own_counts.get(v.start, "").startswith("counts") for v in c.values)
+        introduces = any(own_counts.get(v.start) == OWN_LIST for v in c.values)
         if any(v.start in own_counts or about_sources(v.start) for v in c.values):
             c = dataclasses.replace(c, values=tuple(
                 v for v in c.values if v.start not in own_counts and not about_sources(v.start)))

@@ -16,6 +16,11 @@ from collections.abc import Sequence
 from evaltools.scoring.anchors.claims import POINT_NOUNS
 from evaltools.scoring.anchors.mentions import Mention
 
+#: Why a count is the response's own (:func:`own_counts`): it counts its points or list items
+#: (the line holding it introduces them), or it refers back to things the response names.
+OWN_LIST = "counts the response's own points or list items"
+REFERS_BACK = "refers back to things the response names"
+
 #: Characters after a count within which the colon and line end that introduce a list must be.
 OWN_LIST_REACH = 120
 
@@ -158,7 +163,7 @@ def own_counts(text: str, mentions: Sequence[Mention]) -> tuple[tuple[int, str],
     out = []
     for m in mentions:
         if counts_own_list(text, m):  # "in three steps:", "two reasons"
-            out.append((m.start, "counts the response's own points or list items"))
+            out.append((m.start, OWN_LIST))
         elif refers_back(text, m):  # "compare the two"
-            out.append((m.start, "refers back to things the response names"))
+            out.append((m.start, REFERS_BACK))
     return tuple(out)
