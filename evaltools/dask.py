@@ -295,8 +295,9 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
     each part goes to whichever worker is free.
 
     Yields each part's result in input order as soon as the parts before it
-    are done. Parts whose worker died are run again by Dask, so every part
-    yields exactly once. The first part (in input order) that returns an error
+    are done. Parts whose worker died are run again by Dask, and a part whose
+    future raised anything else (:func:`_result`) is run once more here, so every
+    part yields exactly once. The first part (in input order) that returns an error
     stops the run: the parts after it are cancelled and the error is raised
     here, as the :class:`~evaltools.errors.InputError` a single-process run
     would raise.
@@ -329,6 +330,7 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
     failed: tuple[int, tuple] | None = None
     nxt = 0
     pending = set(futures)
+    rerun: set[int] = set()  # parts run again after the client lost their result
     watch = _Watchdog(client, parts, stall_seconds)
     try:
         while pending:
@@ -356,7 +358,15 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
                 i = index[fut.key]
                 if fut.cancelled():
                     continue
-                result = _result(fut, parts[i])
+                result = _result(fut, parts[i], again=i not in rerun)
+                if result is None:  # the client lost it, the task did not fail: once more
+                    rerun.add(i)
+                    new = client.submit(task, parts[i], pure=False, **options)
+                    del index[fut.key]
+                    index[new.key] = i
+                    futures[i] = new
+                    pending.add(new)
+                    continue
                 futures[i] = None  # released: its data leaves the cluster
                 done.add(i)
                 if on_done is not None:
@@ -398,12 +408,21 @@ def _describe(parts: list[Part]) -> str:
             f"{last.first_record + last.records - 1:,})")
 
 
-def _result(fut, part: Part) -> dict[str, Any]:
-    """A finished future's result; a part Dask gave up on is a one-line ClusterError."""
+def _result(fut, part: Part, *, again: bool = False) -> dict[str, Any] | None:
+    """A finished future's result; a part Dask gave up on is a one-line ClusterError.
+
+    A task returns its input's errors (:func:`score_part`, :func:`judge_part`), so an
+    exception here is the cluster's: ``KilledWorker`` (Dask ran it three times), or,
+    with ``again``, anything else (a comm error, the client's own *Event is bound to
+    a different event loop* as every worker dies) gives None, and the caller runs the
+    part once more; a part that no worker then runs is the watchdog's to report.
+    """
     try:
         return fut.result()
     except Exception as exc:  # KilledWorker, a lost worker's CancelledError, comm errors
         name = type(exc).__name__
+        if again and name != "KilledWorker":
+            return None
         why = ("its worker died each time it ran it (out of memory: the worker's memory "
                "limit, or killed)" if name == "KilledWorker" else f"{name}: {exc}")
         raise ClusterError(f"{_describe([part])} lost: {why}; nothing was written") from None

@@ -122,6 +122,61 @@ def test_workers_that_never_come_back_stop_the_run_in_bounded_time(cluster, tmp_
                                                                                  "j.jsonl"]
 
 
+def flaky_judge(part, *, marks: str, always: bool = False, **options):
+    """A real judging task whose first run of each part raises what a dying cluster
+    raises in the client (``always``: every run does, as a bug would)."""
+    from evaltools.dask import judge_part
+
+    mark = Path(marks) / f"{part.index}"
+    if always or not mark.exists():
+        mark.touch()
+        raise RuntimeError("<asyncio.locks.Event object> is bound to a different event loop")
+    return judge_part(part, **options)
+
+
+def test_a_part_whose_result_the_cluster_lost_is_run_once_more(cluster, tmp_path):
+    """A part's future that raised something other than its input's error (the client's
+    own RuntimeError as every worker died, seen once in a run of the suite) was
+    reported as lost at once; it is run again, once, and every record is written once."""
+    import pandas as pd
+
+    from evaltools.dask import JUDGE_KINDS, output_kinds, run_parts
+    from evaltools.io.parts import plan_parts
+
+    _, client = cluster
+    src = judgments(tmp_path / "j.jsonl", 60)
+    plan = plan_parts([src], records_per_part=20)
+    out, marks = tmp_path / "out", tmp_path / "marks"
+    out.mkdir()
+    marks.mkdir()
+    results = list(run_parts(client, plan, flaky_judge, runs=True, stall_seconds=30,
+                             output_dir=str(out), kinds=output_kinds(plan, JUDGE_KINDS),
+                             width=5, marks=str(marks)))
+    assert len(results) == len(plan.parts) == 3
+    ids = pd.read_parquet(out)["id"].tolist()
+    assert sorted(ids) == sorted(f"j{i}" for i in range(60))  # none lost, none twice
+
+
+def test_a_part_that_fails_again_when_run_once_more_stops_the_run_with_one_line(cluster,
+                                                                              tmp_path):
+    from evaltools.dask import JUDGE_KINDS, output_kinds, run_parts
+    from evaltools.errors import ClusterError
+    from evaltools.io.parts import plan_parts
+
+    _, client = cluster
+    plan = plan_parts([judgments(tmp_path / "j.jsonl", 20)], records_per_part=20)
+    out, marks = tmp_path / "out", tmp_path / "marks"
+    out.mkdir()
+    marks.mkdir()
+    with pytest.raises(ClusterError) as e:
+        list(run_parts(client, plan, flaky_judge, stall_seconds=30, output_dir=str(out),
+                       kinds=output_kinds(plan, JUDGE_KINDS), width=5, marks=str(marks),
+                       always=True))
+    assert str(e.value) == ("part 1 (records 1-20) lost: RuntimeError: <asyncio.locks.Event "
+                            "object> is bound to a different event loop; nothing was written")
+    assert list(out.iterdir()) == []
+
+
 def test_a_few_records_on_two_workers_run_in_one_process_and_say_why(tmp_path, capsys):
     """Issue 28 (scale-out): 4,000 records took 37.6 s on two workers against 20.9 s in one
     process, without a word; below [scale] score_min_records_per_worker × N the command
