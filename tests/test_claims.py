@@ -87,6 +87,19 @@ def test_verbless_list_items_are_claims(nlp):
                                               ("list item", "Outdoor pool")]
 
 
+def test_a_list_items_parts_are_claims_each_with_its_own_not(nlp):
+    """One claim for *- Not wheelchair accessible, not good for kids, and no dogs* was
+    negated by any *no* in it and headed by its last noun; *- Free WiFi; street parking
+    only* was one claim whose *street* no record sentence needed (a record's *parking lot:
+    no* denied it)."""
+    text = ("Details:\n- Free WiFi; street parking only\n- Not wheelchair accessible, not "
+            "good for kids, and no dogs\n- Quiet, cozy atmosphere")
+    assert [(c.text, c.object, c.negated) for c in claims(nlp, text)] == [
+        ("Free WiFi", "wifi", False), ("street parking only", "parking", False),
+        ("Not wheelchair accessible", "wheelchair", True), ("not good for kids", "kid", True),
+        ("no dogs", "dog", True), ("Quiet, cozy atmosphere", "atmosphere", False)]
+
+
 @pytest.mark.parametrize("text", [
     "The bottle may include a carrying case.",
     "The bottle might include a carrying case.",
@@ -123,6 +136,23 @@ def test_a_coordinated_verb_is_asserted_though_its_first_conjunct_is_an_opinion(
     assert texts == ["has no WiFi", "takes reservations"]
     # a conjunct that is an opinion of its own stays one
     assert claims(nlp, "The view is amazing and the food is great.") == []
+
+
+def test_a_list_items_not_stays_in_its_line(nlp):
+    """The parser ran a bullet's line into the next (no period ends it): the *not* of
+    *not wheelchair accessible* hung on *range* and denied the line's bike parking, which
+    the record affirms (a faithful overview failed). Sentences now start at list items."""
+    from evaltools.scoring.context import unmark
+
+    text = ("- **Hours:** Friday 9 AM–6 PM, Saturday 9 AM–5 PM\n- **Details:** By "
+            "appointment only, accepts credit cards, higher price range, street parking and "
+            "bike parking, good for kids; not wheelchair accessible\n\n**What customers "
+            "say:**\n- Reviewers praise stylist Tessa for her work with curly hair.")
+    assert [c.object for c in extract_claims(nlp(unmark(text, titles=True))) if c.negated] == []
+    denied = text.replace("accepts credit cards, higher price range, street parking and bike "
+                          "parking", "does not offer bike parking")
+    assert [(c.verb, c.object) for c in extract_claims(nlp(unmark(denied, titles=True)))
+            if c.negated] == [("offer", "parking")]
 
 
 def test_a_number_object_is_left_to_its_anchor(nlp):

@@ -979,12 +979,19 @@ def test_a_count_of_the_names_that_follow_it_is_the_responses_own():
 
 BITCOIN = ('{"name": "Desert Shine", "attributes": {"BusinessAcceptsCreditCards": "True", '
            '"BusinessAcceptsBitcoin": "False", "RestaurantsReservations": "False", '
-           '"OutdoorSeating": "False", "Alcohol": "u\'none\'", "ByAppointmentOnly": "False"}}')
+           '"OutdoorSeating": "False", "Alcohol": "u\'none\'", "ByAppointmentOnly": "False", '
+           '"WiFi": "u\'no\'", "RestaurantsTableService": "False", "Caters": "False"}}')
 
 
 @pytest.mark.parametrize(("response", "supported"), [
     ("It accepts credit cards but not Bitcoin.", True),
     ("It accepts credit cards and Bitcoin.", False),
+    ("It accepts credit cards (but not Bitcoin).", True),  # the parser: an apposition
+    ("It accepts credit cards (and Bitcoin).", False),
+    # the tagger reads *cater* as a listed noun and hangs *provide* on it
+    ("It does not serve alcohol, take reservations, offer table service, cater, or provide "
+     "WiFi.", True),
+    ("It serves no alcohol but offers table service, caters, and provides WiFi.", False),
     ("It does not take reservations, serve alcohol, or have outdoor seating.", True),
     ("It does not take reservations but has outdoor seating.", False),
 ])

@@ -223,6 +223,17 @@ def absent_names(claim, context: ContextFeatures,
     ...                                       "The owner said that Cashier Teddy was friendly.")
     ...  for x in extract_claims(nlp(t)) if "Teddy" in x.text]
     [(), ('Cashier',)]
+
+    So is any word of its own that opens a sentence and that WordNet has as a common word
+    (a key of the shipped table, :func:`~evaltools.scoring.matcher.paraphrases`), as
+    headings and lists begin theirs (*Reviewers praise ...*, *Drawbacks: ...*); a first
+    name (*Priyanka*), or a word that begins a run of names, is still a name:
+
+    >>> c = context_features(nlp("The artists were careful. The wall is for kids."), cfg)
+    >>> t = ("Overview.\\nReviewers highlight the artists' care.\\n- Drawbacks: the wall is "
+    ...      "for kids.\\n- Priyanka praised the wall.")
+    >>> [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
+    [(), (), ('Priyanka',)]
     """
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
@@ -235,12 +246,20 @@ def absent_names(claim, context: ContextFeatures,
     if not absent:
         return ()
     excused: set[int] = set()
-    for run in _name_runs(names):
+    runs = _name_runs(names)
+    for run in runs:
         if index.positions("".join(w.text[0] for w in run).lower()):
             excused.update(w.start for w in run)  # "Great Britain" where the context has "GB"
         elif (text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
               and role_noun(run[0].text.lower()) and all(index.locate(w) for w in run[1:])):
             excused.add(run[0].start)  # "Instructor Mariana" opening a sentence
+    in_runs = {w.start for run in runs for w in run}
+    if text:  # "Reviewers praise ...", "- Drawbacks: ...": capitalised for their place
+        table = paraphrases()
+        excused.update(w.start for w in absent if w.start not in in_runs
+                       and any(k in table for f in w.forms
+                               for k in (f.lower(), f.lower().removesuffix("s")))
+                       and _SENTENCE_START.search(text, max(0, w.start - 40), w.start))
     return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
 
 

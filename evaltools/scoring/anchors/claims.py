@@ -525,6 +525,13 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("A new date has yet to be announced. It is not necessary.")
     >>> [t.text for t in doc if t.pos_ in ("NOUN", "ADJ") and clause_negated(t)]
     ['new', 'date', 'necessary']
+    >>> doc = load_pipeline()("It takes cards but does not serve alcohol, take "
+    ...                       "reservations, offer table service, cater, or provide WiFi.")
+    >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)][-2:]
+    ['cater', 'WiFi']
+    >>> doc = load_pipeline()("The shop accepts credit cards (but not Bitcoin), allows dogs.")
+    >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)]
+    ['Bitcoin']
     >>> doc = load_pipeline()("It has no elevator, a dated room, and thin walls.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['elevator']
@@ -553,9 +560,9 @@ def clause_negated(tok) -> bool:
         if t.dep_ == "pobj" and (t.head.lower_ == "without" or (
                 t.head.lower_ == "of" and t.head.head.lemma_.lower() in LACK_NOUNS)):
             return True  # "without an appointment", "the lack of dinner hours"
-        if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
+        if (t.dep_ in ("conj", "appos") and t.pos_ in ("NOUN", "PROPN")
                 and any(c.dep_ == "neg" for c in t.children)):
-            return True  # "accepts credit cards but not Bitcoin"
+            return True  # "accepts credit cards but not Bitcoin", "cards (but not Bitcoin)"
         if t.pos_ == "ADJ" and any(_negates(c) for c in t.children):
             return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
@@ -572,6 +579,12 @@ def clause_negated(tok) -> bool:
             # (a bare verb the tagger reads as VBP after a bare one: "... or have seating")
             if (t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX")
                     and (t.tag_ == "VB" or (t.tag_ == "VBP" and _bare_verb(t.head)))
+                    and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
+                t = t.head
+                continue
+            # ... and one the tagger hangs on a listed noun it misread: "does not offer
+            # table service, cater, or provide WiFi" (*cater* a noun, *provide* its conj)
+            if (t.dep_ == "conj" and t.tag_ == "VB" and t.head.pos_ == "NOUN"
                     and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
                 t = t.head
                 continue
@@ -999,14 +1012,30 @@ def _is_marker(tok) -> bool:
                                    and tok.doc[tok.i + 1].text in (".", ")"))
 
 
-def _list_item_claim(line, words: _Words) -> Claim | None:
-    """A verbless list item ("- Free parking") as a claim of its own."""
+def _list_item_claims(line, words: _Words) -> list[Claim]:
+    """A verbless list item ("- Free parking") as a claim of its own; one whose parts a
+    semicolon or comma separates, a claim a part holding a noun (*- Free WiFi; street
+    parking only*, *- Not wheelchair accessible, not good for kids, and no dogs*: each
+    part its own head and its own *not*)."""
     if not _is_marker(line[0]) or any(
             t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") for t in line):
-        return None
+        return []
     body = line[1:]
     while body and (body[0].is_punct or body[0].text in BULLETS):
         body = body[1:]
+    parts: list[list] = [[]]
+    for t in body:
+        if t.text in (";", ","):
+            parts.append([])
+        elif not (t.lower_ in ("and", "or") and not parts[-1]):
+            parts[-1].append(t)
+    parts = [x for x in parts if any(t.pos_ in ("NOUN", "PROPN") for t in x)]
+    if len(parts) < 2:
+        parts = [body]
+    return [c for c in (_list_part_claim(x, words) for x in parts) if c is not None]
+
+
+def _list_part_claim(body, words: _Words) -> Claim | None:
     if not body:
         return None
     heads = frozenset({max((t for t in body if t.pos_ in ("NOUN", "PROPN")),
@@ -1062,8 +1091,6 @@ def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
                 if c is not None:
                     claims.append(c)
         for line in _lines(sent):
-            c = _list_item_claim(line, words)
-            if c is not None:
-                claims.append(c)
+            claims.extend(_list_item_claims(line, words))
     claims.sort(key=lambda c: (c.start, c.end))
     return _with_antecedents(claims, [s.start_char for s in sents])

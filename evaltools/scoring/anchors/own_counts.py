@@ -25,10 +25,12 @@ REFERS_BACK = "refers back to things the response names"
 OWN_LIST_REACH = 120
 
 
-#: "three main reasons", "two ways": a count of the points the response itself makes.
+#: "three main reasons", "two ways", "two related points": a count of the points the
+#: response itself makes (one word may qualify them); "two side effects are worth knowing":
+#: a count of things it goes on to tell.
 _OWN_POINTS = re.compile(
-    r"\s+(?:(?:main|key|major|primary|common|different|possible|important|basic|general|"
-    r"other)\s+)?" + POINT_NOUNS + r"\b", re.IGNORECASE)
+    r"\s+(?:(?:[a-z]+\s+)?" + POINT_NOUNS + r"\b|(?:[\w-]+\s+){1,3}?(?:are|is)\s+worth\s+"
+    r"(?:knowing|noting|mentioning|keeping\s+in\s+mind)\b)", re.IGNORECASE)
 
 
 #: A count's noun phrase, then a dash, colon or parenthesis that opens the list of its items.
@@ -127,6 +129,10 @@ def counts_own_list(text: str, m: Mention) -> bool:
     >>> text = "The passages give three main reasons. It comes in two sizes."
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
     [('three', True), ('two', False)]
+    >>> text = ("Two related points: it reverses. Two side effects are worth knowing. "
+    ...         "Two sizes are sold.")
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('Two', True), ('Two', True), ('Two', False)]
     >>> text = ("Four frigates - HMS Cumberland, HMS Chatham, HMS Kent and HMS York - are "
     ...         "moored. Three sizes (small and large) are sold.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
