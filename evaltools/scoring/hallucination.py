@@ -269,7 +269,9 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
     """The claim's common nouns that are not everyday words (Zipf frequency of the word as
     written below ``zipf_below``, config ``hallucination.term_zipf_below``) and that neither
     the context, under any form claim support reads for the word (:meth:`ContextIndex.holds`:
-    its forms, with ``paraphrase`` paraphrases and close static vectors too), nor the query
+    its forms, with ``paraphrase`` paraphrases and close static vectors too) or a derivation
+    of it (:meth:`~evaltools.scoring.matcher.SentenceIndex.derived_positions`: *recallers*
+    where the context says *recall*), nor the query
     uses: what a claim adds that nothing given speaks of (*consultations*, *recipe*,
     *cortisol*). A noun that names the sources
     (:func:`~evaltools.scoring.sources.names_sources`: *passages*) adds nothing.
@@ -293,6 +295,10 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
     >>> q = query_features(nlp("Does Renata offer consultations?"), cfg)
     >>> [absent_terms(x, c, q) for x in extract_claims(nlp("Renata offers consultations."))]
     [()]
+    >>> c = context_features(nlp("People who recall dreams react to sounds."), cfg)
+    >>> [absent_terms(x, c) for x in extract_claims(nlp(
+    ...     "High recallers react to sounds. Sleepwalkers react to sounds."))]
+    [(), ('Sleepwalkers',)]
     """
     if zipf_below <= 0:
         return ()
@@ -303,7 +309,8 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
              and not names_sources(w.word.text)  # "A few other points from the passages:"
              and zipf(w.word.text.lower()) < zipf_below
              and not any(f in keys for f in w.word.forms)
-             and not index.holds(w, paraphrase, paraphrase_cosine)]
+             and not index.holds(w, paraphrase, paraphrase_cosine)
+             and not index.sentences.derived_positions(w.word)]
     return tuple(dict.fromkeys(w.word.text for w in sorted(terms, key=lambda w: w.word.start)))
 
 
