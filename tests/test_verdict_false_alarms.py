@@ -1903,3 +1903,17 @@ def test_a_line_introducing_the_responses_own_points_is_shown_not_counted():
     # a count that is no list's is a claim like any other
     bad = evaltools.score(q, ONIONS, "Cutting an onion breaks two cells. It makes a gas.")
     assert any(a.counted and not a.supported and "two cells" in a.text for a in bad.anchors)
+
+
+def test_a_label_numbering_the_responses_points_is_not_checked():
+    """*Theory 1:* heading an answer's point read as an unsupported number 1 (a faithful
+    answer failed on the wrong-value clause); the label is the response's own."""
+    q = "Why do onions make you cry?"
+    ok = evaltools.score(q, ONIONS, "**Theory 1: the cells break.** Cutting breaks the "
+                                    "cells.\n**Theory 2: a gas forms.** It makes a gas.")
+    labels = [a for a in ok.anchors if a.kind == "number"]
+    assert [(a.text, a.counted) for a in labels] == [("1", False), ("2", False)]
+    assert "numbers the response's own points" in labels[0].note
+    bad = evaltools.score(q, ONIONS, "**Room 1: the cells break.** Cutting breaks the cells.")
+    assert [(a.text, a.counted, a.supported) for a in bad.anchors if a.kind == "number"] == [
+        ("1", True, False)]

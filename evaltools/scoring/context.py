@@ -156,8 +156,10 @@ _LIST_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2}[.)])(?=[ \t])")
 
 #: A Markdown heading: a line of ``#`` marks and words, or a line wholly in bold (``**Overview**``).
 _MD_HEADING = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t][^\n]*|(\*\*|__)[^*_\n]+\1[ \t]*:?)[ \t]*$")
-#: A bold label opening a line or a list item: ``- **Hours:** 9-5`` (the label, colon included).
-_MD_LABEL = re.compile(r"(?m)^([ \t]*(?:[-*+\u2022][ \t]+)?)((\*\*|__)[^*_\n]{1,40}?(?::\3|\3:))")
+#: A bold label opening a line or a list item: ``- **Hours:** 9-5``, ``4. **Ketosis:** The``
+#: (the label, colon included).
+_MD_LABEL = re.compile(
+    r"(?m)^([ \t]*(?:(?:[-*+\u2022]|\d{1,2}[.)])[ \t]+)?)((\*\*|__)[^*_\n]{1,40}?(?::\3|\3:))")
 #: The marks of a heading, and bold marks (``**Little Harbor** is ...``; not inside a word
 #: or a number: ``2**10``, ``snake__case``).
 _MD_MARKS = re.compile(r"(?m)^[ \t]*#{1,6}(?=[ \t])|(?<![\w*])(?:\*\*|__)(?=\S)"
@@ -173,6 +175,8 @@ def _unmarkdown(text: str, titles: bool = False) -> str:
     >>> text = "**Overview**\\n- **Hours:** 9-5\\n## Gina\\n**Gina** is kind."
     >>> _unmarkdown(text, titles=True)
     '            \\n-            9-5\\n       \\n  Gina   is kind.'
+    >>> _unmarkdown("4. **Ketosis:** The liver", titles=True)
+    '4.              The liver'
     >>> _unmarkdown(text)
     '  Overview  \\n-   Hours:   9-5\\n   Gina\\n  Gina   is kind.'
     >>> _unmarkdown("2**10 is 1024; snake__case")

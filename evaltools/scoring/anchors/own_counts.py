@@ -3,7 +3,8 @@
 A bare count of 2 to 10 of the response's own points or list items ("It works
 in **three** steps:" then the steps, "there are **two** main reasons") is the
 response's own (:func:`counts_own_list`), as is a count written as a word after *the*,
-*these* or *those* ("they do not compare **the two**", :func:`refers_back`). Found once per
+*these* or *those* ("they do not compare **the two**", :func:`refers_back`), and so is the
+number of a label that opens a line ("**Theory 1:** ...", :func:`labels_a_point`). Found once per
 response (:func:`own_counts`, kept in the response's features) for the anchors, which show
 them with ``counted=False``, and for grounding, which leaves them out.
 """
@@ -20,6 +21,7 @@ from evaltools.scoring.anchors.mentions import Mention
 #: (the line holding it introduces them), or it refers back to things the response names.
 OWN_LIST = "counts the response's own points or list items"
 REFERS_BACK = "refers back to things the response names"
+LABEL = "numbers the response's own points"
 
 #: Characters after a count within which the colon and line end that introduce a list must be.
 OWN_LIST_REACH = 120
@@ -154,6 +156,30 @@ def counts_own_list(text: str, m: Mention) -> bool:
     return line.endswith(":") and ". " not in line and len(line) > 1
 
 
+#: A label that numbers a point where a line begins: a word for a point (*Theory*, *Step*,
+#: *Reason*; not *Room* or *Gate*, which name things), then the number, then a colon, stop,
+#: parenthesis, dash or the end of bold marks (*Theory 1:*, ***Step 2.***).
+_LABEL_NUMBER = re.compile(
+    r"(?m)^[ \t]*(?:[-*+\u2022][ \t]+)?(?:\*\*|__|#{1,6}[ \t]+)?(?:Reason|Way|Step|Factor|Point|"
+    r"Option|Method|Tip|Explanation|Possibility|Approach|Theory|Idea|Stage|Phase|Part|Example|"
+    r"Scenario|Hypothesis|Takeaway|Caveat)[ \t]+(\d{1,2})(?=[ \t]*(?:[:.)\u2013\u2014-]|\*\*|__))")
+
+
+def labels_a_point(text: str, m: Mention) -> bool:
+    r"""Whether ``m`` is the number of a label that opens a line of the response
+    (*Theory 1: Pants used to be two pieces*, *- **Step 2.** Mix*): it numbers the
+    response's own points, it states nothing the context should hold.
+
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> text = "Two ideas:\n**Theory 1: Pants were two pieces.**\nStep 2 - mix.\nRoom 12: $90"
+    >>> [(m.text, labels_a_point(text, m)) for m in find_mentions(text)]
+    [('Two', False), ('1', True), ('two pieces', False), ('2', True), ('12', False), ('$90', False)]
+    """
+    line = text.rfind("\n", 0, m.start) + 1
+    hit = _LABEL_NUMBER.match(text, line, m.end + 3)
+    return hit is not None and hit.start(1) == m.start and hit.end(1) == m.end
+
+
 def own_counts(text: str, mentions: Sequence[Mention]) -> tuple[tuple[int, str], ...]:
     r"""The start of each mention of ``text`` that is the response's own count, with why.
 
@@ -172,4 +198,6 @@ def own_counts(text: str, mentions: Sequence[Mention]) -> tuple[tuple[int, str],
             out.append((m.start, OWN_LIST))
         elif refers_back(text, m):  # "compare the two"
             out.append((m.start, REFERS_BACK))
+        elif labels_a_point(text, m):  # "Theory 1:"
+            out.append((m.start, LABEL))
     return tuple(out)
