@@ -63,7 +63,8 @@ def line_starts(doc):
             gap = text[last.idx + len(last.text):tok.idx]
             if "\n" in gap:
                 item = LIST_MARK.fullmatch(tok.text) is not None
-                if gap.count("\n") > 1 or item or last.text in LINE_END:  # blank line between
+                blank = gap.count("\n") > 1  # a blank line between
+                if blank or item or last.text in LINE_END:
                     tok.is_sent_start = True
                     nxt = tok.i + 1
                     if item and nxt < len(doc) and not doc[nxt].is_space:

@@ -1013,10 +1013,10 @@ def _is_marker(tok) -> bool:
 
 
 def _list_item_claims(line, words: _Words) -> list[Claim]:
-    """A verbless list item ("- Free parking") as a claim of its own; one whose parts a
-    semicolon or comma separates, a claim a part holding a noun (*- Free WiFi; street
-    parking only*, *- Not wheelchair accessible, not good for kids, and no dogs*: each
-    part its own head and its own *not*)."""
+    """A verbless list item ("- Free parking") as a claim of its own; an item whose parts
+    semicolons or commas separate, a claim for each part that holds a noun (*- Free WiFi;
+    street parking only*, *- Not wheelchair accessible, not good for kids, and no dogs*:
+    each part with its own head and its own *not*)."""
     if not _is_marker(line[0]) or any(
             t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") for t in line):
         return []

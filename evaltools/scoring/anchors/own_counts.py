@@ -18,7 +18,8 @@ from evaltools.scoring.anchors.claims import POINT_NOUNS
 from evaltools.scoring.anchors.mentions import Mention
 
 #: Why a count is the response's own (:func:`own_counts`): it counts its points or list items
-#: (the line holding it introduces them), or it refers back to things the response names.
+#: (the line holding it introduces them), it refers back to things the response names, or it
+#: numbers one of the response's points (a label opening a line).
 OWN_LIST = "counts the response's own points or list items"
 REFERS_BACK = "refers back to things the response names"
 LABEL = "numbers the response's own points"
