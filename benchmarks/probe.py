@@ -202,7 +202,8 @@ def batch_of(record_id: str) -> int:
     the sixteenth (``biz179``-``biz190``), 161-170 the seventeenth (``biz191``-``biz202``),
     171-180 the eighteenth (``biz203``-``biz214``), 181-190 the nineteenth (``biz215``-``biz226``),
     191-200 the twentieth (``biz227``-``biz238``), 201-210 the twenty-first (``biz239``-``biz250``),
-    211-220 the twenty-second (``biz251``-``biz262``), then the twenty-third.
+    211-220 the twenty-second (``biz251``-``biz262``), 221-230 the twenty-third
+    (``biz263``-``biz274``), then the twenty-fourth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -246,14 +247,16 @@ def batch_of(record_id: str) -> int:
     (21, 21, 22, 22)
     >>> batch_of("biz262_h"), batch_of("qa220"), batch_of("biz263"), batch_of("news221_h")
     (22, 22, 23, 23)
+    >>> batch_of("biz274_h"), batch_of("qa230"), batch_of("biz275"), batch_of("news231_h")
+    (23, 23, 24, 24)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
     last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214,
-             226, 238, 250, 262)
+             226, 238, 250, 262, 274)
             if name.startswith("biz")  # each batch's last id
             else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180,
-                  190, 200, 210, 220))
+                  190, 200, 210, 220, 230))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -262,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 24), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 25), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
