@@ -17,6 +17,13 @@ support it:
 - **derivations**: WordNet's derivationally related forms (``+`` pointers) between those
   senses (*die* / *death*, *elect* / *election*).
 
+A third table, ``abstract_nouns``, lists the nouns whose first sense WordNet files as an
+idea, a quality, a feeling, a group, a possession, a motive or a relation (lexicographer files
+``noun.cognition``, ``noun.attribute``, ``noun.feeling``, ``noun.group``, ``noun.possession``,
+``noun.motive``, ``noun.relation``: *hindsight*, *practicality*, *warmth*, *payoff*): words by
+which a response sums up or judges what its sources say, rather than a thing they would
+name (``hallucination.absent_terms`` leaves them out; docs/validity.md, "Twenty-fourth round").
+
 A second table, ``name_forms``, pairs a proper name with the adjective that pertains to
 it (WordNet's pertainym pointers, ``\\``, where both words are capitalised: *Belgian* /
 *Belgium*, *Argentinian* / *Argentina*, *Texan* / *Texas*), both ways; the matcher finds a
@@ -106,6 +113,34 @@ def name_forms(dict_dir: Path) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in sorted(table.items())}
 
 
+#: WordNet's lexicographer files of abstract nouns (``lexnames``: their numbers in the
+#: data files' second field).
+ABSTRACT_FILES = ("noun.attribute", "noun.cognition", "noun.feeling", "noun.group",
+                  "noun.motive", "noun.possession", "noun.relation")
+
+
+def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str]:
+    """Nouns (matcher keys) whose first sense is in one of :data:`ABSTRACT_FILES`."""
+    names = {}
+    for line in (dict_dir / "lexnames").read_text(encoding="latin-1").splitlines():
+        f = line.split()
+        if len(f) >= 2:
+            names[f[0].zfill(2)] = f[1]
+    wanted = {num for num, name in names.items() if name in ABSTRACT_FILES}
+    lexfile = {}
+    for path in sorted(dict_dir.glob("data.noun*")):
+        for line in path.read_text(encoding="latin-1").splitlines():
+            if line and not line.startswith(" "):
+                f = line.split(maxsplit=2)
+                lexfile[f[0]] = f[1]
+    out = set()
+    for lemma, offsets in read_index(dict_dir / "index.noun").items():
+        w = _clean(lemma)
+        if w and offsets and min_zipf <= zipf(w) <= max_zipf and lexfile.get(offsets[0]) in wanted:
+            out.add(w)
+    return sorted(out)
+
+
 def _clean(word: str) -> str | None:
     import re
 
@@ -182,17 +217,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     table = build(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
     names = name_forms(args.dict_dir)
+    abstract = abstract_nouns(args.dict_dir, args.min_zipf, args.max_zipf)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.output.with_suffix(".tmp")
     tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
                                "scripts/build_paraphrases.py", "senses": args.senses,
                                "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
-                               "supports": table, "name_forms": names},
+                               "supports": table, "name_forms": names,
+                               "abstract_nouns": abstract},
                               separators=(",", ":"), sort_keys=True)
                    + "\n", encoding="utf-8")
     tmp.replace(args.output)
     print(f"{len(table)} words, {sum(map(len, table.values()))} pairs, "
-          f"{len(names)} name forms -> {args.output}")
+          f"{len(names)} name forms, {len(abstract)} abstract nouns -> {args.output}")
     return 0
 
 

@@ -248,7 +248,11 @@ SUPPORT_GROUPS: dict[str, list[tuple[str, str, bool]]] = {
         ("It costs under $50.", "It costs less than $50.", True),
         ("It costs under $50.", "It costs $50.", False),
         ("Raised about $2 million.", "Raised $2,000,000.", True),
-        ("Raised about $2 million.", "Raised more than $2 million.", False),
+        # "about" rounds a qualified figure as a bare one does (twenty-fourth round)
+        ("Raised about $2 million.", "Raised more than $2 million.", True),
+        ("It waited about 5 minutes.", "It waited less than 5 minutes.", True),
+        ("Raised more than $2 million.", "Raised about $2 million.", False),
+        ("Raised about $2 million.", "Raised about $3 million.", False),
         ("Sold about 2 million units.", "Sold roughly two million units", True),
     ],
     "other unit": [

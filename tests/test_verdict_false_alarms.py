@@ -559,6 +559,28 @@ def test_reviewers_as_subject_claim_what_the_reviews_say():
     assert list(_claims(named).values()) == [False]
 
 
+GARAGE = ('{"name": "Fix-It Auto", "attributes": {"BusinessAcceptsCreditCards": "True"}, '
+          '"review_info": [{"review_text": "My AC died in July and they had me back on the '
+          'road in two hours. Paid exactly the quote.", "review_stars": 5}]}')
+
+
+def test_an_overview_retelling_one_review_names_its_reviewer():
+    """REVIEW_STORY: in a record with reviews, "one driver" and "a recent visit" are the
+    review's *I* and its visit, as "customers" are; what they did is still looked up."""
+    ok = _claims(evaltools.score(CAFE_Q, GARAGE, "One driver paid exactly the quote."))
+    assert ok == {"One driver paid exactly the quote": True}
+    bad = _claims(evaltools.score(CAFE_Q, GARAGE, "One driver paid for new brakes."))
+    assert list(bad.values()) == [False]
+    visit = _claims(evaltools.score(CAFE_Q, GARAGE, "A July visit fixed the AC."))
+    assert list(visit.values()) == [True]
+    # over prose the driver is a fact to check: "the driver" of a news story
+    news = ("My AC died in July and they had me back on the road in two hours. "
+            "Paid exactly the quote.")
+    told = _claims(evaltools.score("Summarize the news.", news,
+                                   "One driver paid exactly the quote."))
+    assert list(told.values()) == [False]
+
+
 def _spans(ctx, response):
     import json
 
@@ -1235,8 +1257,8 @@ def test_a_long_response_fails_from_the_long_responses_threshold():
     assert long.verdict_inputs.response_words == 71 == len(MUSEUM_LONG.split())
     assert long.verdict_inputs.to_dict()["response_words"] == 71
     p = long.verdict_inputs.probability[0]
-    assert p < 0.55 and long.verdict == "PASS"   # one invented detail among many supported
-    assert long.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.55, ")
+    assert p < 0.6 and long.verdict == "PASS"   # one invented detail among many supported
+    assert long.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.6, ")
     at = {"long_fail_probability": round(p, 2) - 0.01}   # just under P
     v = redecide(long, load_config().replace(hallucination=at))
     assert v.verdict == "FAIL" and v.reasons[0] == (
@@ -1728,6 +1750,10 @@ SALON = json.dumps({"name": "Studio Lumen", "city": "Tampa", "categories": "Hair
     ("Renata offers complimentary consultations for color work.", ["consultations"]),
     # "staff" (Zipf 5.1) is an everyday word: unsupported, but no term
     ("The staff offer complimentary color work.", []),
+    # "practicality" (Zipf 3.0) is abstract in WordNet (noun.attribute): a judgement, no term;
+    # "shampoo" (Zipf 3.3, noun.artifact) names a thing the record never mentions
+    ("Renata is praised for the practicality of her color work.", []),
+    ("Renata is praised for the shampoo of her color work.", ["shampoo"]),
 ])
 def test_a_word_the_context_never_uses_is_a_term(response, terms):
     r = evaltools.score(CAFE_Q, SALON, response)

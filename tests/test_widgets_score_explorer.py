@@ -243,7 +243,7 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
     ex = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
                        response=MUSEUM_LONG)
     p = ex.result.verdict_inputs.probability[0]
-    assert ex.sliders["long_probability"].value == 0.55 and p < 0.55
+    assert ex.sliders["long_probability"].value == 0.6 and p < 0.6
     assert ex.verdict.verdict == "PASS"
     ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # 71 words: the long threshold
     assert ex.verdict.verdict == "FAIL" and ex.verdict.reasons[0].endswith(
@@ -251,7 +251,7 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
     ex.set_thresholds(probability=round(p, 2) - 0.01, long_probability=1.0)
     assert ex.verdict.reasons[0].endswith("(safety first; calibration)")
     ex.reset_thresholds()
-    assert ex.sliders["long_probability"].value == 0.55 and ex.verdict.verdict == "PASS"
+    assert ex.sliders["long_probability"].value == 0.6 and ex.verdict.verdict == "PASS"
 
 
 def test_answer_slider_moves_a_long_rag_answers_threshold_and_not_an_instructions():
@@ -261,7 +261,7 @@ def test_answer_slider_moves_a_long_rag_answers_threshold_and_not_an_instruction
                        response=MUSEUM_LONG)
     assert ex.result.verdict_inputs.answer  # a question over prose passages
     p = ex.result.verdict_inputs.probability[0]
-    assert ex.sliders["answer_probability"].value == 0.6 and p < 0.55
+    assert ex.sliders["answer_probability"].value == 0.65 and p < 0.6
     ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # not the answers' threshold
     assert ex.verdict.verdict == "PASS"
     ex.set_thresholds(answer_probability=round(p, 2) - 0.01)

@@ -43,7 +43,7 @@ from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, st
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.matcher import paraphrases, zipf
+from evaltools.scoring.matcher import abstract_nouns, paraphrases, zipf
 from evaltools.scoring.result import Anchor
 from evaltools.scoring.sources import inside, names_sources
 
@@ -274,7 +274,10 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
     where the context says *recall*), nor the query
     uses: what a claim adds that nothing given speaks of (*consultations*, *recipe*,
     *cortisol*). A noun that names the sources
-    (:func:`~evaltools.scoring.sources.names_sources`: *passages*) adds nothing.
+    (:func:`~evaltools.scoring.sources.names_sources`: *passages*) adds nothing, nor one that
+    sums up or judges what they say rather than naming a thing (an abstract noun of the
+    shipped WordNet table, :func:`~evaltools.scoring.matcher.abstract_nouns`: *hindsight*,
+    *practicality*, *warmth*).
 
     Examples
     --------
@@ -292,6 +295,9 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
 
     >>> [absent_terms(x, c) for x in extract_claims(nlp("The staff is friendly."))]
     [()]
+    >>> [absent_terms(x, c) for x in extract_claims(nlp(
+    ...     "Its practicality earns praise. Its sauna earns praise."))]
+    [(), ('sauna',)]
     >>> q = query_features(nlp("Does Renata offer consultations?"), cfg)
     >>> [absent_terms(x, c, q) for x in extract_claims(nlp("Renata offers consultations."))]
     [()]
@@ -304,9 +310,11 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
         return ()
     keys = query.keys if query is not None else frozenset()
     index = context.index
+    abstract = abstract_nouns()
     terms = [w for w in claim.words
              if w.word.pos == "NOUN" and not w.name and not w.word.num
              and not names_sources(w.word.text)  # "A few other points from the passages:"
+             and w.word.key not in abstract  # "hindsight", "practicality": a judgement
              and zipf(w.word.text.lower()) < zipf_below
              and not any(f in keys for f in w.word.forms)
              and not index.holds(w, paraphrase, paraphrase_cosine)

@@ -52,6 +52,10 @@ WEEKDAY_KEYS = {"Mon": "monday", "Tue": "tuesday", "Tues": "tuesday", "Wed": "we
 _WEEKDAY_PLURALS = {f"{d}s": d for d in ("monday", "tuesday", "wednesday", "thursday",
                                          "friday", "saturday", "sunday")}
 _HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212'\u2019"
+#: The marks that join the parts of a compound written without spaces (*e-mail*,
+#: *anise–scented*): hyphens, the en dash, the minus sign; not the em dash, which sets a
+#: phrase off (*the food—just chips*), nor an apostrophe.
+_JOINERS = "-\u2010\u2011\u2012\u2013\u2212"
 _APOSTROPHES = frozenset("'\u2019`")
 #: Endings of contractions, as tokens of their own when a text was written with spaces
 #: around its apostrophes (tokenised corpora: ``it ' s``, ``i ' m``, ``we ' ve``).
@@ -399,8 +403,8 @@ def _joins(prev, tok) -> bool:
     """Whether ``tok`` continues the word of ``prev`` across a hyphen (no spaces)."""
     if prev.idx + len(prev.text) != tok.idx:
         return False
-    return (len(tok.text) == 1 and tok.text in _HYPHENS[:-2]) or (
-        len(prev.text) == 1 and prev.text in _HYPHENS[:-2])
+    return (len(tok.text) == 1 and tok.text in _JOINERS) or (
+        len(prev.text) == 1 and prev.text in _JOINERS)
 
 
 def words_of(doc) -> list[Word]:
@@ -417,6 +421,11 @@ def words_of(doc) -> list[Word]:
     >>> [w.pos for w in words_of(load_pipeline()(
     ...     "Gulfside Lock & Key is a locksmith offering home services.")) if w.text == "locksmith"]
     ['NOUN']
+
+    An em dash sets a phrase off; a hyphen or an en dash joins a compound:
+
+    >>> [w.text for w in words_of(load_pipeline()("The food\u2014just chips, anise\u2013scented."))]
+    ['The', 'food', 'just', 'chips', 'anise\u2013scented']
     """
     sent_of = _sentence_numbers(doc)
     groups: list[list] = []
@@ -424,7 +433,7 @@ def words_of(doc) -> list[Word]:
         if tok.is_space:
             continue
         if groups and _joins(groups[-1][-1], tok) and not (
-                tok.i + 1 < len(doc) and tok.text in _HYPHENS
+                tok.i + 1 < len(doc) and tok.text in _JOINERS
                 and not _joins(tok, doc[tok.i + 1])):
             groups[-1].append(tok)
         else:
@@ -593,6 +602,20 @@ def name_forms() -> dict[str, tuple[str, ...]]:
     (('belgian',), ('belgium',), True)
     """
     return {k: tuple(v) for k, v in _wordnet_tables()["name_forms"].items()}
+
+
+@functools.lru_cache(maxsize=1)
+def abstract_nouns() -> frozenset[str]:
+    """Keys of the nouns whose first sense WordNet 3.0 files as an idea, a quality, a feeling,
+    a group, a possession, a motive or a relation (``paraphrases.json``, ``abstract_nouns``):
+    words that sum up or judge rather than name a thing.
+
+    Examples
+    --------
+    >>> [w in abstract_nouns() for w in ("hindsight", "warmth", "payoff", "sauna", "pastry")]
+    [True, True, True, False, False]
+    """
+    return frozenset(_wordnet_tables()["abstract_nouns"])
 
 
 @functools.lru_cache(maxsize=1)

@@ -254,18 +254,18 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
     ...        response_words=59).verdict  # a short response: P weighs each word already
     'PASS'
-    >>> v = decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60)
+    >>> v = decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
-    ('FAIL', 'hallucination probability 0.58 >= 0.55 (safety first; calibration;
+    ('FAIL', 'hallucination probability 0.62 >= 0.6 (safety first; calibration;
               a response of 60 words or more)')
-    >>> decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=59).reasons[0][:45]
-    'hallucination probability 0.58 < 0.7, relevan'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.58, 0.7), response_words=60,
-    ...        answer=True).verdict   # a long RAG answer: from 0.6
+    >>> decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=59).reasons[0][:45]
+    'hallucination probability 0.62 < 0.7, relevan'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=60,
+    ...        answer=True).verdict   # a long RAG answer: from 0.65
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.61, 0.7), response_words=60,
+    >>> decide(0.8, 1.0, 0.2, probability=(0.66, 0.7), response_words=60,
     ...        answer=True).reasons[0]   # doctest: +NORMALIZE_WHITESPACE
-    'hallucination probability 0.61 >= 0.6 (safety first; calibration; an answer of 60 words
+    'hallucination probability 0.66 >= 0.65 (safety first; calibration; an answer of 60 words
      or more)'
     """
     cfg = config or DEFAULT_CONFIG

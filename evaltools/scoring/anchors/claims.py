@@ -129,12 +129,21 @@ REVIEW_SUM = frozenset({
     # matcher keys of "well-regarded", "well-liked", "well-reviewed"
     "wellregard", "welllike", "wellreview",
 })
+#: The words by which an overview retells one review ("One driver whose AC failed in July was
+#: seen within two hours", "a recent visit ended with cold fries", "members praise the
+#: plates"): the reviews say *I*, *we*, *my car*, so in a record that holds reviews these
+#: name a reviewer or their visit, as :data:`REVIEWER_NOUNS` do, and weigh nothing. Apart from
+#: the reviewer nouns: a news story's *driver* or *family* is a fact to check.
+REVIEW_STORY = frozenset({
+    "driver", "member", "worker", "person", "family", "party", "student", "visit", "stay",
+    "trip", "experience",
+})
 #: The words by which an overview of a record's reviews says who said what ("Customers
 #: speak highly of ...", "one diner noted ...", "complaints include ..."): in a record that
 #: holds reviews they name its reviews and their authors, so grounding gives them no weight
 #: (``grounding.ground``), as claims do not look them up; nor the words by which it sums up
 #: how they lean (:data:`REVIEW_SUM`). Not what was praised.
-REVIEW_FRAMING = (REVIEWER_NOUNS | REVIEW_VERBS
+REVIEW_FRAMING = (REVIEWER_NOUNS | REVIEW_STORY | REVIEW_VERBS
                   | (REVIEW_NOUNS - {"pro", "con", "concern"})
                   | {"speak", "warn", "advise", "share", "cite", "tout", "caution", "observe",
                      "recount", "add", "review"} | REVIEW_SUM)
@@ -489,6 +498,8 @@ NEGATED_DEGREE = frozenset({
 
 #: Nouns whose "of" negates what follows: "the lack of dinner hours".
 LACK_NOUNS = frozenset({"lack", "absence", "shortage"})
+#: Subjects that deny their verb: "nobody hogs equipment" says no one does.
+NEGATIVE_SUBJECTS = frozenset({"nobody", "nothing", "none", "neither", "noone"})
 
 
 def _negates(child) -> bool:
@@ -541,6 +552,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It is quiet. It is cosy but not well suited to groups.")
     >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
     ['suited', 'groups']
+    >>> doc = load_pipeline()("Nobody answered the phone, so we left a message.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['phone']
     """
     t = tok
     own_article = False
@@ -569,6 +583,7 @@ def clause_negated(tok) -> bool:
             if any(_negates(c) or (
                     not own_article and c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
                     and any(_no_det(g) for g in c.children))
+                    or (c.dep_ in SUBJECT_DEPS and c.lower_ in NEGATIVE_SUBJECTS)
                     for c in t.children):
                 return True
             if _lemma(t) in ("have", "be") and any(c.lower_ == "yet" for c in t.children) \

@@ -385,7 +385,8 @@ _IMPLIED_BY = {
     # often answered "40 years". Dropping a qualifier is noted, not held against the claim.
     "": ("", "=", "~", ">=", "<=", ">", "<"),
     "=": ("",),
-    "~": ("", "="),
+    # "about 5 minutes" rounds the context's "more than 5 minutes", as a bare "5" would
+    "~": ("", "=", ">=", "<=", ">", "<"),
     ">=": ("", "=", ">"),
     "<=": ("", "=", "<"),
     ">": (),
@@ -399,13 +400,16 @@ def qualifier_allows(claimed: str, found: str) -> bool:
     A qualifier the claim writes must be one the context states or implies:
     ``"at least 40"`` is stated by ``"40"`` and by ``"more than 40"``;
     ``"more than 40"`` only by ``"more than 40"`` (not by ``"40"`` nor ``"up
-    to 40"``); ``"about 40"`` by ``"40"``. A bare ``"40"`` restates the
+    to 40"``); ``"about 40"`` by ``"40"`` and by any qualified 40 (*about 5 minutes* for
+    *more than 5 minutes* rounds it, as a bare figure does). A bare ``"40"`` restates the
     context's figure whatever its qualifier (the note names the dropped one).
 
     Examples
     --------
     >>> qualifier_allows(">", "<="), qualifier_allows(">=", ">"), qualifier_allows("", ">")
     (False, True, True)
+    >>> qualifier_allows("~", ">"), qualifier_allows(">", "~")
+    (True, False)
     """
     return claimed == found or found in _IMPLIED_BY.get(claimed, ())
 

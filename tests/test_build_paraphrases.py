@@ -1,0 +1,42 @@
+"""scripts/build_paraphrases.py on a hand-made fragment of WordNet's database files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import build_paraphrases  # noqa: E402
+
+
+def _dict_dir(tmp_path: Path) -> Path:
+    # lexnames: file number, name, part of speech
+    (tmp_path / "lexnames").write_text("06\tnoun.artifact\t1\n07\tnoun.attribute\t1\n"
+                                       "09\tnoun.cognition\t1\n", encoding="latin-1")
+    # index.noun: lemma pos synset_cnt p_cnt sense_cnt tagsense_cnt offsets (most frequent first)
+    (tmp_path / "index.noun").write_text(
+        "  1 this is a licence line\n"
+        "hindsight n 1 0 1 0 00000001\n"
+        "sauna n 1 0 1 0 00000002\n"
+        "warmth n 2 0 2 0 00000003 00000004\n"
+        "patch n 2 0 2 0 00000004 00000003\n", encoding="latin-1")
+    # data.noun: offset lex_filenum ss_type w_cnt word lex_id p_cnt | gloss
+    (tmp_path / "data.noun").write_text(
+        "  1 this is a licence line\n"
+        "00000001 09 n 01 hindsight 0 000 | understanding after the fact\n"
+        "00000002 06 n 01 sauna 0 000 | a room heated to make you sweat\n"
+        "00000003 07 n 01 warmth 0 000 | the quality of being warm\n"
+        "00000004 06 n 01 patch 0 000 | a piece of cloth\n", encoding="latin-1")
+    return tmp_path
+
+
+def test_abstract_nouns_are_those_whose_first_sense_is_an_abstract_file(tmp_path):
+    """hindsight (cognition) and warmth (first sense an attribute) are abstract; sauna (an
+    artifact) is not, nor patch, whose first sense is an artifact though its second is the
+    attribute of warmth's first."""
+    d = _dict_dir(tmp_path)
+    assert build_paraphrases.abstract_nouns(d, 0.0, 8.0) == ["hindsight", "warmth"]
+    # the Zipf window applies as to every table: hindsight is Zipf 3.3, warmth 3.8
+    assert build_paraphrases.abstract_nouns(d, 3.5, 8.0) == ["warmth"]
