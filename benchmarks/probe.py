@@ -204,7 +204,8 @@ def batch_of(record_id: str) -> int:
     191-200 the twentieth (``biz227``-``biz238``), 201-210 the twenty-first (``biz239``-``biz250``),
     211-220 the twenty-second (``biz251``-``biz262``), 221-230 the twenty-third
     (``biz263``-``biz274``), 231-240 the twenty-fourth (``biz275``-``biz286``), 241-250 the
-    twenty-fifth (``biz287``-``biz298``), then the twenty-sixth.
+    twenty-fifth (``biz287``-``biz298``), 251-260 the twenty-sixth (``biz299``-``biz310``),
+    then the twenty-seventh.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -254,14 +255,16 @@ def batch_of(record_id: str) -> int:
     (24, 24, 25, 25)
     >>> batch_of("biz298_h"), batch_of("qa250"), batch_of("biz299"), batch_of("news251_h")
     (25, 25, 26, 26)
+    >>> batch_of("biz310_h"), batch_of("qa260"), batch_of("biz311"), batch_of("news261_h")
+    (26, 26, 27, 27)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
     last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214,
-             226, 238, 250, 262, 274, 286, 298)
+             226, 238, 250, 262, 274, 286, 298, 310)
             if name.startswith("biz")  # each batch's last id
             else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180,
-                  190, 200, 210, 220, 230, 240, 250))
+                  190, 200, 210, 220, 230, 240, 250, 260))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -270,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 27), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 28), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,

@@ -101,7 +101,15 @@ def _list_counts(doc) -> list[Mention]:
     """Each list of :data:`LIST_MIN` to :data:`LIST_MAX` names on one line, with its count.
 
     The parser hangs a list's items on its first (*Conwy*), chained or flat; every name
-    reached by ``conj`` links counts.
+    reached by ``conj`` links counts, and so does a name before the first, a comma apart,
+    that the parser hung on it as a modifier (*The Metropolitan, Wiltshire, Hampshire, Jersey
+    and Kent forces*: five).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("The Metropolitan, Wiltshire, Hampshire, Jersey and Kent forces "
+    ...                       "are conducting separate inquiries.")
+    >>> [m.value for m in _list_counts(doc)]
+    [('number', Decimal('5'))]
     """
     out = []
     for tok in doc:
@@ -112,9 +120,15 @@ def _list_counts(doc) -> list[Mention]:
             nxt = [c for c in stack.pop().children if c.dep_ == "conj" and c.pos_ == "PROPN"]
             items += nxt
             stack += nxt
+        first = tok
+        while (first.i >= 2 and doc[first.i - 1].text == ","
+               and doc[first.i - 2].pos_ == "PROPN" and doc[first.i - 2].head.i == first.i
+               and doc[first.i - 2].dep_ in ("nmod", "compound", "appos")):
+            first = doc[first.i - 2]
+            items.append(first)
         if not LIST_MIN <= len(items) <= LIST_MAX:
             continue
-        start = tok.left_edge.idx
+        start = first.left_edge.idx
         last = max(items, key=lambda w: w.i)
         end = last.idx + len(last.text)
         if "\n" not in doc.text[start:end]:

@@ -198,7 +198,10 @@ def find_mentions(text: str) -> list[Mention]:
                 and not _NOT_HOUR.match(text, e)
                 and (_AT_HOUR.search(text, max(0, s - 8), s)
                      or _RANGE_BEFORE.search(text, max(0, s - 6), s)
-                     or _RANGE_AFTER.match(text, e))):
+                     or _RANGE_AFTER.match(text, e)
+                     or _FROM_RANGE_BEFORE.search(text, max(0, s - 14), s)
+                     or (_FROM.search(text, max(0, s - 5), s)
+                         and _FROM_RANGE_AFTER.match(text, e)))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
@@ -208,14 +211,17 @@ def find_mentions(text: str) -> list[Mention]:
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
 # A bare whole number 1-12 after "at", "until", "till", "by", "before", "after" or "past"
 # ("wine and cheese hour at 5", "the pastries sell out by 9"), or at one end of a range of
-# two such numbers ("happy hour 3-6"), may be an hour, morning or evening; not one a digit,
-# separator or "%" follows (a number with a unit is a quantity, not a bare number). Not
-# "around": "around 7 people" is a count more often than a time.
+# two such numbers ("happy hour 3-6", "from 9 to 10"), may be an hour, morning or evening;
+# not one a digit, separator or "%" follows (a number with a unit is a quantity, not a bare
+# number). Not "around": "around 7 people" is a count more often than a time.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
 _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+$")
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
 _RANGE_BEFORE = re.compile(r"(?<![0-9.,:])(?:[1-9]|1[0-2]) ?[-\u2013] ?$")
 _RANGE_AFTER = re.compile(r" ?[-\u2013] ?(?:[1-9]|1[0-2])(?![0-9.,:%])")
+_FROM = re.compile(r"(?i)\bfrom[ \u00a0]+$")
+_FROM_RANGE_BEFORE = re.compile(r"(?i)\bfrom[ \u00a0]+(?:[1-9]|1[0-2])[ \u00a0]+to[ \u00a0]+$")
+_FROM_RANGE_AFTER = re.compile(r"(?i)[ \u00a0]+to[ \u00a0]+(?:[1-9]|1[0-2])(?![0-9.,:%])")
 
 
 def _join_money(text: str, spans: list) -> list:
@@ -275,9 +281,9 @@ _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
 #: Plural nouns of occasions a count can span: *over three mornings* is during them.
-_OCCASIONS = re.compile(r"[ \u00a0]+(?:mornings|afternoons|evenings|nights|weekends|visits|"
-                        r"sessions|seasons|meals|stays|trips|games|matches|rounds)\b",
-                        re.IGNORECASE)
+_OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w-]+){0,2}?[ \u00a0]+(?:mornings|afternoons|evenings|"
+                        r"nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
+                        r"matches|rounds)\b", re.IGNORECASE)
 
 
 def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
@@ -291,8 +297,9 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     ...  for t in ("a loss over 40 years", "for over 40 years", "over 40 years old")]
     ['', '>', '>']
     >>> [_qualifier(t, t.index("3"), t.index("3") + 1, ("number", 3))
-    ...  for t in ("the same menu over 3 mornings", "over 3 people")]
-    ['', '>']
+    ...  for t in ("the same menu over 3 mornings", "over 3 people",
+    ...            "a sleeve done over 3 roughly four-hour sessions")]
+    ['', '>', '']
 
     With an article between, the word qualifies the noun the amount describes, not the
     amount: *came in under a $2,200 budget* (the budget is $2,200), but *well over a
