@@ -199,9 +199,11 @@ def find_mentions(text: str) -> list[Mention]:
                 and (_AT_HOUR.search(text, max(0, s - 8), s)
                      or _RANGE_BEFORE.search(text, max(0, s - 6), s)
                      or _RANGE_AFTER.match(text, e)
-                     or _FROM_RANGE_BEFORE.search(text, max(0, s - 14), s)
-                     or (_FROM.search(text, max(0, s - 5), s)
-                         and _FROM_RANGE_AFTER.match(text, e)))):
+                     or _TO_RANGE_BEFORE.search(text, max(0, s - 12), s)
+                     or _TO_RANGE_AFTER.match(text, e)
+                     or _BETWEEN_BEFORE.search(text, max(0, s - 20), s)
+                     or (_BETWEEN.search(text, max(0, s - 8), s)
+                         and _AND_AFTER.match(text, e)))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
@@ -211,7 +213,7 @@ def find_mentions(text: str) -> list[Mention]:
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
 # A bare whole number 1-12 after "at", "until", "till", "by", "before", "after" or "past"
 # ("wine and cheese hour at 5", "the pastries sell out by 9"), or at one end of a range of
-# two such numbers ("happy hour 3-6", "from 9 to 10"), may be an hour, morning or evening;
+# two such numbers ("happy hour 3-6", "5 to 8", "between 9 and 11"), may be an hour;
 # not one a digit, separator or "%" follows (a number with a unit is a quantity, not a bare
 # number). Not "around": "around 7 people" is a count more often than a time.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
@@ -219,9 +221,14 @@ _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+$"
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
 _RANGE_BEFORE = re.compile(r"(?<![0-9.,:])(?:[1-9]|1[0-2]) ?[-\u2013] ?$")
 _RANGE_AFTER = re.compile(r" ?[-\u2013] ?(?:[1-9]|1[0-2])(?![0-9.,:%])")
-_FROM = re.compile(r"(?i)\bfrom[ \u00a0]+$")
-_FROM_RANGE_BEFORE = re.compile(r"(?i)\bfrom[ \u00a0]+(?:[1-9]|1[0-2])[ \u00a0]+to[ \u00a0]+$")
-_FROM_RANGE_AFTER = re.compile(r"(?i)[ \u00a0]+to[ \u00a0]+(?:[1-9]|1[0-2])(?![0-9.,:%])")
+#: ... or of one written with words: "5 to 8", "5:30 to 8", "between 9 and 11"
+_HOUR_OR_TIME = r"(?:[1-9]|1[0-2])(?::[0-5][0-9])?"
+_TO_RANGE_BEFORE = re.compile(rf"(?i)(?<![0-9.,:]){_HOUR_OR_TIME}[ \u00a0]+to[ \u00a0]+$")
+_TO_RANGE_AFTER = re.compile(rf"(?i)[ \u00a0]+to[ \u00a0]+{_HOUR_OR_TIME}(?![0-9%]|[.,][0-9])")
+_BETWEEN = re.compile(r"(?i)\bbetween[ \u00a0]+$")
+_BETWEEN_BEFORE = re.compile(
+    rf"(?i)\bbetween[ \u00a0]+{_HOUR_OR_TIME}[ \u00a0]+and[ \u00a0]+$")
+_AND_AFTER = re.compile(rf"(?i)[ \u00a0]+and[ \u00a0]+{_HOUR_OR_TIME}(?![0-9%]|[.,][0-9])")
 
 
 def _join_money(text: str, spans: list) -> list:
@@ -280,6 +287,8 @@ _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
+#: The rest of a range after its first amount: "to 8", "- 10", "until $15".
+_RANGE_END = re.compile(r"(?i)[ \u00a0]*(?:[-\u2013]|to\b|until\b|till\b)[ \u00a0]*\$?[0-9]")
 #: Plural nouns of occasions a count can span: *over three mornings* is during them.
 _OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w-]+){0,2}?[ \u00a0]+(?:mornings|afternoons|evenings|"
                         r"nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
@@ -308,6 +317,11 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> [_qualifier(t, t.index("$"), t.index("$") + 6) for t in (
     ...  "came in under a $2,200 budget", "paid well over a $100,000.")]
     ['', '>']
+
+    *From* where a range starts is no floor (*from 5 to 8*), as it is alone (*from $15*):
+
+    >>> [_qualifier(t, 5, 8) for t in ("from $15 to $20", "from $15-$20", "from $15 a night")]
+    ['', '', '>=']
     """
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
     if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
@@ -317,6 +331,8 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
                 and not text[end:end + 4].lower().startswith(" old")):
             return ""
+        if q == "from" and _RANGE_END.match(text, end):
+            return ""  # "from 5 to 8", "from $10-$15": where a range starts, not a floor
         return _BEFORE_WORD[q]
     m = _AFTER_RE.match(text, end)
     if m is not None:
