@@ -205,7 +205,7 @@ def batch_of(record_id: str) -> int:
     211-220 the twenty-second (``biz251``-``biz262``), 221-230 the twenty-third
     (``biz263``-``biz274``), 231-240 the twenty-fourth (``biz275``-``biz286``), 241-250 the
     twenty-fifth (``biz287``-``biz298``), 251-260 the twenty-sixth (``biz299``-``biz310``),
-    then the twenty-seventh.
+    261-270 the twenty-seventh (``biz311``-``biz322``), then the twenty-eighth.
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
@@ -257,14 +257,16 @@ def batch_of(record_id: str) -> int:
     (25, 25, 26, 26)
     >>> batch_of("biz310_h"), batch_of("qa260"), batch_of("biz311"), batch_of("news261_h")
     (26, 26, 27, 27)
+    >>> batch_of("biz322_h"), batch_of("qa270"), batch_of("biz323"), batch_of("news271_h")
+    (27, 27, 28, 28)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
     last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214,
-             226, 238, 250, 262, 274, 286, 298, 310)
+             226, 238, 250, 262, 274, 286, 298, 310, 322)
             if name.startswith("biz")  # each batch's last id
             else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180,
-                  190, 200, 210, 220, 230, 240, 250, 260))
+                  190, 200, 210, 220, 230, 240, 250, 260, 270))
     return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
 
 
@@ -273,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 28), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 29), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
