@@ -192,18 +192,13 @@ def find_mentions(text: str) -> list[Mention]:
         spans.append(span)
     spans.sort(key=lambda sp: sp[0])
     spans = _join_money(text, spans)
+    range_ends = {m.start(g) for m in _HOUR_RANGE.finditer(text)
+                  for g in range(1, 5) if m.start(g) >= 0}
     out = []
     for s, e, kind, value, others in spans:
         if (value[0] == "number" and not others and value[1] in _HOURS
                 and not _NOT_HOUR.match(text, e)
-                and (_AT_HOUR.search(text, max(0, s - 8), s)
-                     or _RANGE_BEFORE.search(text, max(0, s - 6), s)
-                     or _RANGE_AFTER.match(text, e)
-                     or _TO_RANGE_BEFORE.search(text, max(0, s - 12), s)
-                     or _TO_RANGE_AFTER.match(text, e)
-                     or _BETWEEN_BEFORE.search(text, max(0, s - 20), s)
-                     or (_BETWEEN.search(text, max(0, s - 8), s)
-                         and _AND_AFTER.match(text, e)))):
+                and (s in range_ends or _AT_HOUR.search(text, max(0, s - 8), s))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
@@ -219,16 +214,14 @@ _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
 _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+$")
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
-_RANGE_BEFORE = re.compile(r"(?<![0-9.,:])(?:[1-9]|1[0-2]) ?[-\u2013] ?$")
-_RANGE_AFTER = re.compile(r" ?[-\u2013] ?(?:[1-9]|1[0-2])(?![0-9.,:%])")
-#: ... or of one written with words: "5 to 8", "5:30 to 8", "between 9 and 11"
 _HOUR_OR_TIME = r"(?:[1-9]|1[0-2])(?::[0-5][0-9])?"
-_TO_RANGE_BEFORE = re.compile(rf"(?i)(?<![0-9.,:]){_HOUR_OR_TIME}[ \u00a0]+to[ \u00a0]+$")
-_TO_RANGE_AFTER = re.compile(rf"(?i)[ \u00a0]+to[ \u00a0]+{_HOUR_OR_TIME}(?![0-9%]|[.,][0-9])")
-_BETWEEN = re.compile(r"(?i)\bbetween[ \u00a0]+$")
-_BETWEEN_BEFORE = re.compile(
-    rf"(?i)\bbetween[ \u00a0]+{_HOUR_OR_TIME}[ \u00a0]+and[ \u00a0]+$")
-_AND_AFTER = re.compile(rf"(?i)[ \u00a0]+and[ \u00a0]+{_HOUR_OR_TIME}(?![0-9%]|[.,][0-9])")
+_HOUR_END = r"(?![0-9%]|[.,][0-9])"
+#: A range of two such hours (or clock times): "3-6", "5 to 8", "5:30 to 8", "between 9 and
+#: 11"; the groups are its two ends.
+_HOUR_RANGE = re.compile(
+    rf"(?i)\bbetween[ \u00a0]+({_HOUR_OR_TIME})[ \u00a0]+and[ \u00a0]+({_HOUR_OR_TIME}){_HOUR_END}"
+    rf"|(?<![0-9.,:])({_HOUR_OR_TIME})(?: ?[-\u2013] ?|[ \u00a0]+to[ \u00a0]+)"
+    rf"({_HOUR_OR_TIME}){_HOUR_END}")
 
 
 def _join_money(text: str, spans: list) -> list:
