@@ -191,83 +191,24 @@ def build(devdata: Path, probe: Path = PROBE) -> list[dict]:
 
 
 def batch_of(record_id: str) -> int:
-    """The batch a probe record belongs to: numbers 1-10 the first, 11-20 the second (and
-    ``biz21``-``biz22``), 21-30 the third (``biz23``-``biz34``), 31-40 the fourth
-    (``biz35``-``biz46``), 41-50 the fifth (``biz47``-``biz58``), 51-60 the sixth
-    (``biz59``-``biz70``), 61-70 the seventh (``biz71``-``biz82``), 71-80 the eighth
-    (``biz83``-``biz94``), 81-90 the ninth (``biz95``-``biz106``), 91-100 the tenth
-    (``biz107``-``biz118``), 101-110 the eleventh (``biz119``-``biz130``), 111-120 the twelfth
-    (``biz131``-``biz142``), 121-130 the thirteenth (``biz143``-``biz154``), 131-140 the
-    fourteenth (``biz155``-``biz166``), 141-150 the fifteenth (``biz167``-``biz178``), 151-160
-    the sixteenth (``biz179``-``biz190``), 161-170 the seventeenth (``biz191``-``biz202``),
-    171-180 the eighteenth (``biz203``-``biz214``), 181-190 the nineteenth (``biz215``-``biz226``),
-    191-200 the twentieth (``biz227``-``biz238``), 201-210 the twenty-first (``biz239``-``biz250``),
-    211-220 the twenty-second (``biz251``-``biz262``), 221-230 the twenty-third
-    (``biz263``-``biz274``), 231-240 the twenty-fourth (``biz275``-``biz286``), 241-250 the
-    twenty-fifth (``biz287``-``biz298``), 251-260 the twenty-sixth (``biz299``-``biz310``),
-    261-270 the twenty-seventh (``biz311``-``biz322``), then the twenty-eighth.
+    """The batch a probe record belongs to: every batch holds ten news and ten qa numbers
+    (1-10 the first, 11-20 the second, ...); overviews are ``biz1``-``biz10`` in the first,
+    ``biz11``-``biz22`` in the second, then twelve a batch (``biz23``-``biz34`` the third).
 
     >>> batch_of("biz07_h"), batch_of("news11"), batch_of("qa20_h"), batch_of("biz22")
     (1, 2, 2, 2)
     >>> batch_of("biz23"), batch_of("news21_h"), batch_of("qa30"), batch_of("biz35")
     (3, 3, 3, 4)
-    >>> batch_of("qa40_h"), batch_of("biz46"), batch_of("news41"), batch_of("biz47_h")
-    (4, 4, 5, 5)
-    >>> batch_of("qa50_h"), batch_of("biz58"), batch_of("news51"), batch_of("biz59")
-    (5, 5, 6, 6)
-    >>> batch_of("qa60_h"), batch_of("biz70"), batch_of("news61"), batch_of("biz71_h")
-    (6, 6, 7, 7)
-    >>> batch_of("qa70_h"), batch_of("biz82"), batch_of("news71"), batch_of("biz83_h")
-    (7, 7, 8, 8)
-    >>> batch_of("qa80_h"), batch_of("biz94"), batch_of("news81"), batch_of("biz106_h")
-    (8, 8, 9, 9)
-    >>> batch_of("qa90"), batch_of("biz107"), batch_of("news91_h"), batch_of("qa100")
-    (9, 10, 10, 10)
-    >>> batch_of("biz118_h"), batch_of("biz119"), batch_of("news101_h"), batch_of("qa110")
-    (10, 11, 11, 11)
-    >>> batch_of("biz130_h"), batch_of("qa110_h"), batch_of("biz131"), batch_of("news111_h")
-    (11, 11, 12, 12)
-    >>> batch_of("biz142_h"), batch_of("qa120"), batch_of("biz143"), batch_of("news121_h")
-    (12, 12, 13, 13)
-    >>> batch_of("biz154_h"), batch_of("qa130"), batch_of("biz155"), batch_of("news131_h")
-    (13, 13, 14, 14)
-    >>> batch_of("biz166_h"), batch_of("qa140"), batch_of("biz167"), batch_of("news141_h")
-    (14, 14, 15, 15)
-    >>> batch_of("biz178_h"), batch_of("qa150"), batch_of("biz179"), batch_of("news151_h")
-    (15, 15, 16, 16)
-    >>> batch_of("biz190_h"), batch_of("qa160"), batch_of("biz191"), batch_of("news161_h")
-    (16, 16, 17, 17)
-    >>> batch_of("biz202_h"), batch_of("qa170"), batch_of("biz203"), batch_of("news171_h")
-    (17, 17, 18, 18)
-    >>> batch_of("biz214_h"), batch_of("qa180"), batch_of("biz215"), batch_of("news181_h")
-    (18, 18, 19, 19)
-    >>> batch_of("biz226_h"), batch_of("qa190"), batch_of("biz227"), batch_of("news191_h")
-    (19, 19, 20, 20)
-    >>> batch_of("biz238_h"), batch_of("qa200"), batch_of("biz239"), batch_of("news201_h")
-    (20, 20, 21, 21)
-    >>> batch_of("biz250_h"), batch_of("qa210"), batch_of("biz251"), batch_of("news211_h")
-    (21, 21, 22, 22)
-    >>> batch_of("biz262_h"), batch_of("qa220"), batch_of("biz263"), batch_of("news221_h")
-    (22, 22, 23, 23)
-    >>> batch_of("biz274_h"), batch_of("qa230"), batch_of("biz275"), batch_of("news231_h")
-    (23, 23, 24, 24)
-    >>> batch_of("biz286_h"), batch_of("qa240"), batch_of("biz287"), batch_of("news241_h")
-    (24, 24, 25, 25)
-    >>> batch_of("biz298_h"), batch_of("qa250"), batch_of("biz299"), batch_of("news251_h")
-    (25, 25, 26, 26)
-    >>> batch_of("biz310_h"), batch_of("qa260"), batch_of("biz311"), batch_of("news261_h")
-    (26, 26, 27, 27)
     >>> batch_of("biz322_h"), batch_of("qa270"), batch_of("biz323"), batch_of("news271_h")
     (27, 27, 28, 28)
+    >>> batch_of("biz346_h"), batch_of("qa290"), batch_of("biz347"), batch_of("news291_h")
+    (29, 29, 30, 30)
     """
     name = record_id.removesuffix("_h")
     n = int("".join(c for c in name if c.isdigit()))
-    last = ((10, 22, 34, 46, 58, 70, 82, 94, 106, 118, 130, 142, 154, 166, 178, 190, 202, 214,
-             226, 238, 250, 262, 274, 286, 298, 310, 322)
-            if name.startswith("biz")  # each batch's last id
-            else (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180,
-                  190, 200, 210, 220, 230, 240, 250, 260, 270))
-    return next((b for b, top in enumerate(last, start=1) if n <= top), len(last) + 1)
+    if not name.startswith("biz"):
+        return (n - 1) // 10 + 1
+    return 1 if n <= 10 else 2 if n <= 22 else (n - 23) // 12 + 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devdata", type=Path, required=True,
                     help="folder with the development sets (xsumfaith.jsonl, lfqa.jsonl)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to write")
-    ap.add_argument("--batch", type=int, choices=range(1, 29), nargs="+",
+    ap.add_argument("--batch", type=int, choices=range(1, 31), nargs="+",
                     help="only these batches (default: all; 1 2 3 4 5 6 7 8: the probe of the "
                          "fifteenth and sixteenth rounds' figures, before the ninth)")
     ap.add_argument("--spans", type=Path,
