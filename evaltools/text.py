@@ -74,6 +74,8 @@ def line_starts(doc):
     1
     """
     text = doc.text
+    if "\n" not in text:
+        return doc  # one line: nothing to set
     last = None  # the last token that is not space
     for tok in doc:
         if tok.is_space:

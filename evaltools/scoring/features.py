@@ -237,10 +237,11 @@ def response_features(doc, config: Config | None = None) -> ResponseFeatures:
     sents = sentence_spans(doc)
     about = source_spans(doc.text, sents)
     ws = tuple(words(doc))
+    matcher_words = tuple(words_of(doc))  # one pass, shared with the claims
     return ResponseFeatures(tuple(content_lemmas(doc)), ws, mentions,
-                            tuple(extract_claims(doc, mentions=mentions)), near,
-                            sum(_name_like(t) for t in doc),
-                            tuple(words_of(doc)), sents, doc.text,
+                            tuple(extract_claims(doc, mentions=mentions, words=matcher_words)),
+                            near, sum(_name_like(t) for t in doc),
+                            matcher_words, sents, doc.text,
                             looks_english(doc.text), about,
                             tuple(words(doc, outside=about)) if about else ws,
                             any(t.lower_ in REFERRING_PRONOUNS for t in doc),

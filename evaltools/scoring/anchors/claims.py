@@ -662,10 +662,10 @@ def _degree(tok) -> bool:
 class _Words:
     """The response's matcher words and mentions, looked up by token."""
 
-    def __init__(self, doc, mentions: Sequence[Mention]):
+    def __init__(self, doc, mentions: Sequence[Mention], words: Sequence[Word] | None = None):
         self.doc = doc
         self.text = doc.text  # once: Doc.text rebuilds the string from every token
-        self.words = words_of(doc)
+        self.words = list(words) if words is not None else words_of(doc)
         self.by_token: list[int] = [-1] * len(doc)
         k = 0
         for tok in doc:
@@ -1061,11 +1061,13 @@ def _list_part_claim(body, words: _Words) -> Claim | None:
                  values=tuple(values), focus=token_key(head))
 
 
-def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
+def extract_claims(doc, *, mentions: Sequence[Mention] = (),
+                   words: Sequence[Word] | None = None) -> list[Claim]:
     """Asserted claims of a parsed response, in text order.
 
     ``mentions`` are the response's number and date anchors: a clause whose
     object is one is left to it; others become the claim's ``values``.
+    ``words`` are ``words_of(doc)`` when the caller has them already.
     Linear in the length of the text.
 
     Examples
@@ -1080,7 +1082,7 @@ def extract_claims(doc, *, mentions: Sequence[Mention] = ()) -> list[Claim]:
     >>> [(c.kind, c.text) for c in extract_claims(nlp("The bridge was built by Smith."))]
     [('passive', 'The bridge was built by Smith')]
     """
-    words = _Words(doc, mentions)
+    words = _Words(doc, mentions, words)
     claims: list[Claim] = []
     sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
     for sent in sents:
