@@ -80,6 +80,10 @@ SUPPORT_GROUPS: dict[str, list[tuple[str, str, bool]]] = {
         ("Sold 3 million units.", "Sold 3,000,000 units", True),
         ("Sold three million units.", "Sold 3 million units", True),
         ("Sold 1.5 billion units.", "Sold 1,500,000,000 units", True),
+        # a scale word joined by a hyphen, as in a compound adjective
+        ("in 3.4-billion-year-old rocks", "in rocks 3.4 billion years old", True),
+        ("in 3.4-billion-year-old rocks", "in rocks 3.4 million years old", False),
+        ("a $2-million grant", "a grant of $2,000,000", True),
         ("A dozen eggs.", "12 eggs per box", True),
         ("Two hundred and fifty pages.", "250 pages", True),
         ("Finished 5th overall.", "finished in 5th place", True),

@@ -208,3 +208,26 @@ def test_a_word_the_claim_itself_negates_is_not_denied_by_the_records_no(negated
     ctx = _record(ByAppointmentOnly="False", GoodForMeal="{'dinner': False, 'lunch': True}")
     assert [c for _, _, c in _claims(ctx, negated)] == [None]
     assert [c for _, _, c in _claims(ctx, affirmed)] == ["record_no"]
+
+
+def _reviewed(review: str, **attributes) -> str:
+    return json.dumps({"name": "Harbor Paws", "city": "Tampa", "state": "FL",
+                       "attributes": attributes,
+                       "review_info": [{"review_stars": 5.0, "review_date": "2021-01-02",
+                                        "review_text": review}]})
+
+
+@pytest.mark.parametrize(("attributes", "response", "expected"), [
+    # the key's words are what "no" denies ...
+    ({"RestaurantsTableService": "False"}, "Harbor Paws offers table service.",
+     (False, "record_no")),
+    ({"CashOnly": "False", "WiFi": "u'free'"}, "Harbor Paws is cash only.",
+     (False, "record_no")),
+    # ... not one of its function words ("only" of "cash only: no")
+    ({"CashOnly": "False", "WiFi": "u'free'"}, "It has free Wi-Fi and street parking only.",
+     (True, None)),
+])
+def test_a_keys_function_word_is_not_denied_by_its_no(attributes, response, expected):
+    ctx = _reviewed("The owner, George, came by to ask how everything was.", **attributes)
+    (claim,) = _claims(ctx, response)
+    assert claim[1:] == expected

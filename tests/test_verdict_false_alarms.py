@@ -1953,3 +1953,44 @@ def test_a_label_numbering_the_responses_points_is_not_checked():
     bad = evaltools.score(q, ONIONS, "**Room 1: the cells break.** Cutting breaks the cells.")
     assert [(a.text, a.counted, a.supported) for a in bad.anchors if a.kind == "number"] == [
         ("1", True, False)]
+
+
+# ------------------------------------------------------- the twenty-ninth and thirtieth batches
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # initials across "and": "Police and Crime Commissioner" is the context's "PCC"
+    ("Sussex Police and Crime Commissioner Katy Bourne wrote to the council.", False),
+    ("Sussex Fire and Rescue Commissioner Katy Bourne wrote to the council.", True),
+    # a name the context writes as one word, a site's: "Physics Forums", physicsforums.com
+    ("One Physics Forums answer says the effect is small.", False),
+    ("One Physics Today answer says the effect is small.", True),
+    # two names joined by "and" are no initials: "Egypt and Lebanon" is no "El"
+    ("El is used in Egypt and Lebanon, says Bourne.", True),
+])
+def test_a_name_the_context_writes_short_is_no_absent_name(response, absent):
+    ctx = ("Sussex PCC Katy Bourne wrote to the council. El is used. Why do bikes stay up? "
+           "(www.physicsforums.com) The gyroscopic effect is small.")
+    r = evaltools.score("Summarise the passages.", ctx, response)
+    assert r.verdict_inputs.name_absent is absent
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("The deli accepts credit cards.", True),  # "Delis", alone in the list of categories
+    ("The bakery accepts credit cards.", False),
+])
+def test_a_lone_plural_in_a_records_categories_is_found_as_its_singular(response, supported):
+    ctx = json.dumps({"name": "Rosen & Gold", "categories": "Delis, Sandwiches, Jewish",
+                      "attributes": {"BusinessAcceptsCreditCards": "True"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert all(_claims(r).values()) is supported
+
+
+@pytest.mark.parametrize(("response", "terms"), [
+    ("Photographers had many techniques for altering images.", []),  # "alterations": alter
+    ("Photographers had many techniques for stencils.", ["stencils"]),
+])
+def test_a_word_of_the_same_stem_is_no_term_the_context_never_uses(response, terms):
+    ctx = ("Before computers, photographers used double exposures and alterations on the "
+           "negative to change their images.")
+    r = evaltools.score("How were photos manipulated before computers?", ctx, response)
+    assert [t for a in r.anchors for t in a.terms] == terms

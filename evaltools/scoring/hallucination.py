@@ -259,8 +259,12 @@ def absent_names(claim, context: ContextFeatures,
     excused: set[int] = set()
     runs = _name_runs(names)
     for run in runs:
-        if index.positions("".join(w.text[0] for w in run).lower()):
-            excused.update(w.start for w in run)  # "Great Britain" where the context has "GB"
+        excused.update(w.start for w in _written_short(run, index))
+    for run in _name_runs(names, text) if text else ():
+        excused.update(w.start for w in _written_short(run, index, whole=False))
+    for run in runs:
+        if any(w.start in excused for w in run):
+            continue
         elif (text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
               and role_noun(run[0].text.lower()) and all(index.locate(w) for w in run[1:])):
             excused.add(run[0].start)  # "Instructor Mariana" opening a sentence
@@ -353,15 +357,53 @@ def _role_nouns() -> frozenset[str]:
     return frozenset(w for k in ROLE_KINDS for w in table.get(k, ()))
 
 
-def _name_runs(names: Sequence) -> list[list]:
-    """Runs of two or more capitalised words one space apart (*Cashier Teddy*)."""
+#: What may stand between two words of a name that its initials abbreviate (*Police and
+#: Crime Commissioner* for *PCC*, *Bank of England* for *BoE*).
+_NAME_GAP = re.compile(r"\s+(?:(?:and|of|for|the|&)\s+){0,2}")
+
+
+def _name_runs(names: Sequence, text: str = "") -> list[list]:
+    """Runs of two or more capitalised words one space apart (*Cashier Teddy*); given the
+    response's ``text``, also across *and*, *of*, *for*, *the* and *&* (:data:`_NAME_GAP`)."""
     runs: list[list] = []
     for w in names:
-        if runs and w.start - runs[-1][-1].end == 1:
+        if runs and (w.start - runs[-1][-1].end == 1 or (
+                text and _NAME_GAP.fullmatch(text, runs[-1][-1].end, w.start))):
             runs[-1].append(w)
         else:
             runs.append([w])
     return [r for r in runs if len(r) > 1]
+
+
+def _written_short(run: Sequence, index, whole: bool = True) -> list:
+    """The words of a run of names (:func:`_name_runs`) that the context writes short: a
+    stretch of them whose initials the context holds (*Great Britain* for *GB*, with
+    ``whole`` the whole run; else three or more: *Sussex Police and Crime Commissioner*
+    for *Sussex PCC*, not *Egypt and Lebanon* for an *El*), or whose words it writes as
+    one (*Physics Forums* for *www.physicsforums.com*).
+
+    >>> from evaltools.scoring.matcher import SentenceIndex, words_of
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> idx = SentenceIndex(nlp("Sussex PCC Katy Bourne wrote (www.physicsforums.com)."))
+    >>> ws = {w.text: w for w in words_of(nlp("Police Crime Commissioner Physics Forums Bob"))}
+    >>> [w.text for w in _written_short([ws["Police"], ws["Crime"], ws["Commissioner"]], idx)]
+    ['Police', 'Crime', 'Commissioner']
+    >>> [w.text for w in _written_short([ws["Physics"], ws["Forums"], ws["Bob"]], idx)]
+    ['Physics', 'Forums']
+    >>> _written_short([ws["Crime"], ws["Commissioner"], ws["Bob"]], idx)
+    []
+    """
+    found: list = []
+    n = len(run)
+    for i in range(n):
+        for j in range(i + 2, n + 1):
+            part = run[i:j]
+            initials = "".join(w.text[0] for w in part).lower()
+            by_initials = ((whole and j - i == n) or j - i >= 3) and index.positions(initials)
+            if by_initials or index.positions("".join(w.key for w in part)):
+                found.extend(w for w in part if w not in found)
+    return found
 
 
 def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]

@@ -88,7 +88,7 @@ def _is_wordlike(tok) -> bool:
     return not tok.is_space and any(ch.isalnum() for ch in tok.text)
 
 
-_NOT_PLURAL = ("ss", "us", "is", "news", "series", "species", "ics", "means")
+_NOT_PLURAL = ("ss", "us", "news", "series", "species", "ics", "means")
 #: A capitalised plural is read as its singular only when the singular is at least this common
 #: (wordfreq Zipf; 2 admits a record's trades, *locksmith* 2.8, *groomer* 2.4, *taqueria* 2.0)
 #: and more common than the plural.
@@ -101,11 +101,12 @@ def _singular(low: str) -> str:
     ("james", "texas", "wales", "news").
 
     >>> [_singular(w) for w in ("cafes", "bakeries", "lounges", "locksmiths", "groomers",
-    ...                         "james", "texas", "wales", "news")]
-    ['cafe', 'bakery', 'lounge', 'locksmith', 'groomer', 'james', 'texas', 'wales', 'news']
+    ...                         "delis", "james", "texas", "wales", "news", "paris", "davis")]
+    ['cafe', 'bakery', 'lounge', 'locksmith', 'groomer', 'deli', 'james', 'texas', 'wales', \
+'news', 'paris', 'davis']
     """
-    if not low.endswith("s") or low.endswith(_NOT_PLURAL):
-        return low
+    if not low.endswith("s") or low.endswith(_NOT_PLURAL) or len(low) <= 3:
+        return low  # "is", "his", "gas"
     one = (low[:-3] + "y" if low.endswith("ies")
            else low[:-2] if low.endswith(("ches", "shes", "xes", "sses")) else low[:-1])
     return one if zipf(one) >= SINGULAR_MIN_ZIPF and zipf(one) > zipf(low) else low
@@ -119,18 +120,26 @@ def _in_name(tok) -> bool:
 
 def _closes_name(tok) -> bool:
     """Whether ``tok`` is the capitalised last word of a run of names (*Nail Salons*,
-    *Cocktail Bars*; not *Georges* of *Georges Herpin*): a plural there may be a category's,
-    so the matcher also finds it as its singular.
+    *Cocktail Bars*; not *Georges* of *Georges Herpin*) or a capitalised word standing
+    alone between punctuation (*Delis* in *"Delis, Sandwiches"*): a plural there may be a
+    category's, so the matcher also finds it as its singular.
 
     >>> from evaltools.text import load_pipeline
     >>> doc = load_pipeline()("Nail Salons, by Georges Herpin.")
     >>> [t.text for t in doc if _closes_name(t)]
     ['Salons', 'Herpin']
+    >>> doc = load_pipeline()('{"categories": "Delis, Sandwiches, Jewish"}')
+    >>> [t.text for t in doc if _closes_name(t)]
+    ['Delis']
     """
     doc = tok.doc
-    return (tok.pos_ == "PROPN" and tok.text[:1].isupper() and tok.i > 0
-            and doc[tok.i - 1].pos_ == "PROPN"
-            and (tok.i + 1 == len(doc) or doc[tok.i + 1].pos_ != "PROPN"))
+    if not (tok.pos_ == "PROPN" and tok.text[:1].isupper()):
+        return False
+    last = tok.i + 1 == len(doc) or doc[tok.i + 1].pos_ != "PROPN"
+    if tok.i > 0 and doc[tok.i - 1].pos_ == "PROPN":
+        return last
+    return ((tok.i == 0 or doc[tok.i - 1].is_punct)
+            and (tok.i + 1 == len(doc) or doc[tok.i + 1].is_punct))
 
 
 def token_key(tok) -> str:
@@ -522,6 +531,29 @@ def derived(a: str, b: str) -> bool:
     return n >= DERIVED_PREFIX and n >= min(len(a), len(b)) - 2
 
 
+#: Shortest Snowball stem by which two words are read as forms of one (:func:`stem`).
+STEM_MIN = 4
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(key: str) -> str:
+    """The English Snowball (Porter 2) stem of a lower-case word: the maintained stemmer
+    reads suffixes that a shared prefix misses (*altering*, *alterations*: *alter*) and
+    leaves words apart that a cruder one joins (*organization*, *organ*).
+
+    >>> [stem(w) for w in ("altering", "alterations", "organization", "organ")]
+    ['alter', 'alter', 'organiz', 'organ']
+    """
+    return _stemmer().stemWord(key)
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
 _DATA = "data"
 
 
@@ -868,9 +900,11 @@ class SentenceIndex:
         return self._memo[memo]
 
     def derived_positions(self, word: Word) -> tuple[int, ...]:
-        """Positions holding a derivation of ``word`` (:func:`derived`, :data:`DERIVATIONS`).
+        """Positions holding a derivation of ``word`` (:func:`derived`, :data:`DERIVATIONS`,
+        an equal :func:`stem` of at least :data:`STEM_MIN` letters).
 
-        ``birth`` for ``born``, ``location`` for ``located``, ``composer`` for ``compose``.
+        ``birth`` for ``born``, ``location`` for ``located``, ``composer`` for ``compose``,
+        ``alterations`` for ``altering``.
         """
         memo = ("derived", word.forms)
         if memo in self._memo:
@@ -879,7 +913,13 @@ class SentenceIndex:
         for key in word.forms:
             for other in DERIVATIONS.get(key, ()):
                 found.update(self.positions(other))
-            if len(key) < DERIVED_PREFIX or not key.isalpha():
+            if not key.isalpha():
+                continue
+            stemmed = stem(key)
+            if len(stemmed) >= STEM_MIN:
+                for other in self._stems().get(stemmed, ()):
+                    found.update(self.positions(other))
+            if len(key) < DERIVED_PREFIX:
                 continue
             if self._sorted is None:
                 self._sorted = sorted(self._at)
@@ -892,6 +932,17 @@ class SentenceIndex:
                 i += 1
         self._memo[memo] = out = tuple(sorted(found))
         return out
+
+    def _stems(self) -> dict[str, tuple[str, ...]]:
+        """The text's words by their :func:`stem`, read once when first asked."""
+        memo = ("stems",)
+        if memo not in self._memo:
+            by: dict[str, list[str]] = {}
+            for k in self._at:
+                if k.isalpha():
+                    by.setdefault(stem(k), []).append(k)
+            self._memo[memo] = {k: tuple(v) for k, v in by.items()}
+        return self._memo[memo]
 
     def find_derived(self, word: Word) -> frozenset[int]:
         """Sentences holding a derivation of ``word`` (:meth:`derived_positions`)."""

@@ -162,6 +162,8 @@ class ContextIndex:
                 continue  # "I wish there was a sauna": neither affirmed nor negated
             key_negated = key_negated_at(w.start)
             keyed_negated = key_negated is True
+            if keyed_negated and tok is not None and tok.is_stop:
+                continue  # a key's function word says nothing: "only" of "cash only: no"
             negated = keyed_negated or (tok is not None and clause_negated(tok))
             # a compound's light part ("friendly" of "dog-friendly: no") says nothing of
             # the word alone ("friendly staff")

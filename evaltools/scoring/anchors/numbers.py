@@ -278,7 +278,7 @@ def _digits_re(run: str) -> re.Pattern:
         "(?![.,'’][0-9])"
         "(?:"
         f"(?P<scale>k|K|MM|M|mn|m|B|bn|Bn|BN)(?![\\w])"
-        f"|{_SP}(?P<scalew>(?i:thousand|million|billion|trillion|dozen))(?![\\w])"
+        f"|(?:{_SP}|-)(?P<scalew>(?i:thousand|million|billion|trillion|dozen))(?![\\w])"
         ")?"
         "(?:"
         "(?P<ord>st|nd|rd|th)"
