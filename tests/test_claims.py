@@ -43,6 +43,11 @@ def check(nlp, context, response, kind=None):
     ("It does not include a lid.", [(None, "include", "lid", True)]),
     ("The set has no lid.", [("set", "have", "lid", True)]),
     ("The kit comes without batteries.", [("kit", "come", "battery", True)]),
+    # "or" after a "not" carries it (neither ... nor), "but" does not
+    ("The salon is not wheelchair accessible or geared toward kids.",
+     [("salon", "be", "wheelchair", True), ("salon", "gear", "kid", True)]),
+    ("The salon is not wheelchair accessible but geared toward kids.",
+     [("salon", "be", "wheelchair", True), ("salon", "gear", "kid", False)]),
     ("The battery is not replaceable.", [("battery", "be", "replaceable", True)]),
     ("The blender is a Ninja product.", [("blender", "be", "product", False)]),
 ])

@@ -231,3 +231,4 @@ def test_a_keys_function_word_is_not_denied_by_its_no(attributes, response, expe
     ctx = _reviewed("The owner, George, came by to ask how everything was.", **attributes)
     (claim,) = _claims(ctx, response)
     assert claim[1:] == expected
+

@@ -555,12 +555,26 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("Nobody answered the phone, so we left a message.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['phone']
+
+    What *or* (or *nor*) joins to a negated word shares its negation, what *but* joins
+    does not:
+
+    >>> doc = load_pipeline()("It is not cheap or suited to kids. It is not cheap but "
+    ...                       "suited to kids.")
+    >>> [t.text for t in doc if t.text in ("suited", "kids") and clause_negated(t)]
+    ['suited', 'kids']
     """
     t = tok
     own_article = False
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
+        if t.dep_ == "conj" and t.head.i < t.i and any(
+                c.dep_ == "cc" and c.lower_ in ("or", "nor") and t.head.i < c.i < t.i
+                for c in t.head.children) and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "aux") for c in t.children):
+            t = t.head  # "not accessible or geared toward kids": neither
+            continue
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
                 and any(c.dep_ == "det" for c in t.children)):
             # a listed noun with its own article keeps it: "has no elevator, a dated room"
