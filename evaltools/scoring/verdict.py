@@ -198,7 +198,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ``term_absent`` (an unsupported claim holds a noun that is not an everyday word and that
     neither the context nor the query uses, *consultations*: ``Anchor.terms``) in a response
     of ``hallucination.long_response_words`` words or more,
-    ``P >= hallucination.term_fail_probability``. A response of
+    ``P >= hallucination.term_fail_probability`` (for a RAG answer, ``answer``,
+    ``hallucination.answer_term_fail_probability``; 1: never). A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on; when it answers a
     question over prose passages (``answer``: a RAG answer), from
@@ -254,6 +255,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
     ...        response_words=59).verdict  # a short response: P weighs each word already
     'PASS'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
+    ...        response_words=60, answer=True).verdict  # a RAG answer: the clause is off
+    'PASS'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.62 >= 0.6 (safety first; calibration;
@@ -297,7 +301,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                     (amenity_absent, h.amenity_fail_probability,
                      "an amenity or provenance the record never mentions", True),
                     (term_absent and response_words >= h.long_response_words,
-                     h.term_fail_probability, "a word the context never uses", False)):
+                     h.answer_term_fail_probability if answer else h.term_fail_probability,
+                     "a word the context never uses", False)):
                 if found and by_score and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
                                             f"with {what} (safety first)"))
