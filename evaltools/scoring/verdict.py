@@ -199,7 +199,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     neither the context nor the query uses, *consultations*: ``Anchor.terms``) in a response
     of ``hallucination.long_response_words`` words or more,
     ``P >= hallucination.term_fail_probability`` (for a RAG answer, ``answer``,
-    ``hallucination.answer_term_fail_probability``; 1: never). A response of
+    ``hallucination.answer_term_fail_probability``). A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on; when it answers a
     question over prose passages (``answer``: a RAG answer), from
@@ -256,8 +256,11 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ...        response_words=59).verdict  # a short response: P weighs each word already
     'PASS'
     >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
-    ...        response_words=60, answer=True).verdict  # a RAG answer: the clause is off
+    ...        response_words=60, answer=True).verdict  # a RAG answer: from 0.6
     'PASS'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.61, 0.7), term_absent=True,
+    ...        response_words=60, answer=True).reasons[0]
+    'hallucination probability 0.61 >= 0.6 with a word the context never uses (safety first)'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.62 >= 0.6 (safety first; calibration;
