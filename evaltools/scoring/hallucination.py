@@ -264,9 +264,9 @@ def absent_names(claim, context: ContextFeatures,
         excused.update(w.start for w in _written_short(run, index, whole=False))
     for run in runs:
         if any(w.start in excused for w in run):
-            continue
-        elif (text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
-              and role_noun(run[0].text.lower()) and all(index.locate(w) for w in run[1:])):
+            continue  # written short: every word of it, or a stretch, excused above
+        if (text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
+                and role_noun(run[0].text.lower()) and all(index.locate(w) for w in run[1:])):
             excused.add(run[0].start)  # "Instructor Mariana" opening a sentence
         elif INITIALS.fullmatch(run[0].text) and all(index.locate(w) for w in run[1:]):
             excused.add(run[0].start)  # "J.K. Rowling" where the context says "Rowling"
