@@ -1616,12 +1616,16 @@ def test_a_count_of_years_later_names_the_year(year, supported):
     assert [a.supported for a in r.anchors if a.kind == "date"] == [True, supported]
 
 
-@pytest.mark.parametrize(("response", "supported"), [
-    ("The salon accepts credit cards.", True),  # "Nail Salons" holds a salon
-    ("The bakery accepts credit cards.", False),
+@pytest.mark.parametrize(("categories", "response", "supported"), [
+    ("Nail Salons, Beauty & Spas", "The salon accepts credit cards.", True),  # "Nail Salons"
+    ("Nail Salons, Beauty & Spas", "The bakery accepts credit cards.", False),
+    # a plural alone in the list of categories (batch 29)
+    ("Delis, Sandwiches, Jewish", "The deli accepts credit cards.", True),
+    ("Delis, Sandwiches, Jewish", "The bakery accepts credit cards.", False),
 ])
-def test_a_plural_inside_a_records_category_name_is_found_as_its_singular(response, supported):
-    ctx = json.dumps({"name": "Polished", "categories": "Nail Salons, Beauty & Spas",
+def test_a_plural_inside_a_records_category_name_is_found_as_its_singular(categories, response,
+                                                                         supported):
+    ctx = json.dumps({"name": "Polished", "categories": categories,
                       "attributes": {"BusinessAcceptsCreditCards": "True"}})
     r = evaltools.score(CAFE_Q, ctx, response)
     assert all(_claims(r).values()) is supported
@@ -1972,17 +1976,6 @@ def test_a_name_the_context_writes_short_is_no_absent_name(response, absent):
            "(www.physicsforums.com) The gyroscopic effect is small.")
     r = evaltools.score("Summarise the passages.", ctx, response)
     assert r.verdict_inputs.name_absent is absent
-
-
-@pytest.mark.parametrize(("response", "supported"), [
-    ("The deli accepts credit cards.", True),  # "Delis", alone in the list of categories
-    ("The bakery accepts credit cards.", False),
-])
-def test_a_lone_plural_in_a_records_categories_is_found_as_its_singular(response, supported):
-    ctx = json.dumps({"name": "Rosen & Gold", "categories": "Delis, Sandwiches, Jewish",
-                      "attributes": {"BusinessAcceptsCreditCards": "True"}})
-    r = evaltools.score(CAFE_Q, ctx, response)
-    assert all(_claims(r).values()) is supported
 
 
 @pytest.mark.parametrize(("response", "terms"), [

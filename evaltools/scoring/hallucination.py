@@ -43,7 +43,7 @@ from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, st
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.matcher import abstract_nouns, paraphrases, zipf
+from evaltools.scoring.matcher import ACRONYM_INNER, abstract_nouns, paraphrases, zipf
 from evaltools.scoring.result import Anchor
 from evaltools.scoring.sources import inside, names_sources
 
@@ -358,13 +358,18 @@ def _role_nouns() -> frozenset[str]:
 
 
 #: What may stand between two words of a name that its initials abbreviate (*Police and
-#: Crime Commissioner* for *PCC*, *Bank of England* for *BoE*).
-_NAME_GAP = re.compile(r"\s+(?:(?:and|of|for|the|&)\s+){0,2}")
+#: Crime Commissioner* for *PCC*, *Bank of England* for *BoE*): the words the matcher's
+#: acronyms skip (:data:`~evaltools.scoring.matcher.ACRONYM_INNER`), and *&*.
+_NAME_GAP = re.compile(rf"\s+(?:(?:{'|'.join(sorted(ACRONYM_INNER))}|&)\s+){{0,2}}")
 
 
 def _name_runs(names: Sequence, text: str = "") -> list[list]:
     """Runs of two or more capitalised words one space apart (*Cashier Teddy*); given the
-    response's ``text``, also across *and*, *of*, *for*, *the* and *&* (:data:`_NAME_GAP`)."""
+    response's ``text``, also across *and*, *of*, *for*, *the* and *&* (:data:`_NAME_GAP`).
+
+    >>> _NAME_GAP.fullmatch(" and "), _NAME_GAP.fullmatch(" or ")  # doctest: +ELLIPSIS
+    (<re.Match object...>, None)
+    """
     runs: list[list] = []
     for w in names:
         if runs and (w.start - runs[-1][-1].end == 1 or (
