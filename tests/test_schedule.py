@@ -60,6 +60,11 @@ def test_the_record_week_is_read_with_the_record():
     ("On Saturdays the line is long.", []),
     # a meal or a special has hours of its own
     ("Brunch is served Saturday and Sunday from 9 AM to 2 PM, and it is open daily.", []),
+    # a bare hour starts a range a clock time ends, in its half of the day when before the
+    # end: 4-10 p.m. is 16:00-22:00 (not the next range's hours), 11-2 p.m. is 11:00-14:00
+    ("It is open 4-10 p.m. Tuesday, 4 p.m. to midnight on Friday and 11-2 p.m. on Sunday.",
+     [(("Tuesday",), True, (960, 1320)), (("Friday",), True, (960, 0)),
+      (("Sunday",), True, (660, 840))]),
 ])
 def test_statements_by_hand(text, expected):
     assert [(s.days, s.open, s.hours) for s in statements(text)] == expected

@@ -13,6 +13,7 @@ import evaltools
 from evaltools.calibration.learned import Coefficient, LearnedCalibration
 from evaltools.config import load_config
 from evaltools.errors import ConfigError
+from evaltools.scoring.anchors.claims import clause_negated
 from evaltools.scoring.anchors.mentions import find_mentions
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.context import unmark
@@ -1010,6 +1011,9 @@ BITCOIN = ('{"name": "Desert Shine", "attributes": {"BusinessAcceptsCreditCards"
     ("It accepts credit cards and Bitcoin.", False),
     ("It accepts credit cards (but not Bitcoin).", True),  # the parser: an apposition
     ("It accepts credit cards (and Bitcoin).", False),
+    # the parser: an object predicate with its own "not"
+    ("Credit cards are accepted (not Bitcoin).", True),
+    ("Credit cards are accepted (Bitcoin too).", False),
     # the tagger reads *cater* as a listed noun and hangs *provide* on it
     ("It does not serve alcohol, take reservations, offer table service, cater, or provide "
      "WiFi.", True),
@@ -1022,6 +1026,41 @@ def test_a_negated_conjunct_reads_the_records_no(response, supported):
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported for a in claims) is supported
     assert (r.verdict == "FAIL") is not supported  # a record's own "no" fails rule 1
+
+
+TAKEOUT = ('{"name": "Loaf & Ladle", "attributes": {"RestaurantsTakeOut": "True", '
+           '"RestaurantsDelivery": "False", "Caters": "True", "BusinessParking": '
+           '"{\'garage\': False, \'street\': True, \'lot\': True}"}}')
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # an object with "no" denies itself, not the verb's other objects
+    ("It offers takeout and catering (no delivery).", True),
+    ("It offers takeout and catering (and delivery).", False),
+    # a noun listed after "plus" or "but" is had, whatever "no" came before it
+    ("It offers takeout but no delivery, plus lot and street parking.", True),
+    ("It offers takeout but no delivery, catering or lot parking.", False),
+])
+def test_a_no_denies_its_own_noun_not_the_list_beside_it(response, supported):
+    r = evaltools.score(CAFE_Q, TAKEOUT, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported for a in claims) is supported, [
+        (a.text, a.supported, a.contradiction) for a in claims]
+    assert (r.verdict == "FAIL") is not supported
+
+
+def test_a_mislabelled_nt_still_negates():
+    # in this long sentence the parser labels the "n’t" of "wasn’t" punctuation
+    ctx = ("At the time, several European figures—such as France’s Marquis de Lafayette, a "
+           "hero of the Revolutionary War—were quite popular in the New World, so the idea "
+           "wasn’t completely far-fetched.")
+    doc = load_pipeline()(ctx)
+    assert [t.dep_ for t in doc if t.text == "n’t"] == ["punct"]
+    assert clause_negated(next(t for t in doc if t.text == "fetched"))
+    q = "Why must the President be born in the United States?"
+    ok = evaltools.score(q, ctx, "The idea wasn't completely far-fetched.")
+    assert [(a.supported, a.contradiction) for a in ok.anchors if a.kind == "claim"] == [
+        (True, None)]
 
 
 WASHINGTON = ("Under Washington law, drivers must show a license and registration when "

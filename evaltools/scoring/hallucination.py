@@ -43,7 +43,7 @@ from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, st
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.matcher import ACRONYM_INNER, abstract_nouns, paraphrases, zipf
+from evaltools.scoring.matcher import ACRONYM_INNER, abstract_nouns, paraphrases, stem, zipf
 from evaltools.scoring.result import Anchor
 from evaltools.scoring.sources import inside, names_sources
 
@@ -236,15 +236,21 @@ def absent_names(claim, context: ContextFeatures,
     [(), ('Joanne',)]
 
     So is any word of its own that opens a sentence and that WordNet has as a common word
-    (a key of the shipped table, :func:`~evaltools.scoring.matcher.paraphrases`), as
-    headings and lists begin theirs (*Reviewers praise ...*, *Drawbacks: ...*); a first
-    name (*Priyanka*), or a word that begins a run of names, is still a name:
+    (a key of the shipped table, :func:`~evaltools.scoring.matcher.paraphrases`, itself, as
+    a singular or by its stem, :func:`~evaltools.scoring.matcher.stem`), as headings and
+    lists begin theirs (*Reviewers praise ...*, *Drawbacks: ...*, *Charred foods ...*); a
+    first name (*Priyanka*), or a word that begins a run of names, is still a name:
 
     >>> c = context_features(nlp("The artists were careful. The wall is for kids."), cfg)
     >>> t = ("Overview.\\nReviewers highlight the artists' care.\\n- Drawbacks: the wall is "
     ...      "for kids.\\n- Priyanka praised the wall.")
     >>> [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
     [(), (), ('Priyanka',)]
+    >>> c = context_features(nlp("Foods like toast contain acrylamide."), cfg)
+    >>> t = "Overview.\\n-      Charred foods like toast contain acrylamide."
+    >>> [absent_names(x, c) for x in extract_claims(nlp(t))], \\
+    ...     [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
+    ([('Charred',)], [()])
     """
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
@@ -275,7 +281,8 @@ def absent_names(claim, context: ContextFeatures,
         table = paraphrases()
         excused.update(w.start for w in absent if w.start not in in_runs
                        and any(k in table for f in w.forms
-                               for k in (f.lower(), f.lower().removesuffix("s")))
+                               for k in (f.lower(), f.lower().removesuffix("s"),
+                                         stem(f.lower())))
                        and _SENTENCE_START.search(text, max(0, w.start - 40), w.start))
     return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
 

@@ -502,10 +502,17 @@ LACK_NOUNS = frozenset({"lack", "absence", "shortage"})
 NEGATIVE_SUBJECTS = frozenset({"nobody", "nothing", "none", "neither", "noone"})
 
 
+#: Words that negate the word they hang on whatever label the parser gives them: in a long
+#: sentence it may label the *n’t* of *wasn’t* as punctuation.
+NEGATION_WORDS = frozenset({"not", "n't", "n\u2019t", "never"})
+
+
 def _negates(child) -> bool:
-    """Whether a child negates its head: a ``neg`` ("not suited"), or an adverb of degree
-    that has one ("not well suited": the parser may hang "not" on "well")."""
+    """Whether a child negates its head: a ``neg`` ("not suited"), a negation word the
+    parser mislabelled (:data:`NEGATION_WORDS` as ``punct`` or ``dep``), or an adverb of
+    degree that has one ("not well suited": the parser may hang "not" on "well")."""
     return child.dep_ == "neg" or (
+        child.dep_ in ("punct", "dep") and child.lower_ in NEGATION_WORDS) or (
         child.dep_ == "advmod" and child.lower_ in NEGATED_DEGREE
         and any(g.dep_ == "neg" for g in child.children))
 
@@ -517,8 +524,11 @@ def clause_negated(tok) -> bool:
     by *without*, or when the nearest governing verb has a ``neg`` child or
     an argument determined by *no* (*no pets are allowed*); a bare verb joined
     to a negated verb shares its negation (*does not serve alcohol or take
-    reservations*). Used alike for a claim and for every context token, so both
-    sides read polarity the same way.
+    reservations*). An object with *no* denies only itself when its verb has an object
+    without one (*offers takeout and catering (no delivery)*), and a noun listed after
+    *but*, *plus* or *yet* is had whatever came before it (*no delivery, plus lot
+    parking*). Used alike for a claim and for every context token, so both sides read
+    polarity the same way.
 
     Examples
     --------
@@ -588,15 +598,17 @@ def clause_negated(tok) -> bool:
         if t.dep_ == "pobj" and (t.head.lower_ == "without" or (
                 t.head.lower_ == "of" and t.head.head.lemma_.lower() in LACK_NOUNS)):
             return True  # "without an appointment", "the lack of dinner hours"
-        if (t.dep_ in ("conj", "appos") and t.pos_ in ("NOUN", "PROPN")
-                and any(c.dep_ == "neg" for c in t.children)):
-            return True  # "accepts credit cards but not Bitcoin", "cards (but not Bitcoin)"
+        if t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "neg" for c in t.children):
+            # "accepts credit cards but not Bitcoin", "cards (but not Bitcoin)", "cards
+            # are accepted (not Bitcoin)" (the parser's object predicate)
+            return True
         if t.pos_ == "ADJ" and any(_negates(c) for c in t.children):
             return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):
             if any(_negates(c) or (
                     not own_article and c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
-                    and any(_no_det(g) for g in c.children))
+                    and any(_no_det(g) for g in c.children)
+                    and not (c.dep_ in OBJECT_DEPS and _has_plain_object(t)))
                     or (c.dep_ in SUBJECT_DEPS and c.lower_ in NEGATIVE_SUBJECTS)
                     for c in t.children):
                 return True
@@ -622,10 +634,26 @@ def clause_negated(tok) -> bool:
                 t = t.head
                 continue
             return False
+        if t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN") and any(
+                c.dep_ == "cc" and c.lower_ in CONTRAST_CC and t.head.i < c.i < t.i
+                for c in t.head.children):
+            return False  # "takeout but no delivery, plus lot parking": the lot is had
         if t.head.i == t.i:
             return False
         t = t.head
     return False
+
+
+#: Conjunctions after which a listed noun is had whatever came before it: "no delivery,
+#: plus lot parking", "no delivery but takeout".
+CONTRAST_CC = frozenset({"but", "plus", "yet"})
+
+
+def _has_plain_object(verb) -> bool:
+    """Whether ``verb`` has an object without *no*: then an object with *no* denies only
+    itself ("offers takeout and catering (no delivery)" offers takeout)."""
+    return any(c.dep_ in OBJECT_DEPS and not any(_no_det(g) for g in c.children)
+               for c in verb.children)
 
 
 def _bare_verb(tok) -> bool:

@@ -64,11 +64,39 @@ def _days_between(a: str, b: str) -> list[str]:
     return [WEEK[(i + k) % 7] for k in range((j - i) % 7 + 1)]
 
 
+#: Most characters between a bare hour and the clock time that ends its range: "4-10 p.m.",
+#: "4 to 10 p.m.", "between 4 and 10 p.m.".
+_RANGE_START_GAP = 5
+
+
+def _is_time(m: Mention) -> bool:
+    return m.kind == "date" and m.value[0] == "time"
+
+
 def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     """``(start, end, minute after midnight)`` of each clock time among a text's mentions
-    (:func:`~evaltools.scoring.anchors.mentions.find_mentions`)."""
-    return [(m.start, m.end, m.value[1] * 60 + m.value[2]) for m in mentions
-            if m.kind == "date" and m.value[0] == "time"]
+    (:func:`~evaltools.scoring.anchors.mentions.find_mentions`), and of a bare hour that
+    starts a range a clock time ends: *4-10 p.m.* is 4 p.m. to 10 p.m., *11-2 p.m.* 11 a.m.
+    to 2 p.m., *10-2 a.m.* 10 p.m. to 2 a.m. (the latest of its two readings not after the
+    end, else the later).
+
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> [t for _, _, t in clock_times(find_mentions("Open 4-10 p.m., 11-2 p.m. or 10-2 a.m."))]
+    [960, 1320, 660, 840, 1320, 120]
+    """
+    out = []
+    for k, m in enumerate(mentions):
+        if _is_time(m):
+            out.append((m.start, m.end, m.value[1] * 60 + m.value[2]))
+            continue
+        end = mentions[k + 1] if k + 1 < len(mentions) else None
+        if (end is not None and _is_time(end) and 0 < end.start - m.end <= _RANGE_START_GAP
+                and m.others and all(o[0] == "time" for o in m.others)):
+            closes = end.value[1] * 60 + end.value[2]
+            readings = sorted(o[1] * 60 + o[2] for o in m.others)
+            out.append((m.start, m.end, max((r for r in readings if r <= closes),
+                                            default=readings[-1])))
+    return out
 
 
 def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
