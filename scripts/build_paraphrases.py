@@ -24,6 +24,12 @@ idea, a quality, a feeling, a group, a possession, a motive or a relation (lexic
 which a response sums up or judges what its sources say, rather than a thing they would
 name (``hallucination.absent_terms`` leaves them out; docs/validity.md, "Twenty-fourth round").
 
+A fourth table, ``antonyms``, pairs opposite words: WordNet's lexical antonym pointers
+(``!``) between senses among the first ``--senses`` of both words (*increase* /
+*decrease*, *admit* / *deny*, *easy* / *difficult*), both ways; a context sentence holding
+a claim word's opposite contradicts it (``ContextIndex``; docs/validity.md, "Twenty-sixth
+round").
+
 A second table, ``name_forms``, pairs a proper name with the adjective that pertains to
 it (WordNet's pertainym pointers, ``\\``, where both words are capitalised: *Belgian* /
 *Belgium*, *Argentinian* / *Argentina*, *Texan* / *Texas*), both ways; the matcher finds a
@@ -141,6 +147,50 @@ def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str
     return sorted(out)
 
 
+#: WordNet antonyms that tell one event or state from its two sides or name two of a kind,
+#: and do not contradict each other (*you can buy bags* is *sold by the bag*).
+NOT_OPPOSED = frozenset({
+    frozenset({"buy", "sell"}), frozenset({"borrow", "lend"}), frozenset({"export", "import"}),
+    frozenset({"lie", "sit"}), frozenset({"lie", "stand"}), frozenset({"sit", "stand"}),
+    frozenset({"ride", "walk"}), frozenset({"ever", "never"}),
+    frozenset({"generally", "specifically"}),
+})
+
+
+def antonyms(dict_dir: Path, senses: int, min_zipf: float, max_zipf: float
+             ) -> dict[str, list[str]]:
+    """Opposite words (matcher keys), both ways: WordNet's lexical antonym pointers (``!``)
+    between word senses among the first ``senses`` senses of both words, of verbs,
+    adjectives and adverbs (*increase* / *decrease*, *admit* / *deny*, *easy* / *difficult*);
+    not nouns (*top* / *side*, *parent* / *child*: parts and relations), nor the pairs of
+    :data:`NOT_OPPOSED`."""
+    table: dict[str, set[str]] = defaultdict(set)
+    for pos in ("verb", "adj", "adv"):
+        rank: dict[tuple[str, str], int] = {}  # (word, synset) -> its sense number
+        for lemma, offsets in read_index(dict_dir / f"index.{pos}").items():
+            w = _clean(lemma)
+            if w:
+                for k, off in enumerate(offsets):
+                    rank.setdefault((w, off), k)
+        data = read_data(sorted(dict_dir.glob(f"data.{pos}*")))
+        for off, (words, ptrs) in data.items():
+            for sym, target, _tpos, st in ptrs:
+                if sym != "!" or target not in data:
+                    continue
+                a = _clean(words[int(st[:2], 16) - 1])
+                twords = data[target][0]
+                j = int(st[2:], 16) - 1
+                b = _clean(twords[j]) if 0 <= j < len(twords) else None
+                if (a and b and a != b and frozenset({a, b}) not in NOT_OPPOSED
+                        and min_zipf <= zipf(a) <= max_zipf
+                        and min_zipf <= zipf(b) <= max_zipf
+                        and rank.get((a, off), senses) < senses
+                        and rank.get((b, target), senses) < senses):
+                    table[a].add(b)
+                    table[b].add(a)
+    return {k: sorted(v) for k, v in sorted(table.items())}
+
+
 def _clean(word: str) -> str | None:
     import re
 
@@ -218,18 +268,20 @@ def main(argv: list[str] | None = None) -> int:
     table = build(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
     names = name_forms(args.dict_dir)
     abstract = abstract_nouns(args.dict_dir, args.min_zipf, args.max_zipf)
+    opposite = antonyms(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.output.with_suffix(".tmp")
     tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
                                "scripts/build_paraphrases.py", "senses": args.senses,
                                "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
                                "supports": table, "name_forms": names,
-                               "abstract_nouns": abstract},
+                               "abstract_nouns": abstract, "antonyms": opposite},
                               separators=(",", ":"), sort_keys=True)
                    + "\n", encoding="utf-8")
     tmp.replace(args.output)
     print(f"{len(table)} words, {sum(map(len, table.values()))} pairs, "
-          f"{len(names)} name forms, {len(abstract)} abstract nouns -> {args.output}")
+          f"{len(names)} name forms, {len(abstract)} abstract nouns, "
+          f"{len(opposite)} words with antonyms -> {args.output}")
     return 0
 
 

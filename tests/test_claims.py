@@ -233,6 +233,31 @@ def test_claim_support_pairs(nlp, response, supported, note):
     assert note in s.note
 
 
+OPPOSITES = ("The rebels attacked the northern fort in May. The team succeeded in its first "
+             "bid. A temperature below zero kelvin is not possible. You can buy bags of beans "
+             "for $16.")
+
+
+@pytest.mark.parametrize(("response", "supported", "contradiction", "note"), [
+    # WordNet's antonyms of verbs: the rest of the claim is in the sentence, its verb's
+    # opposite too
+    ("The rebels attacked the northern fort.", True, None, "found together"),
+    ("The rebels defended the northern fort.", False, "opposite",
+     "the context says 'attack' where it says 'defended'"),
+    ("The team failed in its first bid.", False, "opposite",
+     "the context says 'succeed' where it says 'failed'"),
+    # an opposite the sentence negates agrees with the claim: no contradiction
+    ("A temperature below zero kelvin is impossible.", False, None, "only 0%"),
+    # converses tell one event from its two sides
+    ("You can sell bags of beans for $16.", True, None, "found together"),
+])
+def test_a_claim_words_opposite_in_its_sentence_contradicts_it(nlp, response, supported,
+                                                                contradiction, note):
+    (c, s), *_ = check(nlp, OPPOSITES, response)
+    assert (s.supported, s.contradiction) == (supported, contradiction), (c.text, s.note)
+    assert note in s.note
+
+
 @pytest.mark.parametrize(("response", "supported", "kind", "note"), [
     ("The bridge, which was built by Joseph Strauss, is red.", True, "relative", "found"),
     ("The lake, which was built by Joseph Strauss, is deep.", False, "relative",

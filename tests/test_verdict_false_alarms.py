@@ -1038,6 +1038,20 @@ def test_a_negated_conjunct_reads_the_records_no(context, response, supported):
     assert (r.verdict == "FAIL") is not supported  # a record's own "no" fails rule 1
 
 
+@pytest.mark.parametrize(("text", "word", "negated"), [
+    ("It is a dense gel rather than a thin liquid.", "thin", True),
+    ("It is a dense gel rather than a thin liquid.", "dense", False),
+    ("Use a dense gel instead of a thin liquid.", "thin", True),   # the parser: a conjunct
+    ("It is made of a thin liquid.", "thin", False),
+    ("The room is nothing fancy.", "fancy", True),
+    ("The room is fancy.", "fancy", False),
+])
+def test_what_rather_than_sets_aside_and_an_adjective_of_nothing_are_negated(text, word,
+                                                                              negated):
+    doc = load_pipeline()(text)
+    assert clause_negated(next(t for t in doc if t.text == word)) is negated
+
+
 def test_a_mislabelled_nt_still_negates():
     # in this long sentence the parser labels the "n’t" of "wasn’t" punctuation
     ctx = ("At the time, several European figures—such as France’s Marquis de Lafayette, a "

@@ -261,16 +261,18 @@ def is_content(tok) -> bool:
     return tok.pos_ in CONTENT_POS or tok.like_num
 
 
-#: Pairs of opposite words (matching keys): a sentence with the opposite contradicts.
+#: Pairs of opposite words (matching keys): a sentence with the opposite contradicts. Not
+#: converses, which tell one event from its two sides (*you can buy bags* is *sold by the
+#: bag*; *before* / *after*).
 ANTONYM_PAIRS = (
     ("open", "close"), ("open", "closed"), ("include", "exclude"), ("available", "unavailable"),
     ("allow", "prohibit"), ("allow", "ban"), ("free", "paid"), ("increase", "decrease"),
-    ("rise", "fall"), ("win", "lose"), ("accept", "reject"), ("before", "after"),
+    ("rise", "fall"), ("win", "lose"), ("accept", "reject"),
     ("large", "small"), ("larger", "smaller"), ("largest", "smallest"), ("high", "low"),
     ("higher", "lower"), ("highest", "lowest"), ("early", "late"), ("earlier", "later"),
     ("old", "new"), ("older", "newer"), ("male", "female"), ("north", "south"),
     ("east", "west"), ("indoor", "outdoor"), ("hot", "cold"), ("up", "down"),
-    ("start", "end"), ("begin", "end"), ("buy", "sell"), ("minimum", "maximum"),
+    ("start", "end"), ("begin", "end"), ("minimum", "maximum"),
     ("safe", "unsafe"), ("possible", "impossible"), ("legal", "illegal"),
 )
 ANTONYMS: dict[str, tuple[str, ...]] = {}
@@ -304,8 +306,8 @@ for _kind in COHYPONYMS:
 
 
 def opposed(a: str, b: str) -> bool:
-    """Whether keys ``a`` and ``b`` are the same word or say different things: an
-    :data:`ANTONYMS` pair, one with a negating prefix of the other
+    """Whether keys ``a`` and ``b`` are the same word or say different things: opposites
+    (:func:`opposites`), one with a negating prefix of the other
     (:data:`NEGATING_PREFIXES`), or two of one kind (:data:`COHYPONYMS`).
 
     >>> opposed("stable", "unstable"), opposed("illegal", "legal"), opposed("win", "lose")
@@ -313,7 +315,7 @@ def opposed(a: str, b: str) -> bool:
     >>> opposed("wife", "husband"), opposed("toxic", "harmful"), opposed("ink", "k")
     (True, False, False)
     """
-    if a == b or b in ANTONYMS.get(a, ()) or b in _COHYPONYMS_OF.get(a, ()):
+    if a == b or b in opposites(a) or b in _COHYPONYMS_OF.get(a, ()):
         return True
     short, long_ = sorted((a, b), key=len)
     return len(short) >= 3 and any(long_ == p + short for p in NEGATING_PREFIXES)
@@ -651,6 +653,27 @@ def abstract_nouns() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
+def _opposites() -> dict[str, tuple[str, ...]]:
+    table: dict[str, set[str]] = {k: set(v) for k, v in _wordnet_tables()["antonyms"].items()}
+    for key, opposite in ANTONYMS.items():
+        table.setdefault(key, set()).update(opposite)
+    return {k: tuple(sorted(v)) for k, v in table.items()}  # sorted: notes are deterministic
+
+
+def opposites(key: str) -> tuple[str, ...]:
+    """The keys of the words opposite to ``key``: :data:`ANTONYMS`, and WordNet 3.0's
+    antonyms of verbs, adjectives and adverbs (``paraphrases.json``, ``antonyms``, built by
+    ``scripts/build_paraphrases.py``; not nouns, nor converses such as *buy* / *sell*).
+
+    Examples
+    --------
+    >>> opposites("admit"), opposites("increase"), opposites("higher"), opposites("sell")
+    (('deny',), ('decrease',), ('lower',), ())
+    """
+    return _opposites().get(key, ())
+
+
+@functools.lru_cache(maxsize=1)
 def _wordnet_tables() -> dict[str, Any]:
     import json
     from importlib.resources import files
@@ -678,7 +701,7 @@ class SentenceIndex:
     """
 
     __slots__ = ("_at", "_flags", "_initials", "_keys", "_memo", "_pos", "_sorted", "_starts",
-                 "_word_sent", "spans", "text")
+                 "_word_pos", "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -703,6 +726,7 @@ class SentenceIndex:
         self._pos = {k: frozenset(v) for k, v in pos.items()}
         self._starts = tuple(starts)
         self._word_sent = tuple(word_sent)
+        self._word_pos = tuple(w.pos for w in words)
         self._sorted: list[str] | None = None
         # lookups remembered: a long text asks for the same words again and again
         self._memo: dict[tuple, Any] = {}
@@ -710,6 +734,10 @@ class SentenceIndex:
     def positions(self, key: str) -> tuple[int, ...]:
         """Positions of the words holding ``key``, in order."""
         return self._at.get(key, ())
+
+    def pos_at(self, position: int) -> str:
+        """The part of speech (spaCy's coarse tag) of the word at ``position``."""
+        return self._word_pos[position]
 
     def sentence_of(self, position: int) -> int:
         """The sentence of the word at ``position``."""

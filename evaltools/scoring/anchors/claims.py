@@ -527,8 +527,9 @@ def clause_negated(tok) -> bool:
     reservations*). An object with *no* denies only itself when its verb has an object
     without one (*offers takeout and catering (no delivery)*), and a noun listed after
     *but*, *plus* or *yet* is had whatever came before it (*no delivery, plus lot
-    parking*). Used alike for a claim and for every context token, so both sides read
-    polarity the same way.
+    parking*); what follows *rather than* or *instead of* is set aside, and an adjective of
+    *nothing* denied (*nothing fancy*). Used alike for a claim and for every context token,
+    so both sides read polarity the same way.
 
     Examples
     --------
@@ -579,6 +580,8 @@ def clause_negated(tok) -> bool:
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
+        if _set_aside(t):
+            return True  # "a dense gel rather than a thin liquid", "instead of a liquid"
         if t.dep_ == "conj" and t.head.i < t.i and any(
                 c.dep_ == "cc" and c.lower_ in ("or", "nor") and t.head.i < c.i < t.i
                 for c in t.head.children) and not any(
@@ -598,6 +601,8 @@ def clause_negated(tok) -> bool:
         if t.dep_ == "pobj" and (t.head.lower_ == "without" or (
                 t.head.lower_ == "of" and t.head.head.lemma_.lower() in LACK_NOUNS)):
             return True  # "without an appointment", "the lack of dinner hours"
+        if t.dep_ == "amod" and t.head.lower_ in NEGATIVE_SUBJECTS:
+            return True  # "the room is nothing fancy"
         if t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "neg" for c in t.children):
             # "accepts credit cards but not Bitcoin", "cards (but not Bitcoin)", "cards
             # are accepted (not Bitcoin)" (the parser's object predicate)
@@ -642,6 +647,23 @@ def clause_negated(tok) -> bool:
             return False
         t = t.head
     return False
+
+
+#: Words that set aside what follows them: "rather than", "instead of".
+SET_ASIDE = {"than": "rather", "of": "instead"}
+
+
+def _set_aside(tok) -> bool:
+    """Whether ``tok`` follows *rather than* or *instead of*: the object of the preposition
+    (*rather than a thin liquid*) or, as the parser may read it, a conjunct after it."""
+    def marks(c) -> bool:
+        return SET_ASIDE.get(c.lower_) is not None and any(
+            g.lower_ == SET_ASIDE[c.lower_] for g in c.children)
+
+    if tok.dep_ == "pobj" and marks(tok.head):
+        return True
+    return tok.dep_ == "conj" and any(
+        c.dep_ == "cc" and tok.head.i < c.i < tok.i and marks(c) for c in tok.head.children)
 
 
 #: Conjunctions after which a listed noun is had whatever came before it: "no delivery,

@@ -54,7 +54,14 @@ from evaltools.scoring.anchors.claims import (
 )
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
-from evaltools.scoring.matcher import ANTONYMS, LIGHT_PARTS, SentenceIndex, Word, words_of
+from evaltools.scoring.matcher import (
+    LIGHT_PARTS,
+    POS_CLASS,
+    SentenceIndex,
+    Word,
+    opposites,
+    words_of,
+)
 
 
 @dataclass(frozen=True)
@@ -317,7 +324,7 @@ class ContextIndex:
         required = [(w.head and w.weight >= head_rare_above) or w.qualifier or w.name
                     or w.weight >= rare_above for w in claim.words]
         for w, f, req in zip(claim.words, found, required, strict=True):
-            if req and not f and not any(a in self.sentences for a in ANTONYMS.get(w.word.key, ())):
+            if req and not f and not any(a in self.sentences for a in opposites(w.word.key)):
                 return ClaimSupport(False, None, None, f"'{w.word.text}' is not in the context")
         for m, f in zip(claim.values, vals, strict=True):
             if not f:
@@ -370,9 +377,16 @@ class ContextIndex:
     def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
                  reach: int = 3) -> bool:
         """Whether sentence ``s`` writes ``opposite`` within ``reach`` words of another word
-        of the claim: it says *old foods* to the claim's *new foods*, not *4-17 years old*."""
+        of the claim: it says *old foods* to the claim's *new foods*, not *4-17 years old*;
+        as the same part of speech (*the end* is no opposite of *started*), and with the
+        claim word's polarity (*can't be possible* agrees with *impossible*, *outdoor seating*
+        with *no indoor seating*)."""
+        if s not in (self._neg if w.negated else self._aff).get(opposite, ()):
+            return False
+        kind = POS_CLASS.get(w.word.pos, w.word.pos)  # *closed* is an opposite of *open*
         at = [p for p in self.sentences.positions(opposite)
-              if self._unit[self.sentences.sentence_of(p)] == s]
+              if self._unit[self.sentences.sentence_of(p)] == s
+              and POS_CLASS.get(self.sentences.pos_at(p)) == kind]
         for o in claim.words:
             if o is w or o.weight <= 0:
                 continue
@@ -441,7 +455,7 @@ class ContextIndex:
         for w, f in zip(claim.words, found, strict=True):
             if w.role == "predicate" and s not in f and not (
                     timed and w.word.key in SCHEDULE_VERBS):
-                opposite = next((a for a in ANTONYMS.get(w.word.key, ())
+                opposite = next((a for a in opposites(w.word.key)
                                  if s in self._units(self.sentences.sentences(a))
                                  and self._opposes(a, s, w, claim)), None)
                 if opposite is not None:
