@@ -1540,15 +1540,35 @@ def test_hours_stated_before_their_days_after_a_heading_range(friday, denied):
         ["the record's Friday hours are 16:30–23:00, not 16:30–22:00"] if denied else [])
 
 
-@pytest.mark.parametrize(("response", "absent"), [
-    ("Lord Pannick QC is arguing Ms Miller's case.", False),  # a title, not a name
-    ("Italy play Belgium in Bordeaux in July.", True),  # a month is a checkable fact
-    ("Lord Pannick QC is arguing Ms Jones's case.", True),  # the name after it still counts
+TITLES = ("Leading the fight is Gina Miller. Lord Pannick QC represents her. Italy take on "
+          "Belgium in Bordeaux at 14:00 the following day.")
+SHORT = ("Sussex PCC Katy Bourne wrote to the council. El is used. Why do bikes stay up? "
+         "(www.physicsforums.com) The gyroscopic effect is small.")
+
+
+@pytest.mark.parametrize(("context", "query", "response", "absent"), [
+    (TITLES, "Summarise the news.", "Lord Pannick QC is arguing Ms Miller's case.",
+     False),  # a title, not a name
+    (TITLES, "Summarise the news.", "Italy play Belgium in Bordeaux in July.",
+     True),  # a month is a checkable fact
+    (TITLES, "Summarise the news.", "Lord Pannick QC is arguing Ms Jones's case.",
+     True),  # the name after it still counts
+    # initials across "and": "Police and Crime Commissioner" is the context's "PCC"
+    (SHORT, "Summarise the passages.",
+     "Sussex Police and Crime Commissioner Katy Bourne wrote to the council.", False),
+    (SHORT, "Summarise the passages.",
+     "Sussex Fire and Rescue Commissioner Katy Bourne wrote to the council.", True),
+    # a name the context writes as one word, a site's: "Physics Forums", physicsforums.com
+    (SHORT, "Summarise the passages.", "One Physics Forums answer says the effect is small.",
+     False),
+    (SHORT, "Summarise the passages.", "One Physics Today answer says the effect is small.",
+     True),
+    # two names joined by "and" are no initials: "Egypt and Lebanon" is no "El"
+    (SHORT, "Summarise the passages.", "El is used in Egypt and Lebanon, says Bourne.", True),
 ])
-def test_a_title_is_no_absent_name(response, absent):
-    ctx = ("Leading the fight is Gina Miller. Lord Pannick QC represents her. Italy take on "
-           "Belgium in Bordeaux at 14:00 the following day.")
-    r = evaltools.score("Summarise the news.", ctx, response)
+def test_a_title_or_a_name_the_context_writes_short_is_no_absent_name(context, query, response,
+                                                                      absent):
+    r = evaltools.score(query, context, response)
     assert r.verdict_inputs.name_absent is absent
 
 
@@ -1770,8 +1790,6 @@ def test_a_provenance_is_read_in_business_records_only():
     r = evaltools.score("Summarise the news.", "The diner opened in May.",
                         "The family-owned diner opened in May.")
     assert not r.verdict_inputs.amenity_absent
-
-
 
 
 def test_a_records_no_inside_the_claim_window_denies_a_fused_claim():
@@ -2002,22 +2020,6 @@ def test_a_label_numbering_the_responses_points_is_not_checked():
 
 
 # ------------------------------------------------------- the twenty-ninth and thirtieth batches
-
-@pytest.mark.parametrize(("response", "absent"), [
-    # initials across "and": "Police and Crime Commissioner" is the context's "PCC"
-    ("Sussex Police and Crime Commissioner Katy Bourne wrote to the council.", False),
-    ("Sussex Fire and Rescue Commissioner Katy Bourne wrote to the council.", True),
-    # a name the context writes as one word, a site's: "Physics Forums", physicsforums.com
-    ("One Physics Forums answer says the effect is small.", False),
-    ("One Physics Today answer says the effect is small.", True),
-    # two names joined by "and" are no initials: "Egypt and Lebanon" is no "El"
-    ("El is used in Egypt and Lebanon, says Bourne.", True),
-])
-def test_a_name_the_context_writes_short_is_no_absent_name(response, absent):
-    ctx = ("Sussex PCC Katy Bourne wrote to the council. El is used. Why do bikes stay up? "
-           "(www.physicsforums.com) The gyroscopic effect is small.")
-    r = evaltools.score("Summarise the passages.", ctx, response)
-    assert r.verdict_inputs.name_absent is absent
 
 
 @pytest.mark.parametrize(("response", "terms"), [
