@@ -47,3 +47,31 @@ def test_counts_the_twins_by_edit_and_the_contradicted_outputs(tmp_path, capsys)
     assert "| qa | Contradiction | 1 |" in out
     assert "| negation | 0 (0) | 0 (0) |" in out
     assert "| opposite | 0 (0) | 1 (" in out
+    # t1_h against t1: the wrong price is seen (ranked above) and fails alone
+    assert "| qa | all | 1 | 100.0% | 0.0% | 0 | 1 | 0 | 0 |" in out
+
+
+def test_twin_table_by_hand():
+    bench = load("probe_misses")
+    rows = [
+        # ranked above, both FAIL
+        {"id": "a", "task": "qa", "label": 0, "verdict": "FAIL", "p": 0.50},
+        {"id": "a_h", "task": "qa", "label": 1, "verdict": "FAIL", "p": 0.80},
+        # a tie (the edit moves P by 0.001): counts half; only the twin fails
+        {"id": "b", "task": "qa", "label": 0, "verdict": "PASS", "p": 0.400},
+        {"id": "b_h", "task": "qa", "label": 1, "verdict": "FAIL", "p": 0.401},
+        # ranked below, neither fails
+        {"id": "c", "task": "qa", "label": 0, "verdict": "PASS", "p": 0.30},
+        {"id": "c_h", "task": "qa", "label": 1, "verdict": "WARN", "p": 0.20},
+        # a twin without its original is no pair (its row still counts in the AUROC)
+        {"id": "d_h", "task": "qa", "label": 1, "verdict": "PASS", "p": 0.90},
+    ]
+    kinds = {"a_h": "Invented detail", "b_h": "Contradiction", "c_h": "Contradiction"}
+    lines = bench.twin_table(rows, kinds)
+    # pairs: a (1), b (1/2), c (0) -> 50 % ranked above, one tie of three
+    assert "| qa | all | 3 | 50.0% | 33.3% | 1 | 1 | 0 | 1 |" in lines[-1]
+    # AUROC over all seven outputs: faithful 0.5, 0.4, 0.3 against twins 0.8, 0.401, 0.2,
+    # 0.9: of 12 pairs the twin is above in 3 + 2 + 0 + 3 = 8 -> 0.667
+    assert lines[-1].endswith("| 0.667 |")
+    assert "| qa | Contradiction | 2 | 25.0% | 50.0% | 0 | 1 | 0 | 1 |  |" in lines
+    assert "| qa | Invented detail | 1 | 100.0% | 0.0% | 1 | 0 | 0 | 0 |  |" in lines
