@@ -54,6 +54,10 @@ def test_the_record_week_is_read_with_the_record():
     # "not open" is closed, as "closed" is
     ("The shop does not open on Sundays.", [(("Sunday",), False, None)]),
     ("It isn't open on Sundays.", [(("Sunday",), False, None)]),
+    # ... with a curly apostrophe, as chat models write it
+    ("It isn\u2019t open on Sundays.", [(("Sunday",), False, None)]),
+    ("It\u2019s closed Mondays and doesn\u2019t open Sundays.",
+     [(("Monday",), False, None), (("Sunday",), False, None)]),
     # hours by appointment are a schedule of their own
     ("It is open Monday through Saturday, and Sunday by appointment.", []),
     # no word of opening or closing: nothing is said of the hours

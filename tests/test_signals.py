@@ -98,6 +98,15 @@ def test_signals_of_a_scored_response():
     assert s["log_response_words"] == pytest.approx(math.log1p(7))
     assert s["log_context_words"] == pytest.approx(math.log1p(8))
     assert s["length_ratio"] == pytest.approx(math.log(8 / 9))
+
+
+@pytest.mark.parametrize("apostrophe", ["'", "\u2019"])
+def test_negation_mismatch_reads_either_apostrophe(apostrophe):
+    # the context's "wasn't" (straight or curly) against a response without it: one of the
+    # response's two sentences differs in negation
+    ctx = f"The hotel wasn{apostrophe}t clean. Staff were kind."
+    r = evaltools.score("Summarize the review.", ctx, "The hotel was clean. Staff were kind.")
+    assert r.signals["negation_mismatch"] == pytest.approx(0.5)
     q = evaltools.score("How much is it?", "It costs $5.", "It costs $5.").signals
     assert q["query_question"] == 1.0 and q["unsupported_share"] == 0.0
 

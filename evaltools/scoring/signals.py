@@ -91,7 +91,7 @@ SIGNALS: dict[str, str] = {
 LOG_SIGNALS = frozenset(n for n in SIGNALS if n.startswith("log_")) | {
     "unsupported_weight", "length_ratio"}
 
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|without|cannot)\b|n't\b",
+_NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|without|cannot)\b|n['\u2019]t\b",
                        re.IGNORECASE)
 _QUESTION = re.compile(r"\?\s*$|^\s*(?:who|what|when|where|which|why|how|is|are|was|were|do|"
                        r"does|did|can|could|should|will|would|has|have)\b", re.IGNORECASE)

@@ -37,7 +37,8 @@ _ABSTAIN = re.compile(
     r"mention|answer)"
     r"|(?:no|(?:is|are|was|were)(?: not|n't) (?:a|an|any)) (?:direct|clear|specific|explicit|"
     r"definitive|straightforward|single) (?:answer|explanation|comparison|mention|figure)"
-    r"|not (?:mentioned|specified|stated|discussed|addressed)"
+    r"|(?:not|(?:is|are|was|were|has|have|had)n't)(?: been)? (?:mentioned|specified|stated|"
+    r"discussed|addressed)"
     r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
     r"|i (?:do not|don't) know"
     r"|nothing (?:here )?to (?:summari[sz]e|answer|report|go on)"
@@ -90,7 +91,7 @@ _SILENT = re.compile(
     + r"|\b(?:the|these|this|those|both|all)\s+" + _SILENT_NAMED
     + r"\s+(?:only\s+)?(?:partly|partially|indirectly)\s+(?:answer|address|cover|explain)"
     + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
-    + r"|\b(?:not|n't|no|nothing|never)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
+    + r"|(?:\b(?:not|no|nothing|never)|n't)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
     + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
     re.IGNORECASE)
 # A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
@@ -132,6 +133,19 @@ _ATTRIBUTION = re.compile(
 
 
 _SOURCE_NOUN = re.compile(_SRC_ONLY, re.IGNORECASE)
+
+#: Curly apostrophes as the patterns write them (*don’t* is *don't*); one character for
+#: one, so offsets into the text hold.
+_APOSTROPHES = str.maketrans("\u2018\u2019\u02bc", "'" * 3)
+
+
+def _plain(text: str) -> str:
+    """``text`` with its curly apostrophes straight, the same length.
+
+    >>> _plain("The passages don\u2019t say.")
+    "The passages don't say."
+    """
+    return text.translate(_APOSTROPHES)
 
 
 def names_sources(word: str) -> bool:
@@ -176,7 +190,7 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     """
     out = []
     for a, b in sents:
-        part = text[a:b]
+        part = _plain(text[a:b])
         if _ABSTAIN.search(part) or _SILENT.search(part):
             out.append((a, b))
     return tuple(out)
@@ -216,7 +230,7 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     >>> show("The report says sales rose. The mug is based on a 1990 design.")
     []
     """
-    return tuple((m.start(), m.end()) for m in _ATTRIBUTION.finditer(text))
+    return tuple((m.start(), m.end()) for m in _ATTRIBUTION.finditer(_plain(text)))
 
 
 _COURTESY = re.compile(r"\s*(?:sure|certainly|of course|absolutely|okay|ok)\b[!.,]*"

@@ -156,13 +156,14 @@ def _day_groups(clause: str):
         yield days, m.start(), m.end()
 
 
-_NEGATED = re.compile(r"\b(?:closed|no|not|never)\b|n't\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:closed|no|not|never)\b|n['\u2019]t\b", re.IGNORECASE)
 #: A wish or suggestion, whose days are what someone wanted, not what the business does
 #: (*wished the bar were open Mondays*), up to a clause that turns back to the facts.
 _WISH = re.compile(r"\b(?:wish(?:ed|es)?|hop(?:e|ed|es|ing)|would (?:like|love|prefer)|"
                    r"if only|suggest(?:s|ed)?)\b", re.IGNORECASE)
 _TURN = re.compile(r"\b(?:but|while|though|although|however|whereas)\b", re.IGNORECASE)
-_NOT_OPEN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:be\s+|been\s+)?open\b", re.IGNORECASE)
+_NOT_OPEN = re.compile(r"(?:\bnot|n['\u2019]t|\bnever)\s+(?:be\s+|been\s+)?open\b",
+                       re.IGNORECASE)
 _OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:,|and|&|or|,\s*and|,\s*or)\s*")
 #: One clock time beside a day ("until 7 PM on Thursdays"): a day of its own, held to no
