@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -98,6 +99,8 @@ def test_signals_of_a_scored_response():
     assert s["log_response_words"] == pytest.approx(math.log1p(7))
     assert s["log_context_words"] == pytest.approx(math.log1p(8))
     assert s["length_ratio"] == pytest.approx(math.log(8 / 9))
+    q = evaltools.score("How much is it?", "It costs $5.", "It costs $5.").signals
+    assert q["query_question"] == 1.0 and q["unsupported_share"] == 0.0
 
 
 @pytest.mark.parametrize("apostrophe", ["'", "\u2019"])
@@ -107,8 +110,6 @@ def test_negation_mismatch_reads_either_apostrophe(apostrophe):
     ctx = f"The hotel wasn{apostrophe}t clean. Staff were kind."
     r = evaltools.score("Summarize the review.", ctx, "The hotel was clean. Staff were kind.")
     assert r.signals["negation_mismatch"] == pytest.approx(0.5)
-    q = evaltools.score("How much is it?", "It costs $5.", "It costs $5.").signals
-    assert q["query_question"] == 1.0 and q["unsupported_share"] == 0.0
 
 
 @settings(max_examples=40, deadline=None)
@@ -143,3 +144,40 @@ def test_span_probability_max_reads_the_scored_spans():
     assert probs and r.signals["span_probability_max"] == pytest.approx(max(probs), abs=1e-4)
     whole = evaltools.score("How much is the mug?", "The mug costs $5.", "The mug costs $5.")
     assert whole.signals["span_probability_max"] == 0.0
+
+
+_CAFE = json.dumps({"name": "Luna Cafe", "city": "Tucson", "categories": "Cafes, Coffee",
+                    "attributes": {"RestaurantsDelivery": "False", "WiFi": "u'free'"},
+                    "review_info": [{"review_stars": 5.0, "review_text": "Great latte and "
+                                     "free wifi. The barista Maya was kind."}]})
+_OVERVIEW = "Write an objective overview of the following local business."
+_CLAUSE_SIGNALS = ("value_unsupported", "log_absent_names", "log_absent_terms",
+                   "record_denied", "amenity_absent")
+
+
+@pytest.mark.parametrize(("query", "context", "response", "expected"), [
+    # the record's "RestaurantsDelivery: False" denies "offers delivery"
+    (_OVERVIEW, _CAFE, "Luna Cafe in Tucson offers delivery and free WiFi.",
+     (0.0, 0.0, 0.0, 1.0, 0.0)),
+    # a provenance the record never gives
+    (_OVERVIEW, _CAFE, "Luna Cafe in Tucson is family-owned and has free WiFi.",
+     (0.0, 0.0, 0.0, 0.0, 1.0)),
+    # an uncommon noun neither the record nor the query uses: one term, log(1 + 1)
+    (_OVERVIEW, _CAFE, "Luna Cafe offers sommelier consultations and free WiFi.",
+     (0.0, 0.0, math.log(2), 0.0, 0.0)),
+    # a year the record does not give
+    (_OVERVIEW, _CAFE, "Luna Cafe opened in 1998 and has free WiFi.",
+     (1.0, 0.0, 0.0, 0.0, 0.0)),
+    # three distinct name words no one mentions, in two claims: log(1 + 3)
+    ("What did the museum do?", "The museum opened a new wing in May. It holds paintings.",
+     "The new wing was funded by Microsoft and opened in May with help from Oprah Winfrey.",
+     (0.0, math.log(4), 0.0, 0.0, 0.0)),
+    # all supported: nothing
+    (_OVERVIEW, _CAFE, "Luna Cafe in Tucson has free WiFi.", (0.0, 0.0, 0.0, 0.0, 0.0)),
+])
+def test_what_the_verdicts_clauses_read_as_signals(query, context, response, expected):
+    r = evaltools.score(query, context, response)
+    assert tuple(r.signals[n] for n in _CLAUSE_SIGNALS) == pytest.approx(expected)
+    # the verdict's clauses read the same signals: the record's "no" fails it outright
+    assert (r.reasons[0] == "a record's own value denies a claim (safety first)") is (
+        expected[3] == 1.0)

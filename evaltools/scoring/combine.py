@@ -21,7 +21,7 @@ from evaltools.scoring.relevance import (
 from evaltools.scoring.result import ScoreResult
 from evaltools.scoring.signals import response_signals
 from evaltools.scoring.sources import abstention_sentences, site_attributions
-from evaltools.scoring.verdict import VALUE_KINDS, VerdictInputs, denied_by_record, redecide
+from evaltools.scoring.verdict import VerdictInputs, redecide
 
 
 @functools.lru_cache(maxsize=8)
@@ -218,11 +218,12 @@ def score_features(rid: Any, query: QueryFeatures,
         relevance_waived=short_answer or not applicable or declines or grounded,
         completeness_waived=not applicable or chat == "statement" or answered,
         probability=probability,
-        value_unsupported=any(a.kind in VALUE_KINDS for a in result.unsupported()),
-        record_denied=any(denied_by_record(a) for a in result.unsupported()),
-        name_absent=any(a.absent for a in result.unsupported()),
-        amenity_absent=any(a.contradiction == "record_absent" for a in result.unsupported()),
-        term_absent=any(a.terms for a in result.unsupported()),
+        # the clauses read what the signals count (evaltools.scoring.signals)
+        value_unsupported=result.signals["value_unsupported"] > 0,
+        record_denied=result.signals["record_denied"] > 0,
+        name_absent=result.signals["log_absent_names"] > 0,
+        amenity_absent=result.signals["amenity_absent"] > 0,
+        term_absent=result.signals["log_absent_terms"] > 0,
         response_words=len(response.words),
         # a question answered over prose passages: a RAG answer (long_answer_fail_probability)
         # (a chat turn too: "Why does lying down ease my nausea?" reads as one)

@@ -37,6 +37,7 @@ from evaltools.scoring.grounding import HEDGES, GroundedUnit, GroundingScore
 from evaltools.scoring.matcher import rarity
 from evaltools.scoring.result import Anchor, UnsupportedSpan
 from evaltools.scoring.sources import abstention_sentences
+from evaltools.scoring.verdict import VALUE_KINDS, denied_by_record
 from evaltools.text import ngrams
 
 #: Signal name -> what it measures. Shares are in [0, 1]; ``log_*`` are natural
@@ -65,6 +66,17 @@ SIGNALS: dict[str, str] = {
     "log_unsupported_dates": "log of 1 + unsupported date anchors",
     "log_unsupported_claims": "log of 1 + unsupported claim anchors",
     "log_anchors": "log of 1 + counted anchors",
+    # what the verdict's own clauses read in the unsupported anchors, as the probability's
+    # candidates: one wrong value or unknown name in a long response is a small share
+    "value_unsupported": "1 when a counted number or date is unsupported",
+    "log_absent_names": "log of 1 + the distinct names in unsupported claims that neither the "
+                        "context nor the query mentions (Anchor.absent)",
+    "log_absent_terms": "log of 1 + the distinct uncommon nouns in unsupported claims that "
+                        "neither the context nor the query uses (Anchor.terms)",
+    "record_denied": "1 when a record's own value denies a claim (verdict.denied_by_record: "
+                     "its 'no', its 'yes' or its weekly hours)",
+    "amenity_absent": "1 when an unsupported claim gives a record's business an amenity or a "
+                      "provenance the record never mentions (contradiction 'record_absent')",
     # surface novelty
     "novel_unigrams": "share of response words absent from the context",
     "novel_bigrams": "share of response word pairs absent from the context",
@@ -231,6 +243,11 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
         "log_unsupported_dates": math.log1p(sum(a.kind == "date" for a in unsupported)),
         "log_unsupported_claims": math.log1p(sum(a.kind == "claim" for a in unsupported)),
         "log_anchors": math.log1p(len(counted)),
+        "value_unsupported": float(any(a.kind in VALUE_KINDS for a in unsupported)),
+        "log_absent_names": math.log1p(len({n for a in unsupported for n in a.absent})),
+        "log_absent_terms": math.log1p(len({t for a in unsupported for t in a.terms})),
+        "record_denied": float(any(denied_by_record(a) for a in unsupported)),
+        "amenity_absent": float(any(a.contradiction == "record_absent" for a in unsupported)),
         "novel_unigrams": _novel(checked, context.ngrams_by_n, 1),
         "novel_bigrams": _novel(checked, context.ngrams_by_n, 2),
         "novel_trigrams": _novel(checked, context.ngrams_by_n, 3),
