@@ -1,6 +1,7 @@
 """Verdict false alarms, by category: one supported and one unsupported case each,
 through the one scorer (reader, matcher, claims, grounding, verdict)."""
 
+import dataclasses
 import json
 import math
 from decimal import Decimal
@@ -670,10 +671,16 @@ def test_a_claim_a_records_no_denies_fails_rule_1():
     assert [(a.text, a.contradiction) for a in bad.anchors if a.kind == "claim"] == [
         ("Sunrise Cafe is a cafe", None), ("offers takeout", None), ("allows dogs", None),
         ("offers delivery", "record_no")]
-    # the probability alone (about 0.2) passes it; the record's own "no" does not
-    assert bad.verdict_inputs.probability[0] < 0.3 and bad.verdict_inputs.record_denied
+    # the probability reads the record's "no" too (signal record_denied), and the record's
+    # own word is the reason given
+    assert bad.verdict_inputs.record_denied and bad.signals["record_denied"] == 1.0
+    assert bad.verdict_inputs.probability[0] >= bad.verdict_inputs.probability[1]
     assert bad.verdict == "FAIL"
     assert bad.reasons[0] == "a record's own value denies a claim (safety first)"
+    # below the threshold the record's "no" still fails it
+    low = dataclasses.replace(bad, verdict_inputs=dataclasses.replace(
+        bad.verdict_inputs, probability=(0.2, bad.verdict_inputs.probability[1])))
+    assert redecide(low).reasons[0] == "a record's own value denies a claim (safety first)"
     ok = evaltools.score(CAFE_Q, ATTRS, said + "It does not offer delivery.")
     assert ok.verdict == "PASS" and not ok.verdict_inputs.record_denied
     # a claim the context negates in prose is shown as contradicted, but is no record's "no"
@@ -1648,8 +1655,14 @@ def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records()
 
     r = evaltools.score(CAFE_Q, GYM, "Iron Works offers free Wi-Fi, a sauna and clean lockers.")
     (p, cut) = r.verdict_inputs.probability
-    assert p < cut  # the calibration's threshold alone would pass it
-    at = load_config().replace(hallucination={"amenity_fail_probability": round(p, 2) - 0.01})
+    # the probability reads the added amenity too (signal amenity_absent) and fails it alone
+    assert r.signals["amenity_absent"] == 1.0 and p >= cut and r.verdict == "FAIL"
+    # the clause's own threshold (0.3), for a probability under it and the calibration's
+    p = 0.2
+    r = dataclasses.replace(r, verdict_inputs=dataclasses.replace(
+        r.verdict_inputs, probability=(p, cut)))
+    assert redecide(r).verdict != "FAIL"
+    at = load_config().replace(hallucination={"amenity_fail_probability": p - 0.01})
     assert redecide(r, at).reasons[0].endswith(
         "with an amenity or provenance the record never mentions (safety first)")
     off = load_config().replace(hallucination={"amenity_fail_probability": 1.0})

@@ -14,9 +14,12 @@ unsupported numbers, dates and claims, ``unsupported_share``), or a product
 ``a*b`` of those. A calibration file names the features it was fitted with,
 so one fitted before a feature existed keeps working. :data:`DEFAULT_FEATURES`
 were chosen leaving one data set out (``docs/detector.md``): the share of unsupported
-content, the span model's highest span probability, absent rare words and unsupported
-numbers. Response length (``log_response_words``) was kept by that test until the span
-probability joined; with it, it no longer pays.
+content, the span model's highest span probability, absent rare words, unsupported numbers,
+the share of unsupported proper-noun weight and the names no source mentions; beside them
+what only a business record has (a record's own value denying a claim, an amenity it never
+mentions), weighed on the written probe and measured on its later batches
+(``docs/validity.md``, "Twenty-seventh round"). Response length (``log_response_words``) was
+kept by that test until the span probability joined; with it, it no longer pays.
 
 Fitting (:func:`evaltools.calibration.learned.fit_calibration`) uses scikit-learn:
 ``StandardScaler`` then
@@ -33,13 +36,16 @@ Examples
 >>> cal = load_calibration()
 >>> cal.feature_names == DEFAULT_FEATURES
 True
->>> def record(unsupported, span, rare, numbers, names):
+>>> def record(unsupported, span, rare, numbers, names, absent=0.0, amenity=0.0, denied=0.0):
 ...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
 ...         "unsupported_share": unsupported, "span_probability_max": span,
-...         "novel_rare": rare, "numbers_unsupported": numbers, "names_unsupported": names}}
->>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0, 1.0))
+...         "novel_rare": rare, "numbers_unsupported": numbers, "names_unsupported": names,
+...         "log_absent_names": absent, "amenity_absent": amenity, "record_denied": denied}}
+>>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0, 1.0, 1.1))
 >>> q = cal.probability(record(0.0, 0.0, 0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
+True
+>>> q < cal.probability(record(0.0, 0.0, 0.0, 0.0, 0.0, denied=1.0))
 True
 """
 
@@ -132,7 +138,7 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 #: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
 DEFAULT_FEATURES: tuple[str, ...] = (
     "unsupported_share", "span_probability_max", "novel_rare", "numbers_unsupported",
-    "names_unsupported")
+    "names_unsupported", "log_absent_names", "amenity_absent", "record_denied")
 
 
 def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:

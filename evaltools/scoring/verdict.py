@@ -185,7 +185,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ``(P(hallucinated), threshold)`` from a calibration; rule 1 is then
     ``P >= threshold``; or ``record_denied`` (a record's own value denies a
     claim: "offers delivery" against ``restaurants delivery: no``, "does not take
-    reservations" against ``restaurants reservations: yes``, :func:`denied_by_record`);
+    reservations" against ``restaurants reservations: yes``, :func:`denied_by_record`;
+    named first, whatever ``P``: the probability reads it too, but the record's own word
+    is the reason a user can check);
     or, when ``value_unsupported`` (a number or date of the response is not in the
     context: a wrong price), ``S_hall > fail_above``
     or ``P >= hallucination.value_fail_probability``; or, when ``name_absent`` (an
@@ -238,6 +240,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     'PASS'
     >>> decide(0.8, 1.0, 0.05, probability=(0.2, 0.7), record_denied=True).reasons[0]
     "a record's own value denies a claim (safety first)"
+    >>> decide(0.8, 1.0, 0.05, probability=(0.9, 0.7), record_denied=True).reasons[0]
+    "a record's own value denies a claim (safety first)"
     >>> decide(0.8, 1.0, 0.2, probability=(0.35, 0.7), name_absent=True).reasons[0]
     'hallucination probability 0.35 >= 0.3 with a name the context never mentions (safety first)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.29, 0.7), name_absent=True).verdict
@@ -287,13 +291,13 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
         cut = long_cut
     if probability is not None:
         p = probability[0]
-        if p is not None and p >= cut:
+        if record_denied:  # the record's own word, whatever the probability: named first
+            crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
+        elif p is not None and p >= cut:
             why = (f"; {'an answer' if answer else 'a response'} of {h.long_response_words} "
                    f"words or more" if long else "")
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
                                     f"(safety first; calibration{why})"))
-        elif record_denied:
-            crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
         else:  # a wrong value, an unknown name, an added amenity, a new word: each from its
             # own probability (all but the word also from S_hall)
             for found, at, what, by_score in (
