@@ -13,7 +13,9 @@ figure predicts a new user's data; an in-sample or within-set cross-validated
 figure does not. ``--nested`` also reports the feature *selection* measured
 the same way (features chosen by :func:`evaltools.calibration.lodo.forward_select`
 on the other files only); ``--select`` prints the features that selection
-chooses on all files (how ``DEFAULT_FEATURES`` was chosen). Held-out files
+chooses on all files (how ``DEFAULT_FEATURES`` was chosen), starting from
+``unsupported_share`` or from the features ``--select-from`` names (``shipped``: the
+calibration's own, to ask what a selection would add to them). Held-out files
 get the model fitted on all the other files.
 
 Each FILE holds labelled records (``query, context, response, label``; optional
@@ -458,6 +460,9 @@ def main(argv: list[str] | None = None) -> int:
                          "(slow: a selection per file)")
     ap.add_argument("--select", action="store_true",
                     help="print the features forward selection chooses on all dev files")
+    ap.add_argument("--select-from", default="unsupported_share", metavar="NAMES",
+                    help="comma-separated features the selection starts from ('shipped': "
+                         "the calibration's own; default: unsupported_share)")
     ap.add_argument("--no-lodo", action="store_true", help="skip the leave-one-dataset-out table")
     args = ap.parse_args(argv)
 
@@ -474,9 +479,13 @@ def main(argv: list[str] | None = None) -> int:
         frame = lodo_frame(df, base, calibration.feature_names)
         if args.select:
             dev = frame[~frame["held_out"]]
+            start = (calibration.feature_names if args.select_from == "shipped"
+                     else tuple(n.strip() for n in args.select_from.split(",") if n.strip()))
+            unknown = [n for n in start if n not in SIGNALS]
+            if unknown:
+                ap.error(f"--select-from: not a signal: {', '.join(unknown)}")
             chosen = forward_select(
-                dev, [c for c in SIGNALS if c != "unsupported_share"],
-                start=("unsupported_share",),
+                dev, [c for c in SIGNALS if c not in start], start=start,
                 baselines=WORD_OVERLAP_COLUMNS)
             print("forward selection on all dev files: " + ", ".join(chosen))
         lodo = lodo_report(frame, list(calibration.feature_names), nested=args.nested,

@@ -184,3 +184,26 @@ def test_lodo_markdown_names_every_file_and_the_features(harness, lodo_run):
     text = harness.lodo_markdown(lodo_run["lodo"])
     assert "| qa | 12 (5) |" in text and "| summary | 10 (4) |" in text
     assert "Features: `" in text
+
+
+def test_select_from_starts_the_selection_from_the_given_features(harness, tmp_path, capsys):
+    from evaltools.scoring.probability import DEFAULT_FEATURES
+
+    rows = [json.loads(line) for line in FIXTURE.read_text().splitlines()]
+    for task in ("qa", "summary"):
+        (tmp_path / f"{task}.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in rows if r["task"] == task))
+    files = [str(tmp_path / "qa.jsonl"), str(tmp_path / "summary.jsonl")]
+    common = ["--resamples", "20", "--folds", "3", "--select"]
+    harness.main([*files, *common, "--select-from", "shipped"])
+    line = next(x for x in capsys.readouterr().out.splitlines()
+                if x.startswith("forward selection on all dev files: "))
+    chosen = line.split(": ", 1)[1].split(", ")
+    assert chosen[:len(DEFAULT_FEATURES)] == list(DEFAULT_FEATURES)
+    harness.main([*files, *common, "--select-from", "novel_rare, abstains"])
+    line = next(x for x in capsys.readouterr().out.splitlines()
+                if x.startswith("forward selection on all dev files: "))
+    assert line.split(": ", 1)[1].split(", ")[:2] == ["novel_rare", "abstains"]
+    with pytest.raises(SystemExit):
+        harness.main([*files, *common, "--select-from", "no_such_signal"])
+    assert "--select-from: not a signal: no_such_signal" in capsys.readouterr().err
