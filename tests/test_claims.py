@@ -365,6 +365,35 @@ def test_a_json_no_negates(nlp):
     assert not s.supported and "negates" in s.note
 
 
+PARAPHRASED = ("A forensic search has been carried out at the company, which makes buckets "
+               "for diggers. They were ahead after 500 metres. "
+               "Inspectors looked at 100 cases and interviewed 86 offenders.")
+
+
+@pytest.mark.parametrize(("response", "supported", "note"), [
+    # a prose sentence whose subject is a pronoun: a subject word the context never uses is
+    # the response's own name for it, "crew" (0.41 < head_rare_above 0.45: not required)
+    # left out of the subject's share, which is then empty (1.0); "ahead" is there
+    ("The crew were ahead after 500 metres.", True, "found together"),
+    # ... a subject the sentence names itself is still the context's: "firm" is not
+    # "company", 0 % of the subject's weight
+    ("The firm makes buckets for diggers.", False, "only 0% of its subject's words"),
+    # (a subject word the context uses for something else still counts: "The lake, which
+    # was built by Joseph Strauss", test_claims_inside_a_sentence)
+    # the predicate's verb may be paraphrased when its object's head is in the sentence:
+    # "examined" is left out, "cases" (and the value 100) are there
+    ("Inspectors examined 100 cases.", True, "found together"),
+    # ... not when it is not: "prisons" is not in the sentence, "examined" counts,
+    # 0 of 0.48 + 0.40
+    ("Inspectors examined 100 prisons.", False, "only 0% of its predicate's words"),
+    # (an opposite verb still contradicts: test_a_claim_words_opposite_in_its_sentence_...)
+])
+def test_a_claim_may_name_its_subject_and_verb_its_own_way(nlp, response, supported, note):
+    (c, s), *_ = check(nlp, PARAPHRASED, response)
+    assert s.supported is supported, (c.text, s.note)
+    assert note in s.note
+
+
 def test_thresholds_come_from_the_config(nlp):
     ctx = ContextIndex(nlp("The hotel offers parking."), [])
     (c,) = claims(nlp, "The hotel provides secure parking.")

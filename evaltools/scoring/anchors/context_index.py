@@ -429,7 +429,19 @@ class ContextIndex:
         head = next((w for w, f in zip(claim.words, found, strict=True)
                      if w.role == "subject" and w.head and s in f), None)
         lent = False  # a subject word credited from elsewhere in the context
+        # an affirmed claim's verb need not be there when its object's head is (*Inspectors
+        # examined 100 cases* against *Inspectors looked at 100 cases*); an opposite verb
+        # still contradicts the claim, below, and a negated claim keeps its verb
+        verb_free = not claim.negated and any(
+            s in f for w, f in zip(claim.words, found, strict=True)
+            if w.role == "predicate" and w.head and w.word.pos not in ("VERB", "AUX"))
         for w, f, req in zip(claim.words, found, required, strict=True):
+            if not req and not f and w.role == "subject" and s in self._pronoun:
+                continue  # a prose sentence whose subject is a pronoun: the response names
+                # it its own way, with a word the context never uses (*the crew* for *they*)
+            if (not req and verb_free and s not in f and w.role == "predicate"
+                    and w.word.pos in ("VERB", "AUX")):
+                continue
             weight[w.role] += w.weight
             if s in f:
                 got[w.role] += w.weight
