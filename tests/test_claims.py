@@ -34,6 +34,13 @@ def check(nlp, context, response, kind=None):
             if kind is None or c.kind == kind]
 
 
+def assert_first_claim(nlp, context, response, supported, note):
+    """The response's first claim is ``supported`` (or not) by ``context``, with ``note``."""
+    (c, s), *_ = check(nlp, context, response)
+    assert s.supported is supported, (c.text, s.note)
+    assert note in s.note
+
+
 # --- extraction --------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -228,9 +235,7 @@ CONTEXT = (
     ("The Hydro Flask includes a carrying case.", False, "only 32% of its predicate's words"),
 ])
 def test_claim_support_pairs(nlp, response, supported, note):
-    (c, s), *_ = check(nlp, CONTEXT, response)
-    assert s.supported is supported, (c.text, s.note)
-    assert note in s.note
+    assert_first_claim(nlp, CONTEXT, response, supported, note)
 
 
 OPPOSITES = ("The rebels attacked the northern fort in May. The team succeeded in its first "
@@ -389,9 +394,7 @@ PARAPHRASED = ("A forensic search has been carried out at the company, which mak
     # (an opposite verb still contradicts: test_a_claim_words_opposite_in_its_sentence_...)
 ])
 def test_a_claim_may_name_its_subject_and_verb_its_own_way(nlp, response, supported, note):
-    (c, s), *_ = check(nlp, PARAPHRASED, response)
-    assert s.supported is supported, (c.text, s.note)
-    assert note in s.note
+    assert_first_claim(nlp, PARAPHRASED, response, supported, note)
 
 
 def test_thresholds_come_from_the_config(nlp):
