@@ -135,6 +135,51 @@ def test_through_the_scorer_a_denied_schedule_fails_and_a_right_one_passes():
     assert claim.text == "Monday through Saturday" and claim.kind == "claim"
 
 
+def test_what_a_sentence_says_of_part_of_a_day_or_one_visit_is_no_weekly_closure():
+    """Four readings of the hours, each with the statement it still makes (docs/validity.md,
+    "Twenty-eighth round"). RECORD: Monday-Friday 7:00-17:00, Saturday 8:00-14:00, no Sunday."""
+    w = Week(read_context(RECORD).week)
+    # part of a day: "closed Saturday afternoons" is no closed Saturday (nothing stated) ...
+    assert statements("Clients found the closed Saturday afternoons hard to plan around.") == []
+    # ... "closed on Saturdays" is, and the record denies it
+    (sat,) = statements("Clients found it closed on Saturdays.")
+    assert denied(sat, w) == ("Saturday", "the record's hours list Saturday as open (8:00–14:00)")
+    # one visit: "closed at 2 p.m. one Saturday" says nothing of every Saturday
+    assert statements("One client found it closed at 2 p.m. one Saturday.") == []
+    # "except Sunday, when it closes at 3": Sunday's own hours follow, no closed Sunday, and
+    # the whole week's statement leaves it out ...
+    assert [(s.days, s.open) for s in statements(
+        "It is open at 7 a.m. every day except Sunday, when it opens at 8 a.m.")] == [
+        (WEEK[:6], True)]
+    # ... "except Tuesday, when it is closed" is a closed Tuesday
+    assert [(s.days, s.open) for s in statements(
+        "It opens at 7 AM every day except Tuesday, when it is closed.")] == [
+        (("Monday", *WEEK[2:]), True), (("Tuesday",), False)]
+    assert [(s.days, s.open) for s in statements("It is open daily except Sunday.")][-1] == (
+        ("Sunday",), False)
+
+
+def test_weekdays_beside_a_time_are_the_weekdays_it_opens():
+    """"opens at 9 a.m. on weekdays" gives a time, not five open days: a weekday the record
+    leaves out is not denied; "open weekdays" alone still is, and so are the hours."""
+    week = Week((("Monday", 540, 1020), ("Tuesday", 540, 1020), ("Thursday", 540, 1020),
+                 ("Friday", 540, 1020), ("Saturday", 510, 1020)))  # no Wednesday, no Sunday
+    (wd, _) = statements("It opens at 9 a.m. on weekdays and 8:30 a.m. on weekends.")
+    assert (wd.days, wd.loose) == (WEEK[:5], True)
+    assert denied(wd, week) is None
+    (timed,) = statements("It is open from 9 a.m. to 5 p.m. on weekdays.")
+    assert timed.loose and denied(timed, week) is None
+    (wrong,) = statements("It is open from 9 a.m. to 6 p.m. on weekdays.")
+    assert denied(wrong, week) == ("Monday", "the record's Monday hours are 9:00–17:00, "
+                                   "not 9:00–18:00")
+    (bare,) = statements("It is open weekdays.")
+    assert not bare.loose
+    assert denied(bare, week) == ("Wednesday", "the record's hours list no Wednesday (closed)")
+    # a weekend with neither day open is still denied: Sunday is left out, Saturday open
+    assert denied(Statement(WEEK[5:], True, 0, 8, loose=True), Week((("Monday", 1, 2),))) == (
+        "Saturday", "the record's hours list no Saturday (closed)")
+
+
 def test_prose_contexts_are_not_read_as_a_week():
     prose = "The shop is open Monday to Friday, 7:00–17:00. Saturday: 8:00–14:00."
     r = evaltools.score("", prose, "It is closed on Saturdays.")

@@ -138,6 +138,9 @@ class Statement:
     timed: tuple[str, ...] | None = None
     #: the closing minute stated alone beside them ("until 7 PM on Thursdays"), or None
     closes: int | None = None
+    #: "weekdays" or "weekends" beside a time ("opens at 9 a.m. on weekdays"): the days of
+    #: the group the business opens, so a day the record leaves out is not denied
+    loose: bool = False
 
 
 _GROUP = re.compile(rf"\b(?:({_DAY})(?:{_RANGE_SEP}({_DAY}))?|(weekdays?)|(weekends?))\b")
@@ -165,6 +168,12 @@ _TURN = re.compile(r"\b(?:but|while|though|although|however|whereas)\b", re.IGNO
 _NOT_OPEN = re.compile(r"(?:\bnot|n['\u2019]t|\bnever)\s+(?:be\s+|been\s+)?open\b",
                        re.IGNORECASE)
 _OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
+#: A day of one visit, not of the week: "found it closed at 2 p.m. one Saturday".
+_OCCASION = re.compile(r"\b(?:one|a|last|that|this|this past)\s+$", re.IGNORECASE)
+#: Part of a day: "the closed Wednesday mornings" are not a closed Wednesday.
+_PART_OF_DAY = re.compile(r"^\s*(?:mornings?|afternoons?|evenings?|nights?)\b", re.IGNORECASE)
+#: After "except Sunday": the day's own hours follow ("except Sunday, when it closes at 3").
+_EXCEPT_WHEN = re.compile(r"^\s*,?\s*when\b(?![^.;]*\bclosed\b)", re.IGNORECASE)
 _LIST_GAP = re.compile(r"\s*(?:,|and|&|or|,\s*and|,\s*or)\s*")
 #: One clock time beside a day ("until 7 PM on Thursdays"): a day of its own, held to no
 #: range's hours and sharing none.
@@ -263,9 +272,13 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             continue
         mine: list[Statement] = []
         excepted: set[int] = set()
+        other_hours: set[str] = set()  # "except Sunday, when it closes at 3"
         for m in _EXCEPT.finditer(s):  # "open daily except Mondays": Monday is closed
             days = tuple(_day(x.group()) for x in re.finditer(_DAY, m.group(1)))
-            mine.append(Statement(days, False, base + m.start(), base + m.end()))
+            if _EXCEPT_WHEN.match(s[m.end():]):
+                other_hours.update(days)  # open, with hours of their own
+            else:
+                mine.append(Statement(days, False, base + m.start(), base + m.end()))
             excepted.update(range(m.start(1), m.end(1)))
         groups = [g for g in _day_groups(s) if g[1] not in excepted]
         ranges = _time_ranges(s, minute)
@@ -302,6 +315,8 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                     and _LIST_GAP.fullmatch(gap)):
                 hours[k] = hours[j]
         for k, (days, a, b) in enumerate(groups):
+            if _OCCASION.search(s[:a]):
+                continue  # "closed at 2 p.m. one Saturday": a visit, not the week
             before = s[max(0, a - 25):a]
             negs = list(_NEGATED.finditer(before))
             listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
@@ -309,7 +324,8 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed or (
                     _NOT_OPEN.search(before)):
                 # "closed on Sundays", "no hours listed for Sunday or Monday"
-                mine.append(Statement(tuple(days), False, base + a, base + b))
+                if not _PART_OF_DAY.match(s[b:]):  # not "closed Wednesday mornings"
+                    mine.append(Statement(tuple(days), False, base + a, base + b))
                 continue
             if _OPEN_WORDS.search(s[:a]) is None and hours[k] is None:
                 continue  # "on Saturdays the line is long": no word of opening
@@ -318,11 +334,13 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                 continue  # "wished it opened on Tuesdays"
             again = {d for j, other in enumerate(named) if j != k for d in other
                      if len(other) < len(days)}
+            loose = bool(re.match(r"week", s[a:b], re.IGNORECASE)) and (
+                hours[k] is not None or alone[k] or closes[k] is not None)
             mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
-                                  tuple(d for d in days if d not in again), closes[k]))
+                                  tuple(d for d in days if d not in again), closes[k], loose))
         whole = _WHOLE_WEEK.search(s)
         if whole is not None and _OPEN_WORDS.search(s):
-            shut = {d for st in mine if not st.open for d in st.days}
+            shut = {d for st in mine if not st.open for d in st.days} | other_hours
             mine.append(Statement(tuple(d for d in WEEK if d not in shut), True,
                                   base + whole.start(), base + whole.end()))
         out.extend(sorted(mine, key=lambda st: st.start))
@@ -343,10 +361,13 @@ def denied(statement: Statement, week: Week) -> tuple[str, str] | None:
     >>> denied(Statement(("Monday",), True, 0, 8, (420, 1020)), w) is None
     True
     """
+    loose = statement.loose and any(week.of(d) is not None for d in statement.days)
     for day in statement.days:
         hours = week.of(day)
         if hours == (0, 0):
             continue  # Yelp's 0:0-0:0: open around the clock, or closed; either may be said
+        if hours is None and loose:
+            continue  # "opens at 9 a.m. on weekdays": on the weekdays it opens
         if not statement.open:
             if hours is not None:
                 return day, (f"the record's hours list {day} as open "
