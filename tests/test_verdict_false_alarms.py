@@ -694,6 +694,18 @@ def test_a_claim_a_records_no_denies_fails_rule_1():
     assert spec.verdict == "PASS"
 
 
+def test_a_conjunct_that_opens_with_not_is_negated():
+    """"kid-friendly but not wheelchair accessible": the parser hangs "not" on "wheelchair",
+    inside the conjunct; the conjunct is negated all the same (claims.clause_negated)."""
+    rec = ('{"name": "Clip Joint", "categories": "Barbers", "attributes": '
+           '{"GoodForKids": "True", "WheelchairAccessible": "False"}}')
+    ok = evaltools.score(CAFE_Q, rec, "It is kid-friendly but not wheelchair accessible.")
+    assert _claims(ok) == {"is kid-friendly": True, "not wheelchair accessible": True}
+    bad = evaltools.score(CAFE_Q, rec, "It is kid-friendly and wheelchair accessible.")
+    assert [(a.supported, a.contradiction) for a in bad.anchors
+            if a.kind == "claim" and "wheelchair" in a.text] == [(False, "record_no")]
+
+
 def test_a_bare_verb_joined_to_a_negated_one_shares_its_not():
     # "the place" names the record's own entity (ENTITY_NOUNS)
     ok = evaltools.score(CAFE_Q, ATTRS, "The place does not serve alcohol or offer delivery.")
@@ -1712,6 +1724,21 @@ def test_a_plural_inside_a_records_category_name_is_found_as_its_singular(catego
                       "attributes": {"BusinessAcceptsCreditCards": "True"}})
     r = evaltools.score(CAFE_Q, ctx, response)
     assert all(_claims(r).values()) is supported
+
+
+def test_a_general_kind_of_place_names_the_records_own_business():
+    """"the clinic" of a chiropractor's record is the record's business (claims.ENTITY_NOUNS),
+    so what is said of it is checked against the record: before, "'clinic' is not in the
+    context" left the claim unsupported either way, and a contradiction unread."""
+    rec = json.dumps({"name": "Align Spine Center", "categories": "Chiropractors, Health",
+                      "attributes": {"AcceptsInsurance": "True",
+                                     "WheelchairAccessible": "True"}})
+    ok = evaltools.score(CAFE_Q, rec, "The clinic accepts insurance.")
+    assert _claims(ok) == {"The clinic accepts insurance": True}
+    bad = evaltools.score(CAFE_Q, rec, "The clinic is not wheelchair accessible.")
+    assert [(a.supported, a.contradiction) for a in bad.anchors if a.kind == "claim"] == [
+        (False, "record_yes")]
+    assert bad.verdict == "FAIL"
 
 
 # ------------------------------------------------- the fourteenth and fifteenth probe batches

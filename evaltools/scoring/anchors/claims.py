@@ -101,6 +101,10 @@ ENTITY_NOUNS = frozenset({
     "business", "place", "shop", "store", "company", "establishment", "venue", "spot",
     "location", "firm", "outlet", "organization", "organisation", "product", "item",
     "property", "facility", "practice", "office",
+    # kinds of place too general to be wrong, which an overview calls a record's own by
+    # (*the clinic accepts insurance* for a record whose categories say "Chiropractors");
+    # a specific kind is still looked up (*the bakery* of a nail salon is no bakery)
+    "clinic", "studio", "center", "centre", "eatery", "joint", "academy", "agency",
 })
 #: What reviewers do with what they review ("customers rave about the pancakes"): with a
 #: reviewer as subject the verb weighs nothing; what is praised is the claim.
@@ -563,6 +567,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It is quiet. It is cosy but not well suited to groups.")
     >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
     ['suited', 'groups']
+    >>> doc = load_pipeline()("It is kid-friendly but not wheelchair accessible.")
+    >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
+    ['wheelchair', 'accessible']
     >>> doc = load_pipeline()("Nobody answered the phone, so we left a message.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['phone']
@@ -582,6 +589,10 @@ def clause_negated(tok) -> bool:
             return True
         if _set_aside(t):
             return True  # "a dense gel rather than a thin liquid", "instead of a liquid"
+        if t.dep_ == "conj" and t.left_edge.dep_ == "neg" and t.left_edge.i > t.head.i:
+            # a conjunct that opens with "not", where the parser hangs it on a word inside:
+            # "kid-friendly but not wheelchair accessible", "reservations but not walk-ins"
+            return True
         if t.dep_ == "conj" and t.head.i < t.i and any(
                 c.dep_ == "cc" and c.lower_ in ("or", "nor") and t.head.i < c.i < t.i
                 for c in t.head.children) and not any(

@@ -321,8 +321,12 @@ class ContextIndex:
         """
         found = [self._find(w, paraphrase, paraphrase_cosine) for w in claim.words]
         vals = [self._value_units(m) for m in claim.values]
-        required = [(w.head and w.weight >= head_rare_above) or w.qualifier or w.name
-                    or w.weight >= rare_above for w in claim.words]
+        # a subject that names the text's own entity by its kind (*the clinic*, *the
+        # venue*) is looked for, not required: a record need not call itself so
+        required = [((w.head and w.weight >= head_rare_above) or w.qualifier or w.name
+                     or w.weight >= rare_above)
+                    and not (w.role == "subject" and w.word.key in ENTITY_NOUNS)
+                    for w in claim.words]
         for w, f, req in zip(claim.words, found, required, strict=True):
             if req and not f and not any(a in self.sentences for a in opposites(w.word.key)):
                 return ClaimSupport(False, None, None, f"'{w.word.text}' is not in the context")
