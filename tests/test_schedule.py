@@ -159,6 +159,22 @@ def test_what_a_sentence_says_of_part_of_a_day_or_one_visit_is_no_weekly_closure
         ("Sunday",), False)
 
 
+def test_three_more_readings_of_blind_batches_53_to_55():
+    """A day whose hours are said to be unlisted is closed; a closing time followed by its own
+    days is theirs, not the range's before it; a bare time before *weekdays* is beside it."""
+    # 0 = midnight; the range keeps no closing time, Friday and Saturday get it
+    got = [(s.days, s.closes) for s in statements(
+        "It is open Wednesday through Sunday, until midnight on Fridays and Saturdays.")]
+    assert got == [(WEEK[2:], None), (("Friday",), 0), (("Saturday",), 0)]
+    # "(Monday hours aren't listed)" is a closed Monday, as "no hours listed for Monday" is
+    assert [(s.days, s.open) for s in statements(
+        "It is open Tuesday through Sunday (Monday hours aren't listed).")] == [
+        (WEEK[1:], True), (("Monday",), False)]
+    # "... and 10 AM on weekdays": the time before the group makes it the open weekdays
+    (_, weekdays) = statements("It opens at 9 AM on weekends and 10 AM on weekdays.")
+    assert weekdays.days == WEEK[:5] and weekdays.loose
+
+
 def test_weekdays_beside_a_time_are_the_weekdays_it_opens():
     """"opens at 9 a.m. on weekdays" gives a time, not five open days: a weekday the record
     leaves out is not denied; "open weekdays" alone still is, and so are the hours."""

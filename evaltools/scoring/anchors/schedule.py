@@ -188,6 +188,15 @@ _OPENING_WORD = re.compile(r"\b(?:from|opens?|opening)\b", re.IGNORECASE)
 #: Before a one-sided time, what makes it the closing time: "until 7 PM", "closes at 9 PM".
 _CLOSING = re.compile(r"(?:\buntil|\btill|\bclos(?:es|ing)\s+at)\s*$", re.IGNORECASE)
 _AFTER_GAP = re.compile(r"[\s,:]*")
+#: A day group right after a time ("until midnight on Fridays"): the time is that group's.
+_DAY_NEXT = re.compile(rf"\s*,?\s*(?:on\s+|every\s+)?(?:{_DAY}|weekdays?|weekends?)\b")
+#: A day whose hours the response says are not given: "(Monday hours aren't listed)".
+_HOURS_UNLISTED = re.compile(
+    r"^\s*hours\s+(?:are\s+not|aren['\u2019]t|were\s+not|weren['\u2019]t|not)\s+"
+    r"(?:listed|given|posted|shown|stated)\b", re.IGNORECASE)
+#: A clock time right before a day group ("10 AM on weekdays") or right after it.
+_TIME_BEFORE = re.compile(rf"{_TIME}\s*,?\s*(?:on\s+)?$")
+_TIME_AFTER = re.compile(rf"^\s*,?\s*(?:from|at|until|till|by)?\s*{_TIME}", re.IGNORECASE)
 _BEFORE_GAP = re.compile(r"\s*,?\s*(?:on|every)?\s*")
 
 
@@ -207,7 +216,9 @@ def _closing_time(sentence: str, a: int, b: int, minute) -> int | None:
         if said and not _OPENING_WORD.search(sentence[said[-1].end():bare.start(1)]):
             return minute(bare.start(1))
     after = _ONE_TIME_AFTER.search(sentence[b:])
-    if after is not None and after.group(1).lower() in ("until", "till"):
+    if (after is not None and after.group(1).lower() in ("until", "till")
+            and not _DAY_NEXT.match(sentence, b + after.end())):
+        # not "open Wednesday through Sunday, until midnight on Fridays": that is Friday's
         return minute(b + after.start(2))
     return None
 
@@ -322,7 +333,7 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
                       and _LIST_GAP.fullmatch(s[groups[k - 1][2]:a]))
             if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed or (
-                    _NOT_OPEN.search(before)):
+                    _NOT_OPEN.search(before)) or _HOURS_UNLISTED.match(s[b:]):
                 # "closed on Sundays", "no hours listed for Sunday or Monday"
                 if not _PART_OF_DAY.match(s[b:]):  # not "closed Wednesday mornings"
                     mine.append(Statement(tuple(days), False, base + a, base + b))
@@ -335,7 +346,8 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             again = {d for j, other in enumerate(named) if j != k for d in other
                      if len(other) < len(days)}
             loose = bool(re.match(r"week", s[a:b], re.IGNORECASE)) and (
-                hours[k] is not None or alone[k] or closes[k] is not None)
+                hours[k] is not None or alone[k] or closes[k] is not None
+                or bool(_TIME_BEFORE.search(s[:a])) or bool(_TIME_AFTER.match(s[b:])))
             mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
                                   tuple(d for d in days if d not in again), closes[k], loose))
         whole = _WHOLE_WEEK.search(s)
