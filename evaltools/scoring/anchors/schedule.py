@@ -16,7 +16,9 @@ record denies (:func:`denied`):
 
 Only sentences about the business's own hours are read: a sentence naming a meal, a
 kitchen, a happy hour or another service with its own times (:data:`OTHER_SCHEDULES`) is
-left alone, as is a day range no word of opening or closing goes with. A denied statement
+left alone, as is a day range no word of opening or closing goes with, a day of one visit
+(*closed at 2 p.m. one Saturday*) and part of a day (*closed Wednesday mornings*); *weekdays*
+or *weekends* beside a time are the days of the group the business opens. A denied statement
 is reported as a claim the record's own value denies (contradiction ``"record_hours"``).
 """
 
