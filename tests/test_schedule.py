@@ -191,7 +191,7 @@ def test_weekdays_beside_a_time_are_the_weekdays_it_opens():
     (bare,) = statements("It is open weekdays.")
     assert not bare.loose
     assert denied(bare, week) == ("Wednesday", "the record's hours list no Wednesday (closed)")
-    # a weekend with neither day open is still denied: Sunday is left out, Saturday open
+    # "weekends" beside a time, neither day open in the record: still denied
     assert denied(Statement(WEEK[5:], True, 0, 8, loose=True), Week((("Monday", 1, 2),))) == (
         "Saturday", "the record's hours list no Saturday (closed)")
 
