@@ -198,7 +198,8 @@ _HOURS_UNLISTED = re.compile(
     r"(?:listed|given|posted|shown|stated)\b", re.IGNORECASE)
 #: A clock time right before a day group ("10 AM on weekdays") or right after it.
 _TIME_BEFORE = re.compile(rf"{_TIME}\s*,?\s*(?:on\s+)?$")
-_TIME_AFTER = re.compile(rf"^\s*,?\s*(?:from|at|until|till|by)?\s*{_TIME}", re.IGNORECASE)
+_TIME_AFTER = re.compile(rf"^\s*,?\s*(?:from|until|till|after|before|at|by|past)?\s*{_TIME}",
+                         re.IGNORECASE)
 _BEFORE_GAP = re.compile(r"\s*,?\s*(?:on|every)?\s*")
 
 
@@ -347,9 +348,11 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                 continue  # "wished it opened on Tuesdays"
             again = {d for j, other in enumerate(named) if j != k for d in other
                      if len(other) < len(days)}
-            loose = bool(re.match(r"week", s[a:b], re.IGNORECASE)) and (
-                hours[k] is not None or alone[k] or closes[k] is not None
-                or bool(_TIME_BEFORE.search(s[:a])) or bool(_TIME_AFTER.match(s[b:])))
+            # (a time right beside the group; hours shared along a list or a closing time
+            # continuing one come from further off)
+            loose = s[a:b].lower().startswith("week") and (
+                hours[k] is not None or closes[k] is not None
+                or _TIME_BEFORE.search(s[:a]) is not None or _TIME_AFTER.match(s[b:]) is not None)
             mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
                                   tuple(d for d in days if d not in again), closes[k], loose))
         whole = _WHOLE_WEEK.search(s)
