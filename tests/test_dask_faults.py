@@ -41,27 +41,40 @@ def judgments(path: Path, n: int) -> Path:
 def cluster():
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, silence_logs=logging.ERROR) as c, \
-            Client(c) as client:
+    # closed with a bound: a cluster whose workers were killed must not hold the suite
+    c = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                     dashboard_address=None, silence_logs=logging.ERROR)
+    client = Client(c, timeout=60)
+    try:
         yield c, client
+    finally:
+        client.close(timeout=30)
+        c.close(timeout=30)
 
 
-def kill_workers(client, after: float, *, restart: bool = True, cluster=None) -> threading.Thread:
-    """SIGKILL every worker process at once (by its own PID) after ``after`` seconds."""
+def kill_workers(cluster, after: float, *, restart: bool = True) -> tuple[threading.Thread,
+                                                                         list[int]]:
+    """SIGKILL every worker process at once after ``after`` seconds; the PIDs killed are
+    appended to the list returned. The PIDs come from the nannies' own process handles,
+    not from a call to the workers, so that the killing cannot wait on the cluster."""
+    killed: list[int] = []
+
     def go():
         time.sleep(after)
-        pids = list(client.run(os.getpid).values())
+        nannies = list(cluster.workers.values())
         if not restart:  # a nanny closing gracefully does not restart its worker
             from distributed.core import Status
 
-            for nanny in cluster.workers.values():
+            for nanny in nannies:
                 nanny.status = Status.closing_gracefully
-        for pid in pids:
-            os.kill(pid, signal.SIGKILL)
+        for nanny in nannies:
+            pid = nanny.process.pid if nanny.process is not None else None
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
     t = threading.Thread(target=go, daemon=True)
     t.start()
-    return t
+    return t, killed
 
 
 def test_all_workers_killed_at_once_the_run_finishes_every_record_once(cluster, tmp_path):
@@ -73,17 +86,18 @@ def test_all_workers_killed_at_once_the_run_finishes_every_record_once(cluster, 
     from evaltools.dask import JUDGE_KINDS, output_kinds, run_parts
     from evaltools.io.parts import plan_parts
 
-    _, client = cluster
+    c, client = cluster
     src = judgments(tmp_path / "j.jsonl", 400)
     plan = plan_parts([src], records_per_part=20)
     out = tmp_path / "out"
     out.mkdir()
-    killer = kill_workers(client, 2.5)
+    killer, killed = kill_workers(c, 2.5)
     t = time.monotonic()
     results = list(run_parts(client, plan, slow_judge, runs=True, stall_seconds=60,
                              output_dir=str(out), kinds=output_kinds(plan, JUDGE_KINDS),
                              width=5))
-    killer.join()
+    killer.join(timeout=30)
+    assert len(killed) == 2  # both workers died in the middle of the run
     assert time.monotonic() - t < 90
     assert len(results) == len(plan.parts) == 20
     ids = pd.read_parquet(out)["id"].tolist()
@@ -94,7 +108,7 @@ def test_workers_that_never_come_back_stop_the_run_in_bounded_time(cluster, tmp_
     """Issue 29 item 1: with every worker dead and none restarted the command waited in
     Future.result() forever; it now stops after [scale] stall_seconds with one line,
     naming the parts left, and writes nothing."""
-    c, client = cluster
+    c, _ = cluster
     src = judgments(tmp_path / "j.jsonl", 3000)
     cfg = tmp_path / "c.toml"
     cfg.write_text("[scale]\nstall_seconds = 3\n")
@@ -104,15 +118,16 @@ def test_workers_that_never_come_back_stop_the_run_in_bounded_time(cluster, tmp_
     real = evaldask.judge_part
     evaldask.judge_part = slow_judge  # the CLI's task, slowed (workers import it by name)
     try:
-        killer = kill_workers(client, 2.0, restart=False, cluster=c)
+        killer, killed = kill_workers(c, 2.0, restart=False)
         t = time.monotonic()
         code, _, err = run(capsys, "judge", src, "-o", out, "--scheduler",
                            c.scheduler_address, "--partition-size", "50", "--config", cfg,
                            "-q")
-        killer.join()
+        killer.join(timeout=30)
     finally:
         evaldask.judge_part = real
     assert time.monotonic() - t < 60
+    assert len(killed) == 2
     assert code == 2, (err, time.monotonic() - t)
     lines = [x for x in err.splitlines() if x.startswith("evaltools judge:")]
     assert len(lines) == 1 and "Traceback" not in err, err
