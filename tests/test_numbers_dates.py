@@ -361,6 +361,10 @@ EXTRACTION_CASES = [
     ("12am", [("date", "12am", 0, 4, ("time", 0, 0))]),
     ("at noon", [("date", "noon", 3, 7, ("time", 12, 0))]),
     ("the 1990s", [("date", "1990s", 4, 9, ("decade", 1990))]),
+    # a decade in two digits after "the", and a second one joined to it; an age is none
+    ("the 30s and 40s", [("date", "the 30s", 0, 7, ("decade", 1930)),
+                         ("date", "40s", 12, 15, ("decade", 1940))]),
+    ("in her 30s", []),
     ("2024-03-05T15:30", [("date", "2024-03-05", 0, 10, ("date", 2024, 3, 5)),
                           ("date", "15:30", 11, 16, ("time", 15, 30))]),
     ("2024-03-05T15:30:00Z", [("date", "2024-03-05", 0, 10, ("date", 2024, 3, 5)),

@@ -196,6 +196,20 @@ def test_weekdays_beside_a_time_are_the_weekdays_it_opens():
         "Saturday", "the record's hours list no Saturday (closed)")
 
 
+def test_a_range_starting_at_minutes_takes_the_ends_half_of_the_day():
+    """A faithful overview said "Friday from 6:30 to 11 p.m." of a record's 18:30-23:00 and
+    was failed on 6:30 read as 6:30 a.m.; the start takes p.m. as a bare hour does
+    (*6 to 9 p.m.*), unless that would pass the end (*11:30-2 p.m.* starts at 11:30 a.m.)."""
+    week = Week((("Friday", 18 * 60 + 30, 23 * 60), ("Saturday", 11 * 60 + 30, 14 * 60)))
+    (friday, saturday) = statements("Open Friday from 6:30 to 11 p.m. and Saturday 11:30-2 p.m.")
+    assert (friday.days, friday.hours) == (("Friday",), (1110, 1380))
+    assert (saturday.days, saturday.hours) == (("Saturday",), (690, 840))
+    assert denied(friday, week) is None and denied(saturday, week) is None
+    (wrong,) = statements("Open Friday from 5:30 to 11 p.m.")
+    assert denied(wrong, week) == ("Friday", "the record's Friday hours are 18:30–23:00, "
+                                   "not 17:30–23:00")
+
+
 def test_prose_contexts_are_not_read_as_a_week():
     prose = "The shop is open Monday to Friday, 7:00–17:00. Saturday: 8:00–14:00."
     r = evaltools.score("", prose, "It is closed on Saturdays.")

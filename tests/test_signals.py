@@ -151,6 +151,8 @@ _CAFE = json.dumps({"name": "Luna Cafe", "city": "Tucson", "categories": "Cafes,
                     "review_info": [{"review_stars": 5.0, "review_text": "Great latte and "
                                      "free wifi. The barista Maya was kind."}]})
 _OVERVIEW = "Write an objective overview of the following local business."
+_CAFE_TURNED = json.dumps({"name": "Luna Cafe", "review_info": [{
+    "review_text": "They turned our catering order around in an hour."}]})
 _CLAUSE_SIGNALS = ("value_unsupported", "log_absent_names", "log_absent_terms",
                    "record_denied", "amenity_absent")
 
@@ -174,6 +176,12 @@ _CLAUSE_SIGNALS = ("value_unsupported", "log_absent_names", "log_absent_terms",
      (0.0, math.log(4), 0.0, 0.0, 0.0)),
     # all supported: nothing
     (_OVERVIEW, _CAFE, "Luna Cafe in Tucson has free WiFi.", (0.0, 0.0, 0.0, 0.0, 0.0)),
+    # a noun written from the phrasal verb the review uses ("turned ... around") is no new
+    # term; a noun the review gives no verb for is one: log(1 + 1)
+    (_OVERVIEW, _CAFE_TURNED, "Luna Cafe is praised for its quick turnaround on orders.",
+     (0.0, 0.0, 0.0, 0.0, 0.0)),
+    (_OVERVIEW, _CAFE_TURNED, "Luna Cafe is praised for its quick stopover on orders.",
+     (0.0, 0.0, math.log(2), 0.0, 0.0)),
 ])
 def test_what_the_verdicts_clauses_read_as_signals(query, context, response, expected):
     r = evaltools.score(query, context, response)

@@ -706,6 +706,43 @@ def test_a_conjunct_that_opens_with_not_is_negated():
             if a.kind == "claim" and "wheelchair" in a.text] == [(False, "record_no")]
 
 
+def test_a_records_no_denies_its_compound_not_the_compounds_modifier_or_another_kind():
+    """``table service: no`` (a faithful overview of a plate-lunch counter was failed on
+    it twice): it denies table service, not *the owner checked on the table* (*table*
+    only modifies *service* there) nor *counter-service* (another kind of service)."""
+    rec = ('{"name": "Ono Grindz", "categories": "Hawaiian", "attributes": '
+           '{"RestaurantsTableService": "False", "RestaurantsPriceRange2": "1"}}')
+
+    def judged(response):
+        return [(a.text, a.supported, a.contradiction)
+                for a in evaltools.score(CAFE_Q, rec, response).anchors if a.kind == "claim"]
+    # unsupported (no owner in the record), but not denied
+    assert judged("The owner checked on the table.") == [
+        ("The owner checked on the table", False, None)]
+    assert judged("It is inexpensive and counter-service.") == [
+        ("is inexpensive and counter-service", True, None)]
+    assert judged("It is inexpensive, with counter service.") == [("is inexpensive", True, None)]
+    # the compound itself, and a hyphenated form of it, are still denied
+    assert judged("It has table service.") == [("has table service", False, "record_no")]
+    assert judged("It is table-service only.") == [("is table-service", False, "record_no")]
+
+
+def test_a_key_that_says_no_itself_denies_nothing_and_a_yes_is_not_negated_from_beside_it():
+    """A record's music attributes: ``no music: no`` says there is music, and the parser,
+    reading the record as one sentence, hung that "no" on ``background music: yes``; a
+    faithful *background music* was failed as denied by the record."""
+    rec = ('{"name": "Cork & Ember", "categories": "Wine Bars", "attributes": {"Music": '
+           '"{\'dj\': False, \'background_music\': True, \'no_music\': False, '
+           '\'live\': False}"}}')
+
+    def judged(response):
+        return [(a.text, a.supported, a.contradiction)
+                for a in evaltools.score(CAFE_Q, rec, response).anchors if a.kind == "claim"]
+    assert judged("It has background music.") == [("has background music", True, None)]
+    assert judged("It has live music.") == [("has live music", False, "record_no")]
+    assert judged("It has a DJ.") == [("has a DJ", False, "record_no")]
+
+
 def test_a_bare_verb_joined_to_a_negated_one_shares_its_not():
     # "the place" names the record's own entity (ENTITY_NOUNS)
     ok = evaltools.score(CAFE_Q, ATTRS, "The place does not serve alcohol or offer delivery.")
@@ -1464,6 +1501,17 @@ def test_a_decade_in_words_is_the_decade_in_digits(response, supported):
 
 
 @pytest.mark.parametrize(("response", "supported"), [
+    ("The accent was everywhere in films and radio shows from the '30s.", True),
+    ("The accent was everywhere in films and radio shows from the '50s.", False),
+])
+def test_a_decade_written_the_30s_supports_the_30s_with_an_apostrophe(response, supported):
+    """A faithful answer was failed on *the '30s* for the passage's *the 30s and 40s*."""
+    ctx = "Countless films, newsreels and radio shows from the 30s and 40s used that accent."
+    (d,) = [a for a in evaltools.score("Why?", ctx, response).anchors if a.kind == "date"]
+    assert d.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
     ("Breakfast was good, though the menu didn't change over three mornings.", True),
     ("Breakfast was good, though the menu didn't change over four mornings.", False),
 ])
@@ -1472,6 +1520,31 @@ def test_over_a_count_of_mornings_is_during_them(response, supported):
     r = evaltools.score(CAFE_Q, ctx, response)
     (n,) = [a for a in r.anchors if a.kind == "number"]
     assert n.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Reviewers praise Rosa for a bustle and hem completed over three fittings.", True),
+    ("Reviewers praise Rosa for a bustle and hem completed over four fittings.", False),
+])
+def test_over_a_count_of_fittings_is_across_them(response, supported):
+    """A faithful overview was failed on *over three fittings* read as *more than three*."""
+    ctx = _review("Stitch & Hem", "Rosa did a bustle and hem, and finished in three fittings.")
+    (n,) = [a for a in evaltools.score(CAFE_Q, ctx, response).anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported", "absent_names"), [
+    ("Multifuel Energy Ltd will run the new plant.", True, 0.0),
+    ("Multifuel Energy Inc will run the new plant.", False, math.log(2)),
+])
+def test_an_abbreviation_the_parser_keeps_its_period_on_is_the_same_word(
+        response, supported, absent_names):
+    """A faithful summary was failed on *Ltd* where the article wrote *Ltd.* (the parser's
+    token keeps the period: the key was "ltd.")."""
+    r = evaltools.score("Summarise the news.", "The new plant will be run by Multifuel "
+                                                "Energy Ltd.", response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+    assert r.signals["log_absent_names"] == pytest.approx(absent_names)
 
 
 NO_WIFI = json.dumps({"name": "Crumb", "attributes": {

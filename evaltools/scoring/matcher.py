@@ -159,6 +159,8 @@ def token_key(tok) -> str:
     ['tax', '', 'crisis']
     >>> [token_key(t) for t in load_pipeline()("1250 S Broadway, Ste 104")]
     ['1250', 's', 'broadway', '', 'suite', '104']
+    >>> [token_key(t) for t in load_pipeline()("Multifuel Energy Ltd. and Apple Inc. said")]
+    ['multifuel', 'energy', 'ltd', 'and', 'apple', 'inc', 'say']
     """
     text = tok.text
     if text in WEEKDAY_KEYS:
@@ -179,6 +181,8 @@ def token_key(tok) -> str:
         key = fold(text.replace(".", ""))
         return tables["address"].get(key, key)
     key = fold(tok.lemma_ or text)
+    if key.endswith(".") and key[:-1].isalpha():
+        key = key[:-1]  # the parser keeps an abbreviation's period: "Ltd." is "Ltd", "vs." "vs"
     if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
         key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
     if tok.pos_ == "PROPN" and key == low and text[:1].isupper() and not _in_name(tok):
@@ -535,6 +539,11 @@ def derived(a: str, b: str) -> bool:
 
 #: Shortest Snowball stem by which two words are read as forms of one (:func:`stem`).
 STEM_MIN = 4
+#: Particles of the phrasal verbs a noun is written from (*pickup*, *turnaround*, *payout*;
+#: :meth:`SentenceIndex.phrasal_positions`), and the most words between verb and particle
+#: (*picked the car up*).
+PHRASAL_PARTICLES = ("up", "out", "off", "back", "around", "down", "over", "away")
+PHRASAL_GAP = 3
 
 
 @functools.lru_cache(maxsize=65536)
@@ -943,6 +952,8 @@ class SentenceIndex:
                 found.update(self.positions(other))
             if not key.isalpha():
                 continue
+            if word.pos in ("NOUN", "ADJ"):
+                found.update(self.phrasal_positions(key))
             stemmed = stem(key)
             if len(stemmed) >= STEM_MIN:
                 for other in self._stems().get(stemmed, ()):
@@ -960,6 +971,33 @@ class SentenceIndex:
                 i += 1
         self._memo[memo] = out = tuple(sorted(found))
         return out
+
+    def phrasal_positions(self, key: str) -> tuple[int, ...]:
+        """Positions of a phrasal verb that the noun ``key`` is written from: a verb of at
+        least 3 letters and its particle after it in its sentence, at most
+        :data:`PHRASAL_GAP` words between (*pickup* where the context says *picked it up*,
+        *turnaround*: *turned the order around*, *payout*: *paid out*).
+
+        >>> from evaltools.text import load_pipeline
+        >>> idx = SentenceIndex(load_pipeline()("We picked the car up. They paid out fast."))
+        >>> idx.phrasal_positions("pickup"), idx.phrasal_positions("payout")
+        ((1, 4), (6, 7))
+        >>> idx.phrasal_positions("setup"), idx.phrasal_positions("up")
+        ((), ())
+        """
+        out: list[int] = []
+        for particle in PHRASAL_PARTICLES:
+            verb = key.removesuffix(particle)
+            if verb == key or len(verb) < 3:
+                continue
+            for j in self.positions(verb):
+                for k in range(j + 1, min(j + 2 + PHRASAL_GAP, len(self._keys))):
+                    if self._word_sent[k] != self._word_sent[j]:
+                        break
+                    if self._keys[k] == particle:
+                        out += (j, k)
+                        break
+        return tuple(out)
 
     def _stems(self) -> dict[str, tuple[str, ...]]:
         """The text's words by their :func:`stem`, read once when first asked."""

@@ -37,6 +37,7 @@ The evidence is that context sentence.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,6 +94,20 @@ SCHEDULE_VERBS = frozenset({"open", "close", "closed"})
 MISS_SCAN = 256
 
 
+#: A key that says "no" itself (*no music*, *not listed*): its piece's value is read twice over.
+_KEY_NEGATION = re.compile(r"\b(?:no|not|non|without)\b", re.IGNORECASE)
+
+
+def _modifies_in_piece(tok, start: int, pieces, piece_starts) -> bool:
+    """Whether ``tok`` (at character ``start``) is a noun modifying another noun of the
+    same ``key: yes/no`` piece (*table* of *restaurants table service: no*): the piece
+    speaks of the compound, not of the modifier alone."""
+    if tok.pos_ not in ("NOUN", "PROPN") or tok.dep_ != "compound" or tok.head is tok:
+        return False
+    i = bisect.bisect_right(piece_starts, start) - 1
+    return i >= 0 and pieces[i][0] <= tok.head.idx < pieces[i][1]
+
+
 class ContextIndex:
     """What claim support needs from a parsed context, unit by unit.
 
@@ -107,9 +122,9 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_neg",
-                 "_no_key", "_no_pos", "_pronoun", "_roles", "_unit", "_unit_memo", "_yes_key",
-                 "sentences", "spans", "text")
+    __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_modifiers",
+                 "_neg", "_no_key", "_no_pos", "_pronoun", "_roles", "_unit", "_unit_memo",
+                 "_yes_key", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -145,20 +160,23 @@ class ContextIndex:
                 unit_spans.append((a, b))
         self._unit = unit
         self.spans = tuple(unit_spans)
-        pieces = [(m.start(), m.end(), m.group("value").lower() != "yes")
+        pieces = [(m.start(), m.end(), m.group("value").lower() != "yes",
+                   bool(_KEY_NEGATION.search(m.group(), 0, m.start("value") - m.start())))
                   for m in KEY_YES_NO.finditer(self.text)]
-        piece_starts = [a for a, _, _ in pieces]
+        piece_starts = [a for a, *_ in pieces]
 
-        def key_negated_at(pos: int) -> bool | None:
-            """True inside a "key: no" piece, False inside a "key: yes" one, else None."""
+        def piece_at(pos: int) -> tuple[bool | None, bool]:
+            """(True inside a "key: no" piece, False inside a "key: yes" one, else None;
+            whether the piece's key itself is negated: "no music: no")."""
             i = bisect.bisect_right(piece_starts, pos) - 1
-            return pieces[i][2] if i >= 0 and pos < pieces[i][1] else None
+            return pieces[i][2:] if i >= 0 and pos < pieces[i][1] else (None, False)
 
         neg: dict[str, set[int]] = {}
         aff: dict[str, set[int]] = {}
         no_key: dict[str, set[int]] = {}
         yes_key: dict[str, set[int]] = {}
         no_pos: set[int] = set()  # positions of words inside a "key: no" piece
+        modifiers: dict[str, set[int]] = {}  # "table" of "table service: no"
         tok_at = {tok.idx: tok for tok in doc}
         # sentences that may hold a wished-for or conditional clause: only their words are
         # walked up for it (claims.hypothetical), so a long context is read once
@@ -167,11 +185,22 @@ class ContextIndex:
             tok = tok_at.get(w.start)
             if tok is not None and w.sent in maybe and hypothetical(tok):
                 continue  # "I wish there was a sauna": neither affirmed nor negated
-            key_negated = key_negated_at(w.start)
+            key_negated, key_said_no = piece_at(w.start)
+            if key_negated and key_said_no:
+                continue  # "music no music: no" says there is music: no word of it is denied
             keyed_negated = key_negated is True
             if keyed_negated and tok is not None and tok.is_stop:
                 continue  # a key's function word says nothing: "only" of "cash only: no"
-            negated = keyed_negated or (tok is not None and clause_negated(tok))
+            if keyed_negated and tok is not None and _modifies_in_piece(tok, w.start, pieces,
+                                                                        piece_starts):
+                # "table service: no" denies table service, not a table
+                for f in w.forms:
+                    modifiers.setdefault(f, set()).add(unit[w.sent])
+                continue
+            # a "key: yes" piece is negated only by its own key ("no music: yes"), not by a
+            # "no" the parser hung on it from a piece beside it (a record read as one sentence)
+            negated = keyed_negated or (tok is not None and (key_negated is None or key_said_no)
+                                        and clause_negated(tok))
             # a compound's light part ("friendly" of "dog-friendly: no") says nothing of
             # the word alone ("friendly staff")
             parts = [p for p in w.parts if p not in LIGHT_PARTS] if len(w.parts) > 1 else ()
@@ -187,6 +216,7 @@ class ContextIndex:
         self._no_key = {k: frozenset(v) for k, v in no_key.items()}
         self._yes_key = {k: frozenset(v) for k, v in yes_key.items()}
         self._no_pos = frozenset(no_pos)
+        self._modifiers = {k: frozenset(v) for k, v in modifiers.items()}
         roles: dict[int, set[tuple[str, str, str]]] = {}
         for tok in doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
@@ -242,6 +272,8 @@ class ContextIndex:
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
+            if seen and not self._modifiers_there(claim, key, s):
+                seen = set()  # "counter-service" is not the record's "table service: no"
             if seen and claim.negated not in seen:
                 if not claim.negated and s in self._no_key.get(key, ()):
                     return "record_no"
@@ -250,9 +282,33 @@ class ContextIndex:
                 w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
                 and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
                 and not w.negated  # "squeezed in without an appointment": by_appointment: no
-                and self._only_keyed_no(w.word, s) for w in claim.words):
+                and self._only_keyed_no(w.word, s)
+                and self._modifiers_there(claim, w.word.parts[-1], s) for w in claim.words):
             return "record_no"
         return None
+
+    def _modifiers_there(self, claim: Claim, key: str, s: int) -> bool:
+        """Whether unit ``s`` also holds the nouns that modify the claim's word ``key``:
+        the other parts of a hyphenated word ending in it (*counter* of *counter-service*;
+        a light part such as *friendly* needs not be there) and a noun right before it
+        (*counter* of *counter service*)."""
+        def there(k: str) -> bool:
+            return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
+                    or s in self._modifiers.get(k, ()))
+
+        words = sorted(claim.words, key=lambda w: w.word.start)
+        for k, w in enumerate(words):
+            parts = w.word.parts
+            if parts[-1] != key:
+                continue
+            # the whole word there (*Wi-Fi* where the record says "wifi: no") is enough
+            mods = [p for p in parts[:-1] if p not in LIGHT_PARTS] if not there(w.word.key) else []
+            before = words[k - 1].word if k else None
+            if (before is not None and before.pos == "NOUN" and before.sent == w.word.sent
+                    and 0 < w.word.start - before.end <= 1):
+                mods.append(before.key)
+            return all(there(p) for p in mods)
+        return True
 
     def _only_keyed_no(self, word: Word, s: int) -> bool:
         """Whether ``word`` stands in unit ``s`` only as a record's ``key: no``, itself or,

@@ -11,8 +11,8 @@ and ``03/05/2024`` are all ``("date", 2024, 3, 5)``:
 - ``("day", month, day)`` — a day without a year: ``March 5th``, ``5 March``;
 - ``("month", year, month)`` — ``March 2024``, ``Mar 2024``, ``March of 2024``;
 - ``("decade", first_year)`` — ``1990s``, ``1990's``, and of the twentieth century written
-  ``'90s`` or in words, capitalised (``Nineties``) or after *the* (``the late nineties``;
-  *in her forties* is an age, not a decade);
+  ``'90s`` or in words, capitalised (``Nineties``) or after *the* (``the late nineties``,
+  ``the 30s and 40s``; *in her forties* is an age, not a decade);
 - ``("time", hour, minute)`` on a 24-hour clock — ``3pm``, ``3 p.m.``,
   ``9:30am``, ``15:00``, ``noon`` (12, 0), ``midnight`` (0, 0). A time
   without a.m./p.m. is read as written on a 24-hour clock (``3:00`` is 03:00).
@@ -105,7 +105,10 @@ _DECADE_WORD_RE = re.compile(
     r"(?<![\w'’])['’](?P<yy>[3-9]0)'?s(?![\w])"
     r"|(?<![\w-])(?P<cap>(?:" + "|".join(w.title() for w in _DECADE_WORDS) + r"))(?![\w-])"
     r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
-    r"(?P<low>" + "|".join(_DECADE_WORDS) + r")(?![\w-])")
+    r"(?P<low>" + "|".join(_DECADE_WORDS) + r")(?![\w-])"
+    r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
+    r"(?P<dd>[3-9]0s)(?![\w'’])(?:[ \u00a0]+(?i:and|or|to|through)[ \u00a0]+"
+    r"(?P<dd2>[3-9]0s)(?![\w'’]))?")
 
 
 # Month names that are also common English words: in lower case they need a year.
@@ -257,6 +260,13 @@ def find_dates(text: str) -> list[Span]:
             found.append((m.start(), m.end(), "date", ("decade", int(m.group("y")))))
     if "ties" in lowered or "0s" in lowered:
         for m in _DECADE_WORD_RE.finditer(text):
+            if m.group("dd"):  # "the 30s and 40s": two decades, each its own mention
+                found.append((m.start(), m.end("dd"), "date",
+                              ("decade", 1900 + int(m.group("dd")[:2]))))
+                if m.group("dd2"):
+                    found.append((m.start("dd2"), m.end("dd2"), "date",
+                                  ("decade", 1900 + int(m.group("dd2")[:2]))))
+                continue
             year = (1900 + int(m.group("yy")) if m.group("yy")
                     else _DECADE_WORDS[(m.group("cap") or m.group("low")).lower()])
             found.append((m.start(), m.end(), "date", ("decade", year)))

@@ -285,7 +285,8 @@ _RANGE_END = re.compile(r"(?i)[ \u00a0]*(?:[-\u2013]|to\b|until\b|till\b)[ \u00a
 #: Plural nouns of occasions a count can span: *over three mornings* is during them.
 _OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w-]+){0,2}?[ \u00a0]+(?:mornings|afternoons|evenings|"
                         r"nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
-                        r"matches|rounds)\b", re.IGNORECASE)
+                        r"matches|rounds|fittings|appointments|treatments|lessons|classes|"
+                        r"courses|sittings|shifts|episodes)\b", re.IGNORECASE)
 
 
 def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
@@ -300,8 +301,8 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     ['', '>', '>']
     >>> [_qualifier(t, t.index("3"), t.index("3") + 1, ("number", 3))
     ...  for t in ("the same menu over 3 mornings", "over 3 people",
-    ...            "a sleeve done over 3 roughly four-hour sessions")]
-    ['', '>', '']
+    ...            "a sleeve done over 3 roughly four-hour sessions", "hemmed over 3 fittings")]
+    ['', '>', '', '']
 
     With an article between, the word qualifies the noun the amount describes, not the
     amount: *came in under a $2,200 budget* (the budget is $2,200), but *well over a

@@ -69,6 +69,8 @@ def _days_between(a: str, b: str) -> list[str]:
 #: Most characters between a bare hour and the clock time that ends its range: "4-10 p.m.",
 #: "4 to 10 p.m.", "between 4 and 10 p.m.".
 _RANGE_START_GAP = 5
+#: A clock time's half of the day, written out.
+_MERIDIEM = re.compile(r"[ap]\.?\s?m\b|noon|midnight", re.IGNORECASE)
 
 
 def _is_time(m: Mention) -> bool:
@@ -85,13 +87,27 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     >>> from evaltools.scoring.anchors.mentions import find_mentions
     >>> [t for _, _, t in clock_times(find_mentions("Open 4-10 p.m., 11-2 p.m. or 10-2 a.m."))]
     [960, 1320, 660, 840, 1320, 120]
+
+    A clock time with minutes and no half of the day starts such a range the same way:
+
+    >>> [t for _, _, t in clock_times(find_mentions("Friday 6:30 to 11 p.m., 11:30-2 p.m."))]
+    [1110, 1380, 690, 840]
     """
     out = []
     for k, m in enumerate(mentions):
-        if _is_time(m):
-            out.append((m.start, m.end, m.value[1] * 60 + m.value[2]))
-            continue
         end = mentions[k + 1] if k + 1 < len(mentions) else None
+        if _is_time(m):
+            minute = m.value[1] * 60 + m.value[2]
+            if (end is not None and _is_time(end) and 0 < end.start - m.end <= _RANGE_START_GAP
+                    and 1 <= m.value[1] <= 12 and not _MERIDIEM.search(m.text)
+                    and _MERIDIEM.search(end.text)):
+                # "6:30 to 11 p.m.": the start takes the end's half of the day
+                closes = end.value[1] * 60 + end.value[2]
+                later = (minute + 720) % 1440
+                minute = max((r for r in (minute, later) if r <= closes),
+                             default=max(minute, later))
+            out.append((m.start, m.end, minute))
+            continue
         if (end is not None and _is_time(end) and 0 < end.start - m.end <= _RANGE_START_GAP
                 and m.others and all(o[0] == "time" for o in m.others)):
             closes = end.value[1] * 60 + end.value[2]
