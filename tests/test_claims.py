@@ -92,6 +92,19 @@ def test_coordinated_verbs_make_one_claim_each(nlp):
         ("apple", "acquire", "beats"), ("apple", "hire", "founder")]
 
 
+def test_a_listed_clause_without_a_subject_shares_the_nearest_one_before_it(nlp):
+    """The parser hangs every clause of the list on the first (*needed*); a faithful
+    overview's *is wheelchair accessible* took *No appointment* as its subject and its
+    *no* with it, and the record's ``wheelchair accessible: yes`` then denied it."""
+    cs = claims(nlp, "No appointment is needed, and the clinic accepts cards, is wheelchair "
+                     "accessible and has parking.")
+    assert [(c.subject, c.negated) for c in cs] == [
+        ("appointment", True), ("clinic", False), ("clinic", False), ("clinic", False)]
+    # a list whose later clauses have no subject of their own before them keeps the first's
+    cs = claims(nlp, "The shop does not sell shoes, but repairs them and offers delivery.")
+    assert [(c.subject, c.negated) for c in cs] == [("shop", True), ("shop", False)]
+
+
 def test_verbless_list_items_are_claims(nlp):
     text = "Amenities:\n- Free parking\n- Outdoor pool\n- Price: $35"
     cs = claims(nlp, text)

@@ -395,6 +395,17 @@ def _subject(pred):
             return tok.head, passive or tok.tag_ == "VBN"
         if tok.dep_ == "advcl" and tok.tag_ in ("VBN", "VBG"):
             return _subject(tok.head)[0], passive or tok.tag_ == "VBN"
+        if tok.dep_ == "conj" and tok.head.i != tok.i:
+            # a clause without a subject shares that of the nearest clause before it in its
+            # list (*No appointment is needed, and the clinic accepts cards, is accessible*:
+            # the clinic is accessible), not always that of the list's first clause
+            before = [c for c in tok.head.children
+                      if c.dep_ == "conj" and c.i < tok.i and c.pos_ in ("VERB", "AUX")]
+            for sibling in reversed(before):
+                own = [c for c in sibling.children if c.dep_ in SUBJECT_DEPS
+                       and c.tag_ not in RELATIVE_TAGS]
+                if own:
+                    return own[0], passive
         if tok.dep_ in ("conj", "xcomp") and tok.head.i != tok.i:
             tok = tok.head
         else:

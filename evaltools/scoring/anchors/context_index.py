@@ -61,6 +61,7 @@ from evaltools.scoring.matcher import (
     SentenceIndex,
     Word,
     opposites,
+    token_key,
     words_of,
 )
 
@@ -98,11 +99,18 @@ MISS_SCAN = 256
 _KEY_NEGATION = re.compile(r"\b(?:no|not|non|without)\b", re.IGNORECASE)
 
 
+#: Heads of a record's keys that name a kind of service by a thing (*table service: no*):
+#: the key denies that service, not the thing (*checked on the table*). Other keys' nouns
+#: deny what they name (*patio seating: no* denies a patio).
+SERVICE_HEADS = frozenset({"service"})
+
+
 def _modifies_in_piece(tok, start: int, pieces, piece_starts) -> bool:
-    """Whether ``tok`` (at character ``start``) is a noun modifying another noun of the
-    same ``key: yes/no`` piece (*table* of *restaurants table service: no*): the piece
-    speaks of the compound, not of the modifier alone."""
-    if tok.pos_ not in ("NOUN", "PROPN") or tok.dep_ != "compound" or tok.head is tok:
+    """Whether ``tok`` (at character ``start``) is a noun modifying a head of
+    :data:`SERVICE_HEADS` in the same ``key: yes/no`` piece (*table* of *restaurants table
+    service: no*): the piece speaks of the service, not of the modifier alone."""
+    if (tok.pos_ not in ("NOUN", "PROPN") or tok.dep_ != "compound" or tok.head is tok
+            or token_key(tok.head) not in SERVICE_HEADS):
         return False
     i = bisect.bisect_right(piece_starts, start) - 1
     return i >= 0 and pieces[i][0] <= tok.head.idx < pieces[i][1]
@@ -122,9 +130,9 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_modifiers",
-                 "_neg", "_no_key", "_no_pos", "_pronoun", "_roles", "_unit", "_unit_memo",
-                 "_yes_key", "sentences", "spans", "text")
+    __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_modified",
+                 "_modifiers", "_neg", "_no_key", "_no_pos", "_pronoun", "_roles", "_unit",
+                 "_unit_memo", "_yes_key", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
         self.text = doc.text
@@ -177,6 +185,7 @@ class ContextIndex:
         yes_key: dict[str, set[int]] = {}
         no_pos: set[int] = set()  # positions of words inside a "key: no" piece
         modifiers: dict[str, set[int]] = {}  # "table" of "table service: no"
+        modified: dict[str, set[int]] = {}  # "service" of "table service: no"
         tok_at = {tok.idx: tok for tok in doc}
         # sentences that may hold a wished-for or conditional clause: only their words are
         # walked up for it (claims.hypothetical), so a long context is read once
@@ -196,6 +205,7 @@ class ContextIndex:
                 # "table service: no" denies table service, not a table
                 for f in w.forms:
                     modifiers.setdefault(f, set()).add(unit[w.sent])
+                modified.setdefault(token_key(tok.head), set()).add(unit[w.sent])
                 continue
             # a "key: yes" piece is negated only by its own key ("no music: yes"), not by a
             # "no" the parser hung on it from a piece beside it (a record read as one sentence)
@@ -217,6 +227,7 @@ class ContextIndex:
         self._yes_key = {k: frozenset(v) for k, v in yes_key.items()}
         self._no_pos = frozenset(no_pos)
         self._modifiers = {k: frozenset(v) for k, v in modifiers.items()}
+        self._modified = {k: frozenset(v) for k, v in modified.items()}
         roles: dict[int, set[tuple[str, str, str]]] = {}
         for tok in doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
@@ -288,10 +299,14 @@ class ContextIndex:
         return None
 
     def _modifiers_there(self, claim: Claim, key: str, s: int) -> bool:
-        """Whether unit ``s`` also holds the nouns that modify the claim's word ``key``:
+        """Whether unit ``s`` also holds the nouns that modify the claim's word ``key``
+        where a record's ``key: yes/no`` there names a kind of it (*table service: no*):
         the other parts of a hyphenated word ending in it (*counter* of *counter-service*;
         a light part such as *friendly* needs not be there) and a noun right before it
-        (*counter* of *counter service*)."""
+        (*counter* of *counter service*). Where the record's key names no kind (*patio:
+        no*), a claim's kind (*a courtyard patio*) is still of it."""
+        if s not in self._modified.get(key, ()):
+            return True
         def there(k: str) -> bool:
             return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
                     or s in self._modifiers.get(k, ()))
