@@ -302,11 +302,12 @@ class ContextIndex:
         """Whether unit ``s`` also holds the nouns that modify the claim's word ``key``
         where a record's ``key: yes/no`` there names a kind of it (*table service: no*):
         the other parts of a hyphenated word ending in it (*counter* of *counter-service*;
-        a light part such as *friendly* needs not be there) and a noun right before it
+        a light part such as *friendly* need not be there) and a noun right before it
         (*counter* of *counter service*). Where the record's key names no kind (*patio:
         no*), a claim's kind (*a courtyard patio*) is still of it."""
         if s not in self._modified.get(key, ()):
             return True
+
         def there(k: str) -> bool:
             return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
                     or s in self._modifiers.get(k, ()))
