@@ -1775,6 +1775,30 @@ def test_an_hour_without_am_or_pm_after_an_afternoon_time_is_the_afternoons(resp
     assert n.supported is supported
 
 
+@pytest.mark.parametrize(("response", "supported"), [
+    ("One customer waited 25 minutes past a 2 p.m. appointment.", True),
+    ("One customer waited 35 minutes past a 2 p.m. appointment.", False),
+])
+def test_a_bare_hour_read_as_a_clock_time_starts_a_wait(response, supported):
+    """Blind batch 60: *an appointment at 2 but didn't sit down until 2:25* for *waited 25
+    minutes*; the bare *2* (a number that may be a time after *at*) starts the wait."""
+    ctx = _review("Polished", "We had an appointment at 2 but didn't sit down until 2:25.")
+    (n,) = [a for a in evaltools.score(CAFE_Q, ctx, response).anchors if a.kind == "number"]
+    assert n.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("One rider had a flat fixed for $22 total.", True),
+    ("One rider had a flat fixed for $24 total.", False),
+])
+def test_two_amounts_joined_by_plus_support_their_sum(response, supported):
+    """Blind batch 60: *$12 for the tube plus $10 labor* for *$22 total*."""
+    ctx = _review("Spoke & Chain", "Got a flat fixed while I waited - $12 for the tube plus $10 "
+                                   "labor, done in 15 minutes.")
+    amounts = [a for a in evaltools.score(CAFE_Q, ctx, response).anchors if a.kind == "number"]
+    assert [a.supported for a in amounts] == [supported]
+
+
 @pytest.mark.parametrize(("year", "supported"), [("1956", True), ("1957", False)])
 def test_a_count_of_years_later_names_the_year(year, supported):
     ctx = ("It banned the Socialist Reich Party in 1952 and the Communist Party (KPD) four "

@@ -20,12 +20,15 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   summary counts the people, places and firms it names;
 - two clock times of one sentence, the later within twelve hours of the earlier (*a 7:30
   reservation ... weren't seated until almost 8:15*; an hour without *am* / *pm* may be the
-  afternoon's: *a 2pm appointment ... seated until 2:40*): the minutes between them,
+  afternoon's: *a 2pm appointment ... seated until 2:40*; the first may be a bare hour read
+  as a clock time: *an appointment at 2 ... until 2:25*): the minutes between them,
   ``("quantity", "min", 45)``, which a review's *waited about 45 minutes* restates;
 - a count of years *later* or *earlier* than a year of the same sentence (*in 1952 and ...
   four years later*): that year, ``("year", 1956)``;
 - hours and minutes written as one duration (*an hour and ten minutes*): its minutes,
   ``("quantity", "min", 70)``;
+- two amounts of money joined by *plus* in one sentence (*$12 for the tube plus $10 labor*):
+  their sum, ``("money", "USD", 22)``, which a response's *$22 total* restates;
 - an ordinal word that :func:`~evaltools.scoring.anchors.mentions.find_mentions` leaves out as
   a fraction or a text's own count (*a third straight five-under 67*): ``("ordinal", 3)``,
   which a response's *his third straight* restates.
@@ -69,7 +72,8 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     >>> from evaltools.scoring.anchors.mentions import find_mentions
     >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am. "
     ...                       "A 2pm slot began at 2:40. It was banned in 1952 and four years "
-    ...                       "later. We waited an hour and ten minutes, then 2 hours, 5 min.")
+    ...                       "later. We waited an hour and ten minutes, then 2 hours, 5 min. "
+    ...                       "Booked at 2 but seated at 2:25. A $12 tube plus $10 labor.")
     >>> for m in implied_mentions(doc, find_mentions(doc.text)):
     ...     print(repr(m.text), m.value)
     '7:30 reservation but sat at 8:15' ('quantity', 'min', Decimal('45'))
@@ -78,6 +82,8 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     'an hour' ('quantity', 'h', Decimal('1'))
     'an hour and ten minutes' ('quantity', 'min', Decimal('70'))
     '2 hours, 5 min' ('quantity', 'min', Decimal('125'))
+    '2 but seated at 2:25' ('quantity', 'min', Decimal('25'))
+    '$12 tube plus $10' ('money', 'USD', Decimal('22'))
     """
     text = doc.text
     found = [Mention("number", m.group(), m.start(), m.end(),
@@ -91,6 +97,7 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     found += _durations(doc, ordered, starts)
     found += _years_on(doc, ordered, starts)
     found += _hours_and_minutes(text, ordered)
+    found += _sums(text, ordered, starts)
     read = {m.start for m in mentions}  # ordinals find_mentions leaves out: "a third straight"
     found += [Mention("number", text[a:b], a, b, value)
               for a, b, _, value in ordinal_words(text) if a not in read]
@@ -149,18 +156,47 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
     """The minutes between each two successive clock times of one sentence (``ordered``: the
     context's mentions sorted by start; ``starts``: the sentences' first characters), when
     the later is within :data:`DURATION_MAX` of the earlier (an hour without *am* / *pm*
-    read on the same half of the day)."""
-    times = [m for m in ordered if m.kind == "date" and m.value[0] == "time"]
+    read on the same half of the day); the first may be a bare hour read as a clock time
+    (*at 11 ... until 11:40*: 40 minutes)."""
+    times = [(m, m.value[1:]) for m in ordered if m.kind == "date" and m.value[0] == "time"]
+    # a bare hour read as a clock time (*an appointment at 2 ... until 2:25*): its morning
+    # reading, the afternoon's found below as for an hour without am / pm
+    times += [(m, m.others[0][1:]) for m in ordered
+              if m.kind == "number" and m.others and m.others[0][0] == "time"]
+    times.sort(key=lambda t: t[0].start)
     out = []
-    for a, b in itertools.pairwise(times):
+    for (a, (ah, am)), (b, (bh, bm)) in itertools.pairwise(times):
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
             continue  # not one sentence
-        gap = (b.value[1] * 60 + b.value[2]) - (a.value[1] * 60 + a.value[2])
-        if gap <= 0 and b.value[1] < 12 and not _HALF_DAY.search(b.text):
+        if b.kind != "date":
+            continue  # a duration ends at a clock time
+        gap = (bh * 60 + bm) - (ah * 60 + am)
+        if gap <= 0 and bh < 12 and not _HALF_DAY.search(b.text):
             gap += 12 * 60  # "a 2pm appointment ... seated until 2:40": 2:40 pm
         if 0 < gap <= DURATION_MAX:
             out.append(Mention("number", doc.text[a.start:b.end], a.start, b.end,
                                ("quantity", "min", Decimal(gap))))
+    return out
+
+
+#: What adds one amount of money to the one before it: *$12 for the tube plus $10 labor*.
+_PLUS = re.compile(r"(?i)\bplus\b|\+")
+#: Most characters between two amounts read as one sum.
+SUM_GAP = 40
+
+
+def _sums(text: str, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
+    """Two amounts of money in one currency, the second after *plus* or *+* within
+    :data:`SUM_GAP` characters of the first, in one sentence: their sum, which a response's
+    *$22 total* restates. ``ordered``: the text's mentions, sorted by start."""
+    money = [m for m in ordered if m.value[0] == "money"]
+    out = []
+    for a, b in itertools.pairwise(money):
+        if (a.value[1] == b.value[1] and 0 < b.start - a.end <= SUM_GAP
+                and _PLUS.search(text, a.end, b.start)
+                and bisect.bisect_right(starts, a.start) == bisect.bisect_right(starts, b.start)):
+            out.append(Mention("number", text[a.start:b.end], a.start, b.end,
+                               ("money", a.value[1], a.value[2] + b.value[2])))
     return out
 
 
