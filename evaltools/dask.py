@@ -358,7 +358,7 @@ def run_parts(client, plan: Plan, task: Callable[..., dict[str, Any]], *,
                 i = index[fut.key]
                 if fut.cancelled():
                     continue
-                result = _result(fut, parts[i], again=i not in rerun)
+                result = _result(fut, parts[i], again=i not in rerun, timeout=stall_seconds)
                 if result is None:  # the client lost it, the task did not fail: once more
                     rerun.add(i)
                     new = client.submit(task, parts[i], pure=False, **options)
@@ -408,7 +408,8 @@ def _describe(parts: list[Part]) -> str:
             f"{last.first_record + last.records - 1:,})")
 
 
-def _result(fut, part: Part, *, again: bool = False) -> dict[str, Any] | None:
+def _result(fut, part: Part, *, again: bool = False,
+            timeout: float | None = None) -> dict[str, Any] | None:
     """A finished future's result; a part Dask gave up on is a one-line ClusterError.
 
     A task returns its input's errors (:func:`score_part`, :func:`judge_part`), so an
@@ -416,15 +417,23 @@ def _result(fut, part: Part, *, again: bool = False) -> dict[str, Any] | None:
     with ``again``, anything else (a comm error, the client's own *Event is bound to
     a different event loop* as every worker dies) gives None, and the caller runs the
     part once more; a part that no worker then runs is the watchdog's to report.
+
+    The wait is bounded by ``timeout`` seconds: a future :func:`distributed.wait` saw
+    finished can be lost before its result is fetched (its worker killed in between),
+    and then ``result()`` waits for a run that no worker will make (seen as a hung test
+    suite); such a part is run once more, then reported, as above.
     """
     try:
-        return fut.result()
+        return fut.result(timeout=timeout)
     except Exception as exc:  # KilledWorker, a lost worker's CancelledError, comm errors
         name = type(exc).__name__
         if again and name != "KilledWorker":
             return None
         why = ("its worker died each time it ran it (out of memory: the worker's memory "
-               "limit, or killed)" if name == "KilledWorker" else f"{name}: {exc}")
+               "limit, or killed)" if name == "KilledWorker"
+               else f"its result did not arrive within {timeout:g} s (its worker died)"
+               if isinstance(exc, TimeoutError) and timeout is not None
+               else f"{name}: {exc}")
         raise ClusterError(f"{_describe([part])} lost: {why}; nothing was written") from None
 
 

@@ -192,6 +192,38 @@ def test_a_part_that_fails_again_when_run_once_more_stops_the_run_with_one_line(
     assert list(out.iterdir()) == []
 
 
+class LostAfterFinishing:
+    """A future as ``distributed.wait`` can hand one over while every worker dies: seen
+    finished, then lost, so that ``result()`` waits for a run no worker will make (the
+    suite hung there once in CI and once here, in
+    ``test_workers_that_never_come_back_stop_the_run_in_bounded_time``). ``result`` with a
+    timeout raises as Dask's does; without one it would wait forever, so it fails the test."""
+
+    def __init__(self):
+        self.timeouts = []
+
+    def result(self, timeout=None):
+        self.timeouts.append(timeout)
+        if timeout is None:
+            raise AssertionError("result() without a timeout waits forever here")
+        raise TimeoutError(f"Result not available within {timeout} s")
+
+
+def test_a_result_lost_after_its_future_finished_is_waited_for_with_a_bound(tmp_path):
+    from evaltools.dask import _result
+    from evaltools.errors import ClusterError
+    from evaltools.io.parts import plan_parts
+
+    (part,) = plan_parts([judgments(tmp_path / "j.jsonl", 20)], records_per_part=20).parts
+    fut = LostAfterFinishing()
+    assert _result(fut, part, again=True, timeout=3) is None  # run once more
+    with pytest.raises(ClusterError) as e:
+        _result(fut, part, timeout=3)
+    assert str(e.value) == ("part 1 (records 1-20) lost: its result did not arrive within 3 s "
+                            "(its worker died); nothing was written")
+    assert fut.timeouts == [3, 3]
+
+
 def test_a_few_records_on_two_workers_run_in_one_process_and_say_why(tmp_path, capsys):
     """Issue 28 (scale-out): 4,000 records took 37.6 s on two workers against 20.9 s in one
     process, without a word; below [scale] score_min_records_per_worker × N the command
