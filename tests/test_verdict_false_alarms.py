@@ -1787,6 +1787,16 @@ def test_a_bare_hour_read_as_a_clock_time_starts_a_wait(response, supported):
     assert n.supported is supported
 
 
+def test_a_bare_hour_between_two_clock_times_keeps_their_wait():
+    from evaltools.scoring.anchors.implied import implied_mentions
+    from evaltools.scoring.anchors.mentions import find_mentions
+    from evaltools.text import load_pipeline
+
+    doc = load_pipeline()("We had a 7:30 reservation, got there at 8 and sat at 8:15.")
+    assert sorted(m.value[2] for m in implied_mentions(doc, find_mentions(doc.text))
+                  if m.value[:2] == ("quantity", "min")) == [15, 45]
+
+
 @pytest.mark.parametrize(("response", "supported"), [
     ("One rider had a flat fixed for $22 total.", True),
     ("One rider had a flat fixed for $24 total.", False),

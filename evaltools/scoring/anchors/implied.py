@@ -159,17 +159,20 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
     read on the same half of the day); the first may be a bare hour read as a clock time
     (*at 11 ... until 11:40*: 40 minutes)."""
     times = [(m, m.value[1:]) for m in ordered if m.kind == "date" and m.value[0] == "time"]
-    # a bare hour read as a clock time (*an appointment at 2 ... until 2:25*): its morning
-    # reading, the afternoon's found below as for an hour without am / pm
-    times += [(m, m.others[0][1:]) for m in ordered
-              if m.kind == "number" and m.others and m.others[0][0] == "time"]
-    times.sort(key=lambda t: t[0].start)
+    pairs = list(itertools.pairwise(times))
+    # a bare hour read as a clock time (*an appointment at 2 ... until 2:25*) and the clock
+    # time after it: its morning reading, the afternoon's found below as for an hour
+    # without am / pm
+    begins = [m.start for m, _ in times]
+    for m in ordered:
+        if m.kind == "number" and m.others and m.others[0][0] == "time":
+            k = bisect.bisect_right(begins, m.start)
+            if k < len(times):
+                pairs.append(((m, m.others[0][1:]), times[k]))
     out = []
-    for (a, (ah, am)), (b, (bh, bm)) in itertools.pairwise(times):
+    for (a, (ah, am)), (b, (bh, bm)) in sorted(pairs, key=lambda p: p[0][0].start):
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
             continue  # not one sentence
-        if b.kind != "date":
-            continue  # a duration ends at a clock time
         gap = (bh * 60 + bm) - (ah * 60 + am)
         if gap <= 0 and bh < 12 and not _HALF_DAY.search(b.text):
             gap += 12 * 60  # "a 2pm appointment ... seated until 2:40": 2:40 pm
