@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from evaltools.scoring.anchors.dates import HALF_DAY
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.numbers import ordinal_words
 
@@ -144,8 +145,6 @@ def _list_counts(doc) -> list[Mention]:
     return out
 
 
-#: "am" / "pm" written with a clock time (its half of the day is then known).
-_HALF_DAY = re.compile(r"(?i)[ap]\.?\s?m\b|noon|midnight")
 #: "four years later", "two years earlier": a count of years from a year said before it.
 _YEARS_ON = re.compile(r"(?i)\s*(later|after(?:wards)?|on|earlier|before)\b")
 #: The longest span between two clock times read as a duration, in minutes.
@@ -174,7 +173,7 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):
             continue  # not one sentence
         gap = (bh * 60 + bm) - (ah * 60 + am)
-        if gap <= 0 and bh < 12 and not _HALF_DAY.search(b.text):
+        if gap <= 0 and bh < 12 and not HALF_DAY.search(b.text):
             gap += 12 * 60  # "a 2pm appointment ... seated until 2:40": 2:40 pm
         if 0 < gap <= DURATION_MAX:
             out.append(Mention("number", doc.text[a.start:b.end], a.start, b.end,

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evaltools.scoring.anchors.dates import HALF_DAY
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import WEEK
 
@@ -69,8 +70,6 @@ def _days_between(a: str, b: str) -> list[str]:
 #: Most characters between a bare hour and the clock time that ends its range: "4-10 p.m.",
 #: "4 to 10 p.m.", "between 4 and 10 p.m.".
 _RANGE_START_GAP = 5
-#: A clock time's half of the day, written out.
-_MERIDIEM = re.compile(r"[ap]\.?\s?m\b|noon|midnight", re.IGNORECASE)
 
 
 def _is_time(m: Mention) -> bool:
@@ -96,24 +95,21 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     out = []
     for k, m in enumerate(mentions):
         end = mentions[k + 1] if k + 1 < len(mentions) else None
+        ends = (end is not None and _is_time(end) and 0 < end.start - m.end <= _RANGE_START_GAP)
         if _is_time(m):
             minute = m.value[1] * 60 + m.value[2]
-            if (end is not None and _is_time(end) and 0 < end.start - m.end <= _RANGE_START_GAP
-                    and 1 <= m.value[1] <= 12 and not _MERIDIEM.search(m.text)
-                    and _MERIDIEM.search(end.text)):
-                # "6:30 to 11 p.m.": the start takes the end's half of the day
-                closes = end.value[1] * 60 + end.value[2]
-                later = (minute + 720) % 1440
-                minute = max((r for r in (minute, later) if r <= closes),
-                             default=max(minute, later))
-            out.append((m.start, m.end, minute))
+            if not (ends and 1 <= m.value[1] <= 12 and not HALF_DAY.search(m.text)
+                    and HALF_DAY.search(end.text)):
+                out.append((m.start, m.end, minute))
+                continue
+            readings = [minute, (minute + 720) % 1440]  # "6:30 to 11 p.m.": either half
+        elif ends and m.others and all(o[0] == "time" for o in m.others):
+            readings = [o[1] * 60 + o[2] for o in m.others]  # "4-10 p.m."
+        else:
             continue
-        if (end is not None and _is_time(end) and 0 < end.start - m.end <= _RANGE_START_GAP
-                and m.others and all(o[0] == "time" for o in m.others)):
-            closes = end.value[1] * 60 + end.value[2]
-            readings = sorted(o[1] * 60 + o[2] for o in m.others)
-            out.append((m.start, m.end, max((r for r in readings if r <= closes),
-                                            default=readings[-1])))
+        closes = end.value[1] * 60 + end.value[2]
+        out.append((m.start, m.end, max((r for r in readings if r <= closes),
+                                        default=max(readings))))
     return out
 
 
