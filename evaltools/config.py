@@ -92,6 +92,7 @@ class HallucinationConfig:
     long_response_words: int = setting(1, 100_000)
     long_fail_probability: float = setting(0.0, 1.0)
     long_answer_fail_probability: float = setting(0.0, 1.0)
+    long_summary_fail_probability: float = setting(0.0, 1.0)
     claim_window: int = setting(0, 5)
 
 

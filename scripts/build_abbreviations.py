@@ -12,6 +12,10 @@ Sections (each ``short form -> what it stands for``, lower case):
   alpha-3 codes in common use in data (USA, GBR, ...);
 - ``units``: unit abbreviations and British spellings -> one key (``km`` -> ``kilometer``);
 - ``months``: month short forms -> the month (read only when capitalised: ``Jan``, ``Sept``);
+- ``informal``: short forms reviewers write and overviews spell out, read only in lower
+  case (``sims`` -> ``simulator``, ``appt`` -> ``appointment``, ``bday`` -> ``birthday``; a
+  capitalised *Sims* is a surname); WordNet already pairs ``vet``, ``fridge``, ``info`` and
+  ``lab`` with their long forms (``matcher.paraphrases``);
 - ``address``: USPS street-suffix and unit abbreviations -> the word (``Ste`` -> ``suite``,
   ``Ave`` -> ``avenue``): a business record writes ``Ste 104`` where an overview says *Suite
   104* (``Dr`` and ``Ct`` are left out: *Doctor*, Connecticut).
@@ -74,6 +78,16 @@ MONTHS = {
     "Jul": "july", "Aug": "august", "Sep": "september", "Sept": "september",
     "Oct": "october", "Nov": "november", "Dec": "december",
 }
+#: Reviewers' short forms with one meaning in a review of a business (``app`` is left out:
+#: an appetizer or an application; ``rec``: a recommendation or recreation; ``temp``).
+INFORMAL = {
+    "sim": "simulator", "sims": "simulator", "appt": "appointment", "appts": "appointment",
+    "bday": "birthday", "fav": "favorite", "fave": "favorite", "favs": "favorite",
+    "faves": "favorite", "favourite": "favorite", "ppl": "people", "mgr": "manager",
+    "mani": "manicure", "pedi": "pedicure", "tix": "ticket", "convo": "conversation",
+    "resto": "restaurant", "pic": "picture", "pics": "picture", "wk": "week", "wks": "week",
+    "approx": "approximately", "veggies": "vegetable",
+}
 
 ADDRESS = {
     "st": "street", "ste": "suite", "ave": "avenue", "av": "avenue", "blvd": "boulevard",
@@ -91,7 +105,8 @@ def build() -> dict:
     countries.update({c.lower(): n.lower() for c, n in ALPHA3.items()})
     return {
         "source": "US and Canadian postal codes; ISO 3166-1 codes with English names from "
-                  "Unicode CLDR (babel); units, month and USPS street-suffix short forms; "
+                  "Unicode CLDR (babel); units, month, USPS street-suffix and reviewers' "
+                  "short forms; "
                   "scripts/build_abbreviations.py",
         "us_states": {c.lower(): n.lower() for c, n in sorted(US_STATES.items())},
         "ca_provinces": {c.lower(): n.lower() for c, n in sorted(CA_PROVINCES.items())},
@@ -100,6 +115,7 @@ def build() -> dict:
         "units": dict(sorted(UNITS.items())),
         "months": dict(sorted(MONTHS.items())),
         "address": dict(sorted(ADDRESS.items())),
+        "informal": dict(sorted(INFORMAL.items())),
     }
 
 

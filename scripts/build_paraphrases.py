@@ -22,7 +22,9 @@ idea, a quality, a feeling, a group, a possession, a motive or a relation (lexic
 ``noun.cognition``, ``noun.attribute``, ``noun.feeling``, ``noun.group``, ``noun.possession``,
 ``noun.motive``, ``noun.relation``: *hindsight*, *practicality*, *warmth*, *payoff*): words by
 which a response sums up or judges what its sources say, rather than a thing they would
-name (``hallucination.absent_terms`` leaves them out; docs/validity.md, "Twenty-fourth round").
+name (``hallucination.absent_terms`` leaves them out; docs/validity.md, "Twenty-fourth round"),
+and a few nouns that sum up what reviews say which WordNet files elsewhere (``SUMMING_NOUNS``:
+*standout*, *hiccup*, *hassle*).
 
 A fourth table, ``antonyms``, pairs opposite words: WordNet's lexical antonym pointers
 (``!``) between senses among the first ``--senses`` of both words (*increase* /
@@ -125,8 +127,17 @@ ABSTRACT_FILES = ("noun.attribute", "noun.cognition", "noun.feeling", "noun.grou
                   "noun.motive", "noun.possession", "noun.relation")
 
 
+#: Nouns that sum up what reviews or sources say, which WordNet files as a person, an act or
+#: an event (*standout*, *hiccup*, *hassle*): added to the abstract nouns (an overview's
+#: "standouts include the pho", "minor hiccups", as often in faithful overviews as in
+#: others; docs/validity.md, "Thirtieth round").
+SUMMING_NOUNS = ("standout", "quibble", "hiccup", "hassle", "gripe", "drawback", "downside",
+                 "upside", "letdown", "snag", "nitpick", "caveat", "misstep", "shortcoming")
+
+
 def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str]:
-    """Nouns (matcher keys) whose first sense is in one of :data:`ABSTRACT_FILES`."""
+    """Nouns (matcher keys) whose first sense is in one of :data:`ABSTRACT_FILES`, and
+    :data:`SUMMING_NOUNS`."""
     names = {}
     for line in (dict_dir / "lexnames").read_text(encoding="latin-1").splitlines():
         f = line.split()
@@ -144,7 +155,7 @@ def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str
         w = _clean(lemma)
         if w and offsets and min_zipf <= zipf(w) <= max_zipf and lexfile.get(offsets[0]) in wanted:
             out.add(w)
-    return sorted(out)
+    return sorted(out | set(SUMMING_NOUNS))
 
 
 #: WordNet antonyms that tell one event or state from its two sides or name two of a kind,

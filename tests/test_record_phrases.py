@@ -43,6 +43,20 @@ def test_a_records_yes_denies_a_negated_claim_and_fails_rule_1():
     assert not prose.verdict_inputs.record_denied
 
 
+def test_a_bracketed_apposition_is_not_denied_by_its_heads_negation():
+    """"does not accept credit cards (cash or check only)": the apposition names what is
+    taken; read as negated, the record's ``cash only: yes`` denied it and failed a faithful
+    overview. Its own negation still counts."""
+    ctx = _record(BusinessAcceptsCreditCards="False")
+    said = "Harbor Paws does not accept credit cards (cash or check only)."
+    ok = evaltools.score(Q, ctx, said)
+    assert _claims(ctx, said) == [("Harbor Paws does not accept credit cards", True, None),
+                                  ("credit cards (cash", True, None)]  # "cash only: yes"
+    assert ok.verdict == "PASS" and not ok.verdict_inputs.record_denied
+    bad = evaltools.score(Q, ctx, "Harbor Paws accepts credit cards.")
+    assert bad.verdict_inputs.record_denied and bad.verdict == "FAIL"
+
+
 @pytest.mark.parametrize(("value", "response", "expected"), [
     # by appointment only: "appointment required" means the same, "walk-in" the opposite
     ("False", "Appointments are not required.", (True, None)),

@@ -210,6 +210,19 @@ def test_a_range_starting_at_minutes_takes_the_ends_half_of_the_day():
                                    "not 17:30–23:00")
 
 
+def test_a_bare_hour_given_as_the_alternative_of_a_clock_time_takes_its_half_of_the_day():
+    """"open ... generally from 7 or 8 AM until between 4 and 6 PM" of a record opening at
+    7:0 on weekends: the bare *7* was an unsupported number and failed a faithful overview."""
+    ctx = json.dumps({"name": "Saltmarsh Kayak Co.", "hours": {
+        "Friday": "8:0-18:0", "Saturday": "7:0-18:0", "Sunday": "7:0-16:0"}})
+    said = "It is open Friday through Sunday, generally from {} or 8 AM until 4 or 6 PM."
+    ok = evaltools.score("Describe this business.", ctx, said.format(7))
+    assert [(a.text, a.supported) for a in ok.anchors if a.kind != "claim"] == [
+        ("7", True), ("8 AM", True), ("4", True), ("6 PM", True)]
+    bad = evaltools.score("Describe this business.", ctx, said.format(5))
+    assert next((a.text, a.supported) for a in bad.anchors if a.kind != "claim") == ("5", False)
+
+
 def test_prose_contexts_are_not_read_as_a_week():
     prose = "The shop is open Monday to Friday, 7:00–17:00. Saturday: 8:00–14:00."
     r = evaltools.score("", prose, "It is closed on Saturdays.")

@@ -146,6 +146,19 @@ def test_units_and_months_share_a_key(nlp):
     assert [token_key(t) for t in nlp("The SEC said")][1] == "sec"  # a name, not seconds
 
 
+def test_reviewers_short_forms_are_their_long_forms_in_lower_case_only(nlp):
+    assert [token_key(t) for t in nlp("The sims, my bday appt, Mr Sims")] == [
+        "the", "simulator", "", "my", "birthday", "appointment", "", "mr", "sims"]
+    ctx = ('{"name": "Back Nine", "review_info": [{"review_text": "The Trackman sims are '
+           'accurate."}]}')
+    ok = evaltools.score("Describe this business.", ctx,
+                         "A reviewer found the Trackman simulators accurate.")
+    assert [a.supported for a in ok.anchors if a.kind == "claim"] == [True]
+    bad = evaltools.score("Describe this business.", ctx,
+                          "A reviewer found the Trackman putting greens accurate.")
+    assert [a.supported for a in bad.anchors if a.kind == "claim"] == [False]
+
+
 # ------------------------------------------------------------ claims that echo the query
 
 def test_claim_echoing_the_query_is_not_counted():

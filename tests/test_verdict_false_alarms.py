@@ -1367,9 +1367,31 @@ MUSEUM_LONG = ("The Harbour Museum opened in 1998 in a former grain warehouse on
                "are led by retired shipwrights.")
 
 
+def test_a_long_summary_fails_from_the_summaries_threshold():
+    """An instruction about prose ("Tell me about ...", "Summarize the following news") is
+    answered by a summary: from 60 words it fails from hallucination.long_summary_fail_
+    probability (0.45), not the long responses' 0.6; an instruction about a JSON record is
+    an overview, a question over prose a RAG answer, neither a summary."""
+    told = evaltools.score("Tell me about the Harbour Museum.", MUSEUM, MUSEUM_LONG)
+    assert told.verdict_inputs.summary and not told.verdict_inputs.answer
+    p = told.verdict_inputs.probability[0]
+    assert p < 0.45 and told.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.45")
+    at = load_config().replace(hallucination={"long_summary_fail_probability": round(p, 2) - 0.01})
+    assert redecide(told, at).reasons[0] == (
+        f"hallucination probability {p:.2f} >= {round(p, 2) - 0.01:g} (safety first; "
+        "calibration; a summary of 60 words or more)")
+    asked = evaltools.score("What is the Harbour Museum like?", MUSEUM, MUSEUM_LONG)
+    assert asked.verdict_inputs.answer and not asked.verdict_inputs.summary
+    record = json.dumps({"name": "Harbour Museum", "review_info": [{"review_text": MUSEUM}]})
+    overview = evaltools.score("Describe this business.", record, MUSEUM_LONG)
+    assert not (overview.verdict_inputs.summary or overview.verdict_inputs.answer)
+    assert told.verdict_inputs.to_dict()["summary"] is True
+
+
 def test_a_long_response_fails_from_the_long_responses_threshold():
-    q = "Tell me about the Harbour Museum."
+    q = ""  # neither a question (a RAG answer) nor an instruction (a summary)
     long = evaltools.score(q, MUSEUM, MUSEUM_LONG)
+    assert not (long.verdict_inputs.answer or long.verdict_inputs.summary)
     assert long.verdict_inputs.response_words == 71 == len(MUSEUM_LONG.split())
     assert long.verdict_inputs.to_dict()["response_words"] == 71
     p = long.verdict_inputs.probability[0]
@@ -1983,6 +2005,13 @@ SALON = json.dumps({"name": "Studio Lumen", "city": "Tampa", "categories": "Hair
     # "shampoo" (Zipf 3.3, noun.artifact) names a thing the record never mentions
     ("Renata is praised for the practicality of her color work.", []),
     ("Renata is praised for the shampoo of her color work.", ["shampoo"]),
+    # a role a person has ("cashier", Zipf 3.4) is how overviews call who reviews speak
+    # of; "standouts" sums up what they say; "$60-per-visit" is a value, checked as one
+    ("A cashier praised the color work.", []),
+    ("A hairstylist praised the color work.", []),
+    ("Standouts include the color work.", []),
+    ("A client found the $120-per-month color plan fair.", []),
+    ("A hammock is praised beside the color work.", ["hammock"]),
 ])
 def test_a_word_the_context_never_uses_is_a_term(response, terms):
     r = evaltools.score(CAFE_Q, SALON, response)

@@ -240,8 +240,8 @@ def test_probability_slider_moves_the_calibrations_threshold_live():
 def test_long_response_slider_moves_the_long_responses_threshold_live():
     from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
 
-    ex = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
-                       response=MUSEUM_LONG)
+    ex = ScoreExplorer(query="", context=MUSEUM, response=MUSEUM_LONG)
+    assert not (ex.result.verdict_inputs.answer or ex.result.verdict_inputs.summary)
     p = ex.result.verdict_inputs.probability[0]
     assert ex.sliders["long_probability"].value == 0.6 and p < 0.6
     assert ex.verdict.verdict == "PASS"
@@ -272,3 +272,24 @@ def test_answer_slider_moves_a_long_rag_answers_threshold_and_not_an_instruction
     assert not told.result.verdict_inputs.answer  # an instruction
     told.set_thresholds(answer_probability=0.0)
     assert told.verdict.verdict == "PASS"
+
+
+def test_summary_slider_moves_a_long_summarys_threshold_and_not_an_answers():
+    from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
+
+    told = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
+                         response=MUSEUM_LONG)
+    assert told.result.verdict_inputs.summary  # an instruction about prose
+    p = told.result.verdict_inputs.probability[0]
+    assert told.sliders["summary_probability"].value == 0.45 and p < 0.45
+    assert told.verdict.verdict == "PASS"
+    told.set_thresholds(long_probability=round(p, 2) - 0.01)   # not the summaries' threshold
+    assert told.verdict.verdict == "PASS"
+    told.set_thresholds(summary_probability=round(p, 2) - 0.01)
+    assert told.verdict.verdict == "FAIL" and told.verdict.reasons[0].endswith(
+        "(safety first; calibration; a summary of 60 words or more)")
+    asked = ScoreExplorer(query="What is the Harbour Museum like?", context=MUSEUM,
+                          response=MUSEUM_LONG)
+    assert not asked.result.verdict_inputs.summary  # a question
+    asked.set_thresholds(summary_probability=0.0)
+    assert asked.verdict.verdict == "PASS"

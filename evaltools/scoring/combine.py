@@ -227,7 +227,9 @@ def score_features(rid: Any, query: QueryFeatures,
         response_words=len(response.words),
         # a question answered over prose passages: a RAG answer (long_answer_fail_probability)
         # (a chat turn too: "Why does lying down ease my nausea?" reads as one)
-        answer=bool(query.text.strip()) and not query.instruction and not context.structured)
+        answer=bool(query.text.strip()) and not query.instruction and not context.structured,
+        # an instruction about prose: a summary (long_summary_fail_probability)
+        summary=query.instruction and not context.structured)
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)

@@ -161,6 +161,8 @@ def token_key(tok) -> str:
     ['1250', 's', 'broadway', '', 'suite', '104']
     >>> [token_key(t) for t in load_pipeline()("Multifuel Energy Ltd. and Apple Inc. said")]
     ['multifuel', 'energy', 'ltd', 'and', 'apple', 'inc', 'say']
+    >>> [token_key(t) for t in load_pipeline()("The sims and Ms Sims, our bday")]
+    ['the', 'simulator', 'and', 'ms', 'sims', '', 'our', 'birthday']
     """
     text = tok.text
     if text in WEEKDAY_KEYS:
@@ -191,6 +193,8 @@ def token_key(tok) -> str:
         return key  # SEC, MI, FT: names, not units
     if text[:1].isupper() and low in tables["address"]:
         return tables["address"][low]  # "Ste 104" is "Suite 104" (a record's address)
+    if text == low and (low in tables["informal"] or key in tables["informal"]):
+        return tables["informal"].get(low, tables["informal"].get(key))  # sims = simulators
     return tables["units"].get(key, tables["units"].get(low, key))  # km = kilometre = kilometer
 
 
@@ -576,7 +580,8 @@ def abbreviations() -> dict[str, dict[str, str]]:
     ``countries`` (ISO 3166-1: ``de`` -> ``germany``), ``country_names`` (``uk`` ->
     ``united kingdom``), ``units`` (``km`` -> ``kilometer``), ``months`` (``Sept`` ->
     ``september``) and ``address`` (USPS street suffixes, read capitalised: ``Ste`` ->
-    ``suite``); sources in the file and in ``scripts/build_abbreviations.py``.
+    ``suite``) and ``informal`` (reviewers' short forms, read in lower case: ``sims`` ->
+    ``simulator``); sources in the file and in ``scripts/build_abbreviations.py``.
 
     Examples
     --------

@@ -133,6 +133,7 @@ class VerdictInputs:
     term_absent: bool = False
     response_words: int = 0
     answer: bool = False
+    summary: bool = False
 
     def to_dict(self) -> dict:
         return {"relevance_waived": self.relevance_waived,
@@ -141,7 +142,8 @@ class VerdictInputs:
                 "value_unsupported": self.value_unsupported,
                 "record_denied": self.record_denied, "name_absent": self.name_absent,
                 "amenity_absent": self.amenity_absent, "term_absent": self.term_absent,
-                "response_words": self.response_words, "answer": self.answer}
+                "response_words": self.response_words, "answer": self.answer,
+                "summary": self.summary}
 
 
 def unsupported_reason(unsupported: Iterable[tuple[str, str]], *, limit: int = 5) -> str | None:
@@ -171,7 +173,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            value_unsupported: bool = False, record_denied: bool = False,
            name_absent: bool = False, amenity_absent: bool = False,
            term_absent: bool = False, response_words: int = 0,
-           answer: bool = False) -> ScoreVerdict:
+           answer: bool = False, summary: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
     ``unsupported`` lists the response's unsupported anchors as ``(kind,
@@ -205,7 +207,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on; when it answers a
     question over prose passages (``answer``: a RAG answer), from
-    ``min(threshold, hallucination.long_answer_fail_probability)``.
+    ``min(threshold, hallucination.long_answer_fail_probability)``; when it follows an
+    instruction about prose (``summary``: "Summarize the following news"), from
+    ``min(threshold, hallucination.long_summary_fail_probability)``.
 
     Examples
     --------
@@ -278,6 +282,16 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ...        answer=True).reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     'hallucination probability 0.66 >= 0.65 (safety first; calibration; an answer of 60 words
      or more)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.44, 0.7), response_words=60,
+    ...        summary=True).verdict   # a long summary: from 0.45
+    'PASS'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.46, 0.7), response_words=60,
+    ...        summary=True).reasons[0]   # doctest: +NORMALIZE_WHITESPACE
+    'hallucination probability 0.46 >= 0.45 (safety first; calibration; a summary of 60 words
+     or more)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.46, 0.7), response_words=59,
+    ...        summary=True).verdict   # a short one: the calibration's threshold
+    'PASS'
     """
     cfg = config or DEFAULT_CONFIG
     h_max, r_min, c_min = (_RULE[n].threshold(cfg)
@@ -285,7 +299,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     crossed: list[tuple[str, str]] = []
     h = cfg.hallucination
     cut = probability[1] if probability is not None else None
-    long_cut = h.long_answer_fail_probability if answer else h.long_fail_probability
+    long_cut = (h.long_answer_fail_probability if answer else
+                h.long_summary_fail_probability if summary else h.long_fail_probability)
     long = (cut is not None and response_words >= h.long_response_words and long_cut < cut)
     if long:
         cut = long_cut
@@ -294,7 +309,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
         if record_denied:  # the record's own word, whatever the probability: named first
             crossed.append(("FAIL", "a record's own value denies a claim (safety first)"))
         elif p is not None and p >= cut:
-            why = (f"; {'an answer' if answer else 'a response'} of {h.long_response_words} "
+            what = "an answer" if answer else "a summary" if summary else "a response"
+            why = (f"; {what} of {h.long_response_words} "
                    f"words or more" if long else "")
             crossed.append(("FAIL", f"hallucination probability {p:.2f} >= {cut:g} "
                                     f"(safety first; calibration{why})"))
@@ -355,4 +371,5 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
                   record_denied=inputs.record_denied, name_absent=inputs.name_absent,
                   amenity_absent=inputs.amenity_absent, term_absent=inputs.term_absent,
-                  response_words=inputs.response_words, answer=inputs.answer)
+                  response_words=inputs.response_words, answer=inputs.answer,
+                  summary=inputs.summary)

@@ -67,6 +67,7 @@ PROBABILITY_SLIDERS: dict[str, tuple[str, str]] = {
     "value_probability": ("value_fail_probability", "... with a wrong number from"),
     "long_probability": ("long_fail_probability", "... a long response from"),
     "answer_probability": ("long_answer_fail_probability", "... a long RAG answer from"),
+    "summary_probability": ("long_summary_fail_probability", "... a long summary from"),
 }
 """The probabilities from which parts of rule 1 fail, besides the calibration's threshold."""
 
@@ -145,7 +146,9 @@ class ScoreExplorer:
         (``hallucination.long_fail_probability``: from where a response of
         ``hallucination.long_response_words`` words or more fails) and
         ``answer_probability`` (``hallucination.long_answer_fail_probability``: the same
-        for an answer to a question over prose passages).
+        for an answer to a question over prose passages) and ``summary_probability``
+        (``hallucination.long_summary_fail_probability``: the same for a response to an
+        instruction about prose, a summary).
     verdict_html, scores_html, reasons_html, highlight, anchors_html : ipywidgets.HTML
     result : ScoreResult
         The scores of the texts shown (verdict under the config's thresholds).
@@ -214,13 +217,15 @@ class ScoreExplorer:
                        probability: float | None = None,
                        value_probability: float | None = None,
                        long_probability: float | None = None,
-                       answer_probability: float | None = None) -> None:
+                       answer_probability: float | None = None,
+                       summary_probability: float | None = None) -> None:
         """Move sliders (the verdict follows through the slider observers)."""
         for key, value in (("hallucination", hallucination), ("relevance", relevance),
                            ("completeness", completeness), ("probability", probability),
                            ("value_probability", value_probability),
                            ("long_probability", long_probability),
-                           ("answer_probability", answer_probability)):
+                           ("answer_probability", answer_probability),
+                           ("summary_probability", summary_probability)):
             if value is not None:
                 if key not in self.sliders:
                     raise ValueError(f"ScoreExplorer.set_thresholds: {key} needs "

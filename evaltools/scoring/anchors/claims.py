@@ -1022,7 +1022,10 @@ def _with_antecedents(claims: list[Claim], sent_starts: list[int]) -> list[Claim
 
 
 def _appositive_claim(tok, words: _Words) -> Claim | None:
-    """"Tim Cook, the former CEO of Apple, ...": Tim Cook is the former CEO of Apple."""
+    """"Tim Cook, the former CEO of Apple, ...": Tim Cook is the former CEO of Apple.
+
+    Negated only by a negation of its own ("Tim Cook, not the CEO, ..."), never by its head's
+    verb: "The shop does not accept credit cards (cash only)" does not deny cash."""
     head = tok.head
     if (head.pos_ not in ("NOUN", "PROPN") or tok.pos_ not in ("NOUN", "PROPN")
             or head.dep_ == "ROOT"):
@@ -1040,7 +1043,10 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
         return None
     start, end = _span_of([*subj_tokens, *obj_tokens])
     return Claim(text=words.text[start:end], start=start, end=end, subject=_lemma(head),
-                 verb="be", object=_lemma(tok), negated=clause_negated(tok), kind="appositive",
+                 verb="be", object=_lemma(tok), kind="appositive",
+                 # what the apposition names holds whatever its head's verb says ("does not
+                 # accept credit cards (cash or check only)": no claim that cash is refused)
+                 negated=any(_no_det(c) or _negates(c) for c in tok.children),
                  words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
                  focus=token_key(tok))
 

@@ -208,7 +208,8 @@ def find_mentions(text: str) -> list[Mention]:
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
 # A bare whole number 1-12 after "at", "until", "till", "by", "before", "after" or "past"
 # ("wine and cheese hour at 5", "the pastries sell out by 9"), or at one end of a range of
-# two such numbers ("happy hour 3-6", "5 to 8", "between 9 and 11"), may be an hour;
+# two such numbers ("happy hour 3-6", "5 to 8", "between 9 and 11") or of two hours given
+# as alternatives ("from 7 or 8 AM"), may be an hour;
 # not one a digit, separator or "%" follows (a number with a unit is a quantity, not a bare
 # number). Not "around": "around 7 people" is a count more often than a time.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
@@ -217,10 +218,10 @@ _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
 _HOUR_OR_TIME = r"(?:[1-9]|1[0-2])(?::[0-5][0-9])?"
 _HOUR_END = r"(?![0-9%]|[.,][0-9])"
 #: A range of two such hours (or clock times): "3-6", "5 to 8", "5:30 to 8", "between 9 and
-#: 11"; the groups are its two ends.
+#: 11", or two of them as alternatives, "7 or 8"; the groups are its two ends.
 _HOUR_RANGE = re.compile(
     rf"(?i)\bbetween[ \u00a0]+({_HOUR_OR_TIME})[ \u00a0]+and[ \u00a0]+({_HOUR_OR_TIME}){_HOUR_END}"
-    rf"|(?<![0-9.,:])({_HOUR_OR_TIME})(?: ?[-\u2013] ?|[ \u00a0]+to[ \u00a0]+)"
+    rf"|(?<![0-9.,:])({_HOUR_OR_TIME})(?: ?[-\u2013] ?|[ \u00a0]+(?:to|or)[ \u00a0]+)"
     rf"({_HOUR_OR_TIME}){_HOUR_END}")
 
 

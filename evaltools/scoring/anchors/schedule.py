@@ -91,6 +91,11 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
 
     >>> [t for _, _, t in clock_times(find_mentions("Friday 6:30 to 11 p.m., 11:30-2 p.m."))]
     [1110, 1380, 690, 840]
+
+    So does a bare hour given as the alternative of a clock time: *from 7 or 8 AM*.
+
+    >>> [t for _, _, t in clock_times(find_mentions("from 7 or 8 AM until 4 or 6 PM"))]
+    [420, 480, 960, 1080]
     """
     out = []
     for k, m in enumerate(mentions):
