@@ -1368,11 +1368,13 @@ MUSEUM_LONG = ("The Harbour Museum opened in 1998 in a former grain warehouse on
 
 
 def test_a_long_summary_fails_from_the_summaries_threshold():
-    """An instruction about prose ("Tell me about ...", "Summarize the following news") is
-    answered by a summary: from 60 words it fails from hallucination.long_summary_fail_
-    probability (0.45), not the long responses' 0.6; an instruction about a JSON record is
-    an overview, a question over prose a RAG answer, neither a summary."""
-    told = evaltools.score("Tell me about the Harbour Museum.", MUSEUM, MUSEUM_LONG)
+    """An instruction about prose that names nothing the context speaks of ("Summarize the
+    following news in 100 words") is answered by a summary: from 60 words it fails from
+    hallucination.long_summary_fail_probability (0.45), not the long responses' 0.6; an
+    instruction about a topic the context holds ("Tell me about the Harbour Museum") or a
+    JSON record, or a question over prose (a RAG answer), is no summary."""
+    told = evaltools.score("Summarize the following text in about 70 words.", MUSEUM,
+                           MUSEUM_LONG)
     assert told.verdict_inputs.summary and not told.verdict_inputs.answer
     p = told.verdict_inputs.probability[0]
     assert p < 0.45 and told.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.45")
@@ -1382,6 +1384,8 @@ def test_a_long_summary_fails_from_the_summaries_threshold():
         "calibration; a summary of 60 words or more)")
     asked = evaltools.score("What is the Harbour Museum like?", MUSEUM, MUSEUM_LONG)
     assert asked.verdict_inputs.answer and not asked.verdict_inputs.summary
+    topic = evaltools.score("Tell me about the Harbour Museum.", MUSEUM, MUSEUM_LONG)
+    assert not (topic.verdict_inputs.summary or topic.verdict_inputs.answer)
     record = json.dumps({"name": "Harbour Museum", "review_info": [{"review_text": MUSEUM}]})
     overview = evaltools.score("Describe this business.", record, MUSEUM_LONG)
     assert not (overview.verdict_inputs.summary or overview.verdict_inputs.answer)
@@ -1389,7 +1393,7 @@ def test_a_long_summary_fails_from_the_summaries_threshold():
 
 
 def test_a_long_response_fails_from_the_long_responses_threshold():
-    q = ""  # neither a question (a RAG answer) nor an instruction (a summary)
+    q = "Tell me about the Harbour Museum."  # neither a RAG answer nor a summary
     long = evaltools.score(q, MUSEUM, MUSEUM_LONG)
     assert not (long.verdict_inputs.answer or long.verdict_inputs.summary)
     assert long.verdict_inputs.response_words == 71 == len(MUSEUM_LONG.split())

@@ -277,8 +277,8 @@ def test_answer_slider_moves_a_long_rag_answers_threshold_and_not_an_instruction
 def test_summary_slider_moves_a_long_summarys_threshold_and_not_an_answers():
     from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
 
-    told = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
-                         response=MUSEUM_LONG)
+    told = ScoreExplorer(query="Summarize the following text in about 70 words.",
+                         context=MUSEUM, response=MUSEUM_LONG)
     assert told.result.verdict_inputs.summary  # an instruction about prose
     p = told.result.verdict_inputs.probability[0]
     assert told.sliders["summary_probability"].value == 0.45 and p < 0.45

@@ -57,6 +57,17 @@ def span_reason(grounding: GroundingScore, most: int = 3) -> str | None:
             + ", ".join(f"“{s.text}”" for s in spans[:most]) + more)
 
 
+def summarises(query: QueryFeatures, context: ContextFeatures) -> bool:
+    """Whether the query asks for a summary of prose: an instruction none of whose topical
+    words the context holds ("Summarize the following news within 100 words:"), over a
+    context that is no JSON record (``hallucination.long_summary_fail_probability``). An
+    instruction about a topic the context speaks of ("Explain why ice floats") asks for an
+    answer, as a question does.
+    """
+    return (query.instruction and not context.structured
+            and not set(query.topical) & set(context.tokens))
+
+
 def query_reference(query: QueryFeatures, context: ContextFeatures, rcfg
                     ) -> tuple[tuple[str, ...], tuple[str, ...], str, bool]:
     """What relevance and completeness read of the query: (tokens, keywords, against, applicable).
@@ -228,8 +239,7 @@ def score_features(rid: Any, query: QueryFeatures,
         # a question answered over prose passages: a RAG answer (long_answer_fail_probability)
         # (a chat turn too: "Why does lying down ease my nausea?" reads as one)
         answer=bool(query.text.strip()) and not query.instruction and not context.structured,
-        # an instruction about prose: a summary (long_summary_fail_probability)
-        summary=query.instruction and not context.structured)
+        summary=summarises(query, context))
     result = dataclasses.replace(result, verdict_inputs=inputs)
     verdict = redecide(result, config)
     named = span_reason(grounding, config.grounding.reasons_max)
