@@ -61,8 +61,9 @@ from evaltools.scoring.matcher import fold, zipf  # noqa: E402
 
 POS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
 #: Near-synonyms in news and records that WordNet files as hyponym and hypernym (a fatality
-#: is a death), added both ways by hand.
-EXTRA = (("fatality", "death"), ("fatal", "deadly"), ("injury", "wound"))
+#: is a death; a restroom is a kind of toilet, the room), added both ways by hand.
+EXTRA = (("fatality", "death"), ("fatal", "deadly"), ("injury", "wound"),
+         ("restroom", "bathroom"), ("restroom", "toilet"), ("restroom", "washroom"))
 
 
 def read_index(path: Path) -> dict[str, list[str]]:

@@ -43,6 +43,19 @@ def test_a_records_yes_denies_a_negated_claim_and_fails_rule_1():
     assert not prose.verdict_inputs.record_denied
 
 
+def test_a_weekday_short_form_in_a_name_is_no_weekday():
+    """A record's name "Desert Sun Car Rental" was read as "Desert Sunday Car Rental", so
+    *Desert Sun* in a faithful overview was a name the context never mentions."""
+    ctx = json.dumps({"name": "Desert Sun Car Rental", "city": "Reno",
+                      "hours": {"Sunday": "7:0-22:0", "Monday": "Sat-Sun"}})
+    assert read_context(ctx).text.startswith("name: Desert Sun Car Rental. city: Reno.")
+    assert "Monday: Saturday-Sunday" in read_context(ctx).text  # a schedule still is one
+    r = evaltools.score(Q, ctx, "Desert Sun Car Rental is a car rental agency in Reno.")
+    assert [(a.supported, a.absent) for a in r.anchors] == [(True, ())]
+    bad = evaltools.score(Q, ctx, "Desert Moon Car Rental is a car rental agency in Reno.")
+    assert [(a.supported, a.absent) for a in bad.anchors] == [(False, ("Moon",))]
+
+
 def test_a_bracketed_apposition_is_not_denied_by_its_heads_negation():
     """"does not accept credit cards (cash or check only)": the apposition names what is
     taken; read as negated, the record's ``cash only: yes`` denied it and failed a faithful

@@ -159,6 +159,17 @@ def test_reviewers_short_forms_are_their_long_forms_in_lower_case_only(nlp):
     assert [a.supported for a in bad.anchors if a.kind == "claim"] == [False]
 
 
+def test_a_restroom_is_a_bathroom_both_ways():
+    """WordNet files a restroom as a kind of toilet: a review's "Bathroom is a porta-potty"
+    did not support an overview's "the restroom is a porta-potty"."""
+    assert "bathroom" in paraphrases()["restroom"] and "restroom" in paraphrases()["bathroom"]
+    ctx = "Bathroom is a porta-potty by the barn."
+    ok = evaltools.score("Summarise the review.", ctx, "The restroom is a porta-potty.")
+    assert [a.supported for a in ok.anchors] == [True]
+    bad = evaltools.score("Summarise the review.", ctx, "The kitchen is a porta-potty.")
+    assert [a.supported for a in bad.anchors] == [False]
+
+
 # ------------------------------------------------------------ claims that echo the query
 
 def test_claim_echoing_the_query_is_not_counted():

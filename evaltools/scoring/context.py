@@ -63,6 +63,10 @@ SCHEDULE_WORDS = 4
 _DAY_NAMES = frozenset(d.lower() for d in WEEKDAYS.values())
 _WEEKDAY = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
                       + r")\b\.?", re.IGNORECASE)
+#: Capitalised words a schedule may hold beside weekdays ("Closed Sun", "Daily").
+_SCHEDULE_WORDS = frozenset({"closed", "open", "daily", "to", "through", "thru", "and",
+                             "by", "appointment", "only", "except", "noon", "midnight"})
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-4]):([0-5]?\d)(?![\d:])")
 _TIME_RANGE = re.compile(r"(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)")
@@ -347,11 +351,14 @@ def read_value(value: str) -> str:
     'Monday-Friday 8:00–18:00'
 
     Weekday short forms are read only in a schedule: a value of at most
-    :data:`SCHEDULE_WORDS` words, or, written with a capital, in one that
-    holds a time. In prose they are words (*we sat outside*, *the sun*):
+    :data:`SCHEDULE_WORDS` words with no capitalised word but weekdays and schedule words
+    (a name such as *Desert Sun Car Rental* is none), or, written with a capital, in one
+    that holds a time. In prose they are words (*we sat outside*, *the sun*):
 
     >>> read_value("Sat"), read_value("We sat outside in the sun at 9:30 with our dog.")
     ('Saturday', 'We sat outside in the sun at 9:30 with our dog.')
+    >>> read_value("Closed Sun"), read_value("Desert Sun Car Rental")  # a name
+    ('Closed Sunday', 'Desert Sun Car Rental')
     >>> read_value("Open Mon to Sat from 9:0 to 17:0 daily")
     'Open Monday to Saturday from 9:00 to 17:00 daily'
 
@@ -377,7 +384,9 @@ def read_value(value: str) -> str:
         return ""
     if _SNAKE_VALUE.match(s):
         return s.replace("_", " ")
-    short = len(s.split()) <= SCHEDULE_WORDS
+    short = len(s.split()) <= SCHEDULE_WORDS and not any(  # not a name: "Desert Sun Cars"
+        w.lower() not in WEEKDAYS and w.lower() not in _DAY_NAMES
+        and w.lower() not in _SCHEDULE_WORDS for w in _CAPITALISED.findall(s))
     timed = _TIME.search(s) is not None
     s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
     s = _TIME_RANGE.sub(r"\1–\2", s)

@@ -155,8 +155,8 @@ def token_key(tok) -> str:
     ['5', 'kilometer', 'on', '3', 'september', '', '2', 'kilometer']
     >>> [token_key(t) for t in load_pipeline()("Open on Mondays")]
     ['open', 'on', 'monday']
-    >>> [token_key(t) for t in load_pipeline()("taxes, crises")]
-    ['tax', '', 'crisis']
+    >>> [token_key(t) for t in load_pipeline()("taxes, crises, inboxes")]
+    ['tax', '', 'crisis', '', 'inbox']
     >>> [token_key(t) for t in load_pipeline()("1250 S Broadway, Ste 104")]
     ['1250', 's', 'broadway', '', 'suite', '104']
     >>> [token_key(t) for t in load_pipeline()("Multifuel Energy Ltd. and Apple Inc. said")]
@@ -187,6 +187,8 @@ def token_key(tok) -> str:
         key = key[:-1]  # the parser keeps an abbreviation's period: "Ltd." is "Ltd", "vs." "vs"
     if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
         key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
+    if key.endswith("xe") and low == key + "s" and zipf(key[:-1]) > zipf(key):
+        key = key[:-1]  # "inboxes": inbox (the lemmatizer's "inboxe"); "axes" stays axe
     if tok.pos_ == "PROPN" and key == low and text[:1].isupper() and not _in_name(tok):
         key = _singular(low)  # a category list's "Cafes, Bakeries" (tagged as names)
     if text.isupper() and len(text) > 1:
