@@ -223,6 +223,44 @@ def test_a_bare_hour_given_as_the_alternative_of_a_clock_time_takes_its_half_of_
     assert next((a.text, a.supported) for a in bad.anchors if a.kind != "claim") == ("5", False)
 
 
+@pytest.mark.parametrize(("said", "denied_day"), [
+    # "10:00 to midnight" opens at 10:00: a time with minutes takes a.m. or p.m. from the
+    # end, not noon or midnight (read as 22:00, the record's Saturday was denied)
+    ("It is open Friday 15:00 to midnight and Saturday 10:00 to midnight.", None),
+    ("It is open Friday 15:00 to midnight and Saturday 11:00 to midnight.", "11:00"),
+    # a day excepted with hours of its own is not held to the group's hours
+    ("It is open 10:00 to 17:30 Monday through Saturday, except Thursday, when it stays "
+     "open until 20:00.", None),
+    ("It is open 10:00 to 17:30 Monday through Saturday.", "Thursday"),
+    # "on" binds a day to the hours before it, though the sentence began days first
+    ("It opens at 2 p.m. Tuesday through Thursday (until 10 p.m.), noon to 11 p.m. on "
+     "Friday, 10 a.m. to 11 p.m. on Saturday.", None),
+    ("It opens at 2 p.m. Tuesday through Thursday (until 10 p.m.), 10 a.m. to 11 p.m. on "
+     "Friday, noon to 11 p.m. on Saturday.", "Friday"),
+])
+def test_three_schedule_readings_of_blind_batches_71_to_73(said, denied_day):
+    ctx = json.dumps({"name": "Checkered Flag", "hours": {
+        "Monday": "10:0-17:30", "Tuesday": "14:0-22:0", "Wednesday": "14:0-22:0",
+        "Thursday": "14:0-22:0", "Friday": "12:0-23:0", "Saturday": "10:0-23:0"}})
+    if "Thursday, when" in said or said.endswith("Monday through Saturday."):
+        ctx = json.dumps({"name": "Thimble", "hours": {
+            **{d: "10:0-17:30" for d in ("Monday", "Tuesday", "Wednesday", "Friday",
+                                         "Saturday")}, "Thursday": "10:0-20:0"}})
+    if "midnight" in said:
+        ctx = json.dumps({"name": "Bark", "hours": {"Friday": "15:0-0:0",
+                                                    "Saturday": "10:0-0:0",
+                                                    "Sunday": "10:0-20:0"}})
+    r = evaltools.score("Describe this business.", ctx, said)
+    found = [a.note for a in r.anchors if a.contradiction == "record_hours"]
+    if denied_day is None:
+        assert found == []
+    elif denied_day[0].isdigit():  # a time the record never gives: unsupported as a date
+        assert found == [] and [a.text for a in r.unsupported() if a.kind == "date"] == [
+            denied_day]
+    else:
+        assert any(f"record's {denied_day} hours are" in note for note in found)
+
+
 def test_prose_contexts_are_not_read_as_a_week():
     prose = "The shop is open Monday to Friday, 7:00–17:00. Saturday: 8:00–14:00."
     r = evaltools.score("", prose, "It is closed on Saturdays.")

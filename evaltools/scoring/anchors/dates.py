@@ -78,9 +78,11 @@ _NUMERIC_RE = re.compile(
     r"(?<![\w.,/-])(?P<a>[0-9]{1,2})(?P<s>[/.-])(?P<b>[0-9]{1,2})(?P=s)"
     r"(?P<y>[0-9]{4}|[0-9]{2})(?![\w]|[./-][0-9])"
 )
-#: A clock time's half of the day written out (*p.m.*, *am*, *noon*, *midnight*): a time
-#: without it may be either half (`schedule.clock_times`, `implied._durations`).
-HALF_DAY = re.compile(r"(?i)[ap]\.?\s?m\b|noon|midnight")
+#: A clock time's half of the day written out (*p.m.*, *am*; with *noon* and *midnight*,
+#: ``HALF_DAY``): a time without it may be either half (`schedule.clock_times`,
+#: `implied._durations`).
+MERIDIEM = re.compile(r"(?i)[ap]\.?\s?m\b")
+HALF_DAY = re.compile(MERIDIEM.pattern + "|noon|midnight")
 _MERIDIEM_RE = re.compile(
     r"(?<![\w:.,])(?P<h>[0-9]{1,2})(?:[:.](?P<mi>[0-9]{2}))?(?::[0-9]{2})?"
     rf"{_SP}?(?P<mer>(?i:[ap]\.m\.|[ap]\.m|[ap]m)){_END}"

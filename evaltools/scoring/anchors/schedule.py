@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.dates import HALF_DAY
+from evaltools.scoring.anchors.dates import HALF_DAY, MERIDIEM
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import WEEK
 
@@ -92,6 +92,11 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     >>> [t for _, _, t in clock_times(find_mentions("Friday 6:30 to 11 p.m., 11:30-2 p.m."))]
     [1110, 1380, 690, 840]
 
+    (not from *noon* or *midnight*: *Saturday 10:00 to midnight* opens at 10:00):
+
+    >>> [t for _, _, t in clock_times(find_mentions("Saturday 10:00 to midnight"))]
+    [600, 0]
+
     So does a bare hour given as the alternative of a clock time: *from 7 or 8 AM*.
 
     >>> [t for _, _, t in clock_times(find_mentions("from 7 or 8 AM until 4 or 6 PM"))]
@@ -104,7 +109,7 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
         if _is_time(m):
             minute = m.value[1] * 60 + m.value[2]
             if not (ends and 1 <= m.value[1] <= 12 and not HALF_DAY.search(m.text)
-                    and HALF_DAY.search(end.text)):
+                    and MERIDIEM.search(end.text)):  # a.m. or p.m.: not noon, midnight
                 out.append((m.start, m.end, minute))
                 continue
             readings = [minute, (minute + 720) % 1440]  # "6:30 to 11 p.m.": either half
@@ -218,6 +223,8 @@ _TIME_BEFORE = re.compile(rf"{_TIME}\s*,?\s*(?:on\s+)?$")
 _TIME_AFTER = re.compile(rf"^\s*,?\s*(?:from|until|till|after|before|at|by|past)?\s*{_TIME}",
                          re.IGNORECASE)
 _BEFORE_GAP = re.compile(r"\s*,?\s*(?:on|every)?\s*")
+#: ... and written with *on* ("noon to 11 p.m. on Friday"), whatever order a sentence began with.
+_ON_GAP = re.compile(r"\s+(?:on|every)\s+")
 
 
 def _closing_time(sentence: str, a: int, b: int, minute) -> int | None:
@@ -265,6 +272,9 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     ...     "Sundays and Mondays.")]
     [(('Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'), True, (600, 1140)), \
 (('Sunday',), False, None), (('Monday',), False, None)]
+    >>> [(s.days, s.hours) for s in statements("It opens at 2 PM Tuesday (until 10 PM), "
+    ...     "noon to 11 PM on Friday, 10 AM to 11 PM on Saturday.")][1:]
+    [(('Friday',), (720, 1380)), (('Saturday',), (600, 1380))]
     >>> [(s.days, s.hours) for s in statements("Hours: Thursday and Friday, 9 AM-5 PM.")]
     [(('Thursday',), (540, 1020)), (('Friday',), (540, 1020))]
     >>> [(s.days, s.hours) for s in statements(
@@ -287,6 +297,12 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     >>> [s.days for s in statements("It is open Tuesday to Friday, and one regular wished "
     ...                             "it were open Mondays.")]
     [('Tuesday', 'Wednesday', 'Thursday', 'Friday')]
+
+    A day excepted with hours of its own is open and not held to the group's hours:
+
+    >>> [(s.timed, s.hours) for s in statements("It is open 10:00 to 17:30 Monday through "
+    ...     "Wednesday, except Tuesday, when it stays open until 20:00.")]
+    [(('Monday', 'Wednesday'), (600, 1050))]
     """
     if times is None:
         times = clock_times(find_mentions(text))
@@ -327,7 +343,11 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             beside = [value for t0, t1, value in ranges if (
                 (lo <= t0 and t1 <= a and _BEFORE_GAP.fullmatch(s[t1:a])) if times_first
                 else (b <= t0 < hi and _AFTER_GAP.fullmatch(s[b:t0])))]
-            hours.append(beside[-1] if beside else None)
+            # "noon to 11 p.m. on Friday, 10 a.m. to 11 p.m. on Saturday": *on* binds a day
+            # to the hours just before it, whatever order the sentence began with
+            on = [value for t0, t1, value in ranges if lo <= t0 and t1 <= a
+                  and _ON_GAP.fullmatch(s[t1:a])]
+            hours.append(on[-1] if on else beside[-1] if beside else None)
         alone = [hours[k] is None and bool(_ONE_TIME_BEFORE.search(s[:a])
                                            or _ONE_TIME_AFTER.search(s[b:]))
                  for k, (_, a, b) in enumerate(groups)]
@@ -371,7 +391,8 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                 hours[k] is not None or closes[k] is not None
                 or _TIME_BEFORE.search(s[:a]) is not None or _TIME_AFTER.match(s[b:]) is not None)
             mine.append(Statement(tuple(days), True, base + a, base + b, hours[k],
-                                  tuple(d for d in days if d not in again), closes[k], loose))
+                                  tuple(d for d in days if d not in again | other_hours),
+                                  closes[k], loose))
         whole = _WHOLE_WEEK.search(s)
         if whole is not None and _OPEN_WORDS.search(s):
             shut = {d for st in mine if not st.open for d in st.days} | other_hours
