@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import evaltools
 from evaltools.config import DEFAULT_CONFIG as DEFAULT
 from evaltools.scoring.anchors.claims import extract_claims
 from evaltools.scoring.anchors.context_index import ContextIndex
@@ -488,3 +489,16 @@ def test_a_speakers_affiliation_is_checked_though_what_they_say_is_hedged(nlp, r
     ctx = "Jay O'Berski, a theatre professor, suggests the accent is a vestige of early radio."
     ((_claim, support),) = check(nlp, ctx, response, kind="speaker")
     assert support.supported is supported
+
+
+def test_what_stands_before_a_comma_and_not_is_affirmed():
+    """"the $300 deposit was only transferable, not refundable": the parser hangs
+    *transferable* on *refundable*, and its *not* denied a faithful overview's "the deposit
+    was transferable"."""
+    ctx = "It took four days to get a new date and the $300 deposit was only transferable, " \
+          "not refundable."
+    ok = evaltools.score("Summarise the review.", ctx, "The deposit was transferable.")
+    assert [(a.supported, a.contradiction) for a in ok.anchors] == [(True, None)]
+    bad = evaltools.score("Summarise the review.", ctx, "The deposit was refundable.")
+    assert [(a.supported, a.contradiction) for a in bad.anchors] == [(False, "negation")]
+

@@ -584,6 +584,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("Nobody answered the phone, so we left a message.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['phone']
+    >>> doc = load_pipeline()("The deposit was only transferable, not refundable.")
+    >>> [t.text for t in doc if t.pos_ == "ADJ" and clause_negated(t)]
+    ['refundable']
 
     What *or* (or *nor*) joins to a negated word shares its negation, what *but* joins
     does not:
@@ -598,6 +601,10 @@ def clause_negated(tok) -> bool:
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
+        if t.head.i > t.i and any(c.dep_ == "neg" and t.i < c.i < t.head.i
+                                  and any(x.text == "," for x in t.doc[t.i + 1:c.i])
+                                  for c in t.head.children):
+            return False  # "X, not Y" (the parser hangs X on Y): "transferable, not refundable"
         if _set_aside(t):
             return True  # "a dense gel rather than a thin liquid", "instead of a liquid"
         if t.dep_ == "conj" and t.left_edge.dep_ == "neg" and t.left_edge.i > t.head.i:
