@@ -43,6 +43,29 @@ def test_a_records_yes_denies_a_negated_claim_and_fails_rule_1():
     assert not prose.verdict_inputs.record_denied
 
 
+@pytest.mark.parametrize(("attributes", "response", "denied"), [
+    # "neither ... nor" denies both
+    ({"WheelchairAccessible": "False", "DogsAllowed": "False"},
+     "It is neither wheelchair accessible nor dog-friendly.", False),
+    ({"WheelchairAccessible": "True", "DogsAllowed": "False"},
+     "It is neither wheelchair accessible nor dog-friendly.", True),
+    # "alcohol-free" is no alcohol (an affirmed "alcohol" was denied by "alcohol: none"; the
+    # word is a modifier of "free", so the other side is clause_negated's doctest)
+    ({"Alcohol": "u'none'"}, "Harbor Paws is inexpensive and alcohol-free.", False),
+    # what a verb keeps out is not had: "bars dogs"
+    ({"DogsAllowed": "False"}, "Harbor Paws bars dogs.", False),
+    ({"DogsAllowed": "True"}, "Harbor Paws bars dogs.", True),
+    # a verb the tagger hangs on a listed noun shares the list's "not"
+    ({"OutdoorSeating": "False", "RestaurantsDelivery": "False"},
+     "It does not serve alcohol, deliver, or offer outdoor seating.", False),
+    ({"OutdoorSeating": "True"}, "It does not offer outdoor seating.", True),
+])
+def test_four_ways_overviews_say_no_that_blind_batches_74_to_76_wrote(attributes, response,
+                                                                      denied):
+    r = evaltools.score(Q, _record(**attributes), response)
+    assert r.verdict_inputs.record_denied is denied
+
+
 def test_a_weekday_short_form_in_a_name_is_no_weekday():
     """A record's name "Desert Sun Car Rental" was read as "Desert Sunday Car Rental", so
     *Desert Sun* in a faithful overview was a name the context never mentions."""

@@ -520,6 +520,13 @@ NEGATIVE_SUBJECTS = frozenset({"nobody", "nothing", "none", "neither", "noone"})
 #: Words that negate the word they hang on whatever label the parser gives them: in a long
 #: sentence it may label the *n’t* of *wasn’t* as punctuation.
 NEGATION_WORDS = frozenset({"not", "n't", "n\u2019t", "never"})
+#: Verbs that keep out what they take as object: their object is not had ("bars dogs",
+#: "prohibits smoking"), as a record's "no" says; negated, it is ("does not ban dogs").
+#: (Not *limit* or *restrict*: "limits groups to ten" has groups.)
+PREVENTING_VERBS = frozenset({"ban", "bar", "prohibit", "forbid", "disallow", "prevent",
+                              "preclude"})
+#: Hyphens that join a word to *free* ("alcohol-free").
+_JOINERS = frozenset("-\u2010\u2011")
 
 
 def _negates(child) -> bool:
@@ -587,6 +594,15 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("The deposit was only transferable, not refundable.")
     >>> [t.text for t in doc if t.pos_ == "ADJ" and clause_negated(t)]
     ['refundable']
+    >>> doc = load_pipeline()("It is neither wheelchair accessible nor dog-friendly.")
+    >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
+    ['wheelchair', 'accessible', 'dog', 'friendly']
+    >>> doc = load_pipeline()("It is alcohol-free. The park bars dogs.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['alcohol', 'dogs']
+    >>> doc = load_pipeline()("It does not serve alcohol, deliver, or offer outdoor seating.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['alcohol', 'seating']
 
     What *or* (or *nor*) joins to a negated word shares its negation, what *but* joins
     does not:
@@ -598,9 +614,23 @@ def clause_negated(tok) -> bool:
     """
     t = tok
     own_article = False
+    came = None  # the word the climb came from, a child of t
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
+        if any(c.dep_ == "preconj" and c.lower_ == "neither" for c in t.children) or (
+                t.head.i != t.i and any(
+                    c.i < t.i and any(g.dep_ == "preconj" and g.lower_ == "neither"
+                                      for g in c.children) for c in t.head.children)):
+            return True  # "is neither wheelchair accessible nor dog-friendly"
+        if (t.dep_ == "npadvmod" and t.head.lower_ == "free" and t.i + 2 == t.head.i
+                and t.doc[t.i + 1].text in _JOINERS):
+            return True  # "alcohol-free": no alcohol
+        if (came is not None and came.dep_ in ("dobj", "nsubjpass") and t.pos_ == "VERB"
+                and _lemma(t) in PREVENTING_VERBS):
+            # "bars dogs", "prohibits smoking": what is kept out is not had
+            return not any(_negates(c) for c in t.children)
+        came = t
         if t.head.i > t.i and any(c.dep_ == "neg" and t.i < c.i < t.head.i
                                   and any(x.text == "," for x in t.doc[t.i + 1:c.i])
                                   for c in t.head.children):
@@ -659,7 +689,7 @@ def clause_negated(tok) -> bool:
                 continue
             # ... and one the tagger hangs on a listed noun it misread: "does not offer
             # table service, cater, or provide WiFi" (*cater* a noun, *provide* its conj)
-            if (t.dep_ == "conj" and t.tag_ == "VB" and t.head.pos_ == "NOUN"
+            if (t.dep_ == "conj" and t.tag_ in ("VB", "VBP") and t.head.pos_ == "NOUN"
                     and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
                 t = t.head
                 continue

@@ -294,6 +294,9 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     [(5, (420, 1020)), (2, None)]
     >>> statements("Happy hour runs Monday through Friday from 3 PM to 6 PM.")
     []
+    >>> [(s.days[0], s.open) for s in statements(  # no closed Saturday
+    ...     "It is open weekdays. Drawbacks include no email, and short Saturday hours.")]
+    [('Monday', True)]
     >>> [s.days for s in statements("It is open Tuesday to Friday, and one regular wished "
     ...                             "it were open Mondays.")]
     [('Tuesday', 'Wednesday', 'Thursday', 'Friday')]
@@ -369,7 +372,10 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             if _OCCASION.search(s[:a]):
                 continue  # "closed at 2 p.m. one Saturday": a visit, not the week
             before = s[max(0, a - 25):a]
-            negs = list(_NEGATED.finditer(before))
+            # a "no" that a comma closes denies what it stands before, not the day: "no
+            # email, and short Saturday hours" (a day *closed* stays denied along a list)
+            negs = [n for n in _NEGATED.finditer(before)
+                    if n.group().lower() == "closed" or "," not in before[n.end():]]
             listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
                       and _LIST_GAP.fullmatch(s[groups[k - 1][2]:a]))
             if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed or (
