@@ -539,6 +539,15 @@ def _negates(child) -> bool:
         and any(g.dep_ == "neg" for g in child.children))
 
 
+def _lower_words(doc) -> frozenset[str]:
+    """The lower-case words of ``doc``, once per document (``clause_negated`` reads every
+    token of a context: rare words such as *neither* are looked for only where they are)."""
+    words = doc.user_data.get("evaltools.lower_words")
+    if words is None:
+        words = doc.user_data["evaltools.lower_words"] = frozenset(t.lower_ for t in doc)
+    return words
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
@@ -615,13 +624,15 @@ def clause_negated(tok) -> bool:
     t = tok
     own_article = False
     came = None  # the word the climb came from, a child of t
+    words = _lower_words(tok.doc)
+    neither = "neither" in words
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
-        if any(c.dep_ == "preconj" and c.lower_ == "neither" for c in t.children) or (
-                t.head.i != t.i and any(
-                    c.i < t.i and any(g.dep_ == "preconj" and g.lower_ == "neither"
-                                      for g in c.children) for c in t.head.children)):
+        if neither and (any(c.dep_ == "preconj" and c.lower_ == "neither" for c in t.children)
+                        or (t.head.i != t.i and any(
+                            c.i < t.i and any(g.dep_ == "preconj" and g.lower_ == "neither"
+                                              for g in c.children) for c in t.head.children))):
             return True  # "is neither wheelchair accessible nor dog-friendly"
         if (t.dep_ == "npadvmod" and t.head.lower_ == "free" and t.i + 2 == t.head.i
                 and t.doc[t.i + 1].text in _JOINERS):
@@ -631,9 +642,9 @@ def clause_negated(tok) -> bool:
             # "bars dogs", "prohibits smoking": what is kept out is not had
             return not any(_negates(c) for c in t.children)
         came = t
-        if t.head.i > t.i and any(c.dep_ == "neg" and t.i < c.i < t.head.i
-                                  and any(x.text == "," for x in t.doc[t.i + 1:c.i])
-                                  for c in t.head.children):
+        if "," in words and t.head.i > t.i and any(
+                c.dep_ == "neg" and t.i < c.i < t.head.i
+                and any(x.text == "," for x in t.doc[t.i + 1:c.i]) for c in t.head.children):
             return False  # "X, not Y" (the parser hangs X on Y): "transferable, not refundable"
         if _set_aside(t):
             return True  # "a dense gel rather than a thin liquid", "instead of a liquid"
