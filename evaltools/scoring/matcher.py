@@ -55,7 +55,7 @@ _HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212'\u2019"
 #: The marks that join the parts of a compound written without spaces (*e-mail*,
 #: *anise–scented*): hyphens, the en dash, the minus sign; not the em dash, which sets a
 #: phrase off (*the food—just chips*), nor an apostrophe.
-_JOINERS = "-\u2010\u2011\u2012\u2013\u2212"
+JOINERS = "-\u2010\u2011\u2012\u2013\u2212"
 _APOSTROPHES = frozenset("'\u2019`")
 #: Endings of contractions, as tokens of their own when a text was written with spaces
 #: around its apostrophes (tokenised corpora: ``it ' s``, ``i ' m``, ``we ' ve``).
@@ -424,8 +424,8 @@ def _joins(prev, tok) -> bool:
     """Whether ``tok`` continues the word of ``prev`` across a hyphen (no spaces)."""
     if prev.idx + len(prev.text) != tok.idx:
         return False
-    return (len(tok.text) == 1 and tok.text in _JOINERS) or (
-        len(prev.text) == 1 and prev.text in _JOINERS)
+    return (len(tok.text) == 1 and tok.text in JOINERS) or (
+        len(prev.text) == 1 and prev.text in JOINERS)
 
 
 def words_of(doc) -> list[Word]:
@@ -454,7 +454,7 @@ def words_of(doc) -> list[Word]:
         if tok.is_space:
             continue
         if groups and _joins(groups[-1][-1], tok) and not (
-                tok.i + 1 < len(doc) and tok.text in _JOINERS
+                tok.i + 1 < len(doc) and tok.text in JOINERS
                 and not _joins(tok, doc[tok.i + 1])):
             groups[-1].append(tok)
         else:

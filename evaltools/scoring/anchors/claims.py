@@ -50,7 +50,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.scoring.anchors.mentions import Mention
-from evaltools.scoring.matcher import LIGHT_PARTS, Word, fold, rarity, token_key, words_of
+from evaltools.scoring.matcher import (
+    JOINERS,
+    LIGHT_PARTS,
+    Word,
+    fold,
+    rarity,
+    token_key,
+    words_of,
+)
 from evaltools.text import BULLETS, list_mark
 
 HEDGE_AUX = frozenset({"may", "might", "could", "would", "should"})
@@ -525,8 +533,6 @@ NEGATION_WORDS = frozenset({"not", "n't", "n\u2019t", "never"})
 #: (Not *limit* or *restrict*: "limits groups to ten" has groups.)
 PREVENTING_VERBS = frozenset({"ban", "bar", "prohibit", "forbid", "disallow", "prevent",
                               "preclude"})
-#: Hyphens that join a word to *free* ("alcohol-free").
-_JOINERS = frozenset("-\u2010\u2011")
 
 
 def _negates(child) -> bool:
@@ -635,7 +641,7 @@ def clause_negated(tok) -> bool:
                                               for g in c.children) for c in t.head.children))):
             return True  # "is neither wheelchair accessible nor dog-friendly"
         if (t.dep_ == "npadvmod" and t.head.lower_ == "free" and t.i + 2 == t.head.i
-                and t.doc[t.i + 1].text in _JOINERS):
+                and t.doc[t.i + 1].text in JOINERS):
             return True  # "alcohol-free": no alcohol
         if (came is not None and came.dep_ in ("dobj", "nsubjpass") and t.pos_ == "VERB"
                 and _lemma(t) in PREVENTING_VERBS):
