@@ -254,42 +254,29 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
     assert ex.sliders["long_probability"].value == 0.6 and ex.verdict.verdict == "PASS"
 
 
-def test_answer_slider_moves_a_long_rag_answers_threshold_and_not_an_instructions():
+@pytest.mark.parametrize(("query", "shape", "slider", "value", "said", "other"), [
+    # a question over prose passages (a RAG answer); an instruction is none
+    ("What is the Harbour Museum like?", "answer", "answer_probability", 0.65, "an answer",
+     "Tell me about the Harbour Museum."),
+    # an instruction about prose (a summary); a question is none
+    ("Summarize the following text in about 70 words.", "summary", "summary_probability",
+     0.45, "a summary", "What is the Harbour Museum like?"),
+])
+def test_a_shapes_slider_moves_its_long_threshold_and_not_anothers(query, shape, slider,
+                                                                    value, said, other):
     from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
 
-    ex = ScoreExplorer(query="What is the Harbour Museum like?", context=MUSEUM,
-                       response=MUSEUM_LONG)
-    assert ex.result.verdict_inputs.answer  # a question over prose passages
+    ex = ScoreExplorer(query=query, context=MUSEUM, response=MUSEUM_LONG)
+    assert getattr(ex.result.verdict_inputs, shape)
     p = ex.result.verdict_inputs.probability[0]
-    assert ex.sliders["answer_probability"].value == 0.65 and p < 0.6
-    ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # not the answers' threshold
+    assert ex.sliders[slider].value == value and p < min(value, 0.6)
     assert ex.verdict.verdict == "PASS"
-    ex.set_thresholds(answer_probability=round(p, 2) - 0.01)
+    ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # not this shape's threshold
+    assert ex.verdict.verdict == "PASS"
+    ex.set_thresholds(**{slider: round(p, 2) - 0.01})
     assert ex.verdict.verdict == "FAIL" and ex.verdict.reasons[0].endswith(
-        "(safety first; calibration; an answer of 60 words or more)")
-    told = ScoreExplorer(query="Tell me about the Harbour Museum.", context=MUSEUM,
-                         response=MUSEUM_LONG)
-    assert not told.result.verdict_inputs.answer  # an instruction
-    told.set_thresholds(answer_probability=0.0)
-    assert told.verdict.verdict == "PASS"
-
-
-def test_summary_slider_moves_a_long_summarys_threshold_and_not_an_answers():
-    from test_verdict_false_alarms import MUSEUM, MUSEUM_LONG
-
-    told = ScoreExplorer(query="Summarize the following text in about 70 words.",
-                         context=MUSEUM, response=MUSEUM_LONG)
-    assert told.result.verdict_inputs.summary  # an instruction about prose
-    p = told.result.verdict_inputs.probability[0]
-    assert told.sliders["summary_probability"].value == 0.45 and p < 0.45
-    assert told.verdict.verdict == "PASS"
-    told.set_thresholds(long_probability=round(p, 2) - 0.01)   # not the summaries' threshold
-    assert told.verdict.verdict == "PASS"
-    told.set_thresholds(summary_probability=round(p, 2) - 0.01)
-    assert told.verdict.verdict == "FAIL" and told.verdict.reasons[0].endswith(
-        "(safety first; calibration; a summary of 60 words or more)")
-    asked = ScoreExplorer(query="What is the Harbour Museum like?", context=MUSEUM,
-                          response=MUSEUM_LONG)
-    assert not asked.result.verdict_inputs.summary  # a question
-    asked.set_thresholds(summary_probability=0.0)
-    assert asked.verdict.verdict == "PASS"
+        f"(safety first; calibration; {said} of 60 words or more)")
+    elsewhere = ScoreExplorer(query=other, context=MUSEUM, response=MUSEUM_LONG)
+    assert not getattr(elsewhere.result.verdict_inputs, shape)
+    elsewhere.set_thresholds(**{slider: 0.0})
+    assert elsewhere.verdict.verdict == "PASS"

@@ -65,7 +65,7 @@ def summarises(query: QueryFeatures, context: ContextFeatures) -> bool:
     answer, as a question does.
     """
     return (query.instruction and not context.structured
-            and not set(query.topical) & set(context.tokens))
+            and set(query.topical).isdisjoint(context.tokens))
 
 
 def query_reference(query: QueryFeatures, context: ContextFeatures, rcfg

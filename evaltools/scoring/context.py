@@ -64,7 +64,7 @@ _DAY_NAMES = frozenset(d.lower() for d in WEEKDAYS.values())
 _WEEKDAY = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
                       + r")\b\.?", re.IGNORECASE)
 #: Capitalised words a schedule may hold beside weekdays ("Closed Sun", "Daily").
-_SCHEDULE_WORDS = frozenset({"closed", "open", "daily", "to", "through", "thru", "and",
+_SCHEDULE_TERMS = frozenset({"closed", "open", "daily", "to", "through", "thru", "and",
                              "by", "appointment", "only", "except", "noon", "midnight"})
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-4]):([0-5]?\d)(?![\d:])")
@@ -386,7 +386,7 @@ def read_value(value: str) -> str:
         return s.replace("_", " ")
     short = len(s.split()) <= SCHEDULE_WORDS and not any(  # not a name: "Desert Sun Cars"
         w.lower() not in WEEKDAYS and w.lower() not in _DAY_NAMES
-        and w.lower() not in _SCHEDULE_WORDS for w in _CAPITALISED.findall(s))
+        and w.lower() not in _SCHEDULE_TERMS for w in _CAPITALISED.findall(s))
     timed = _TIME.search(s) is not None
     s = _TIME.sub(lambda t: f"{int(t.group(1))}:{int(t.group(2)):02d}", s)
     s = _TIME_RANGE.sub(r"\1–\2", s)

@@ -1079,7 +1079,7 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
     """"Tim Cook, the former CEO of Apple, ...": Tim Cook is the former CEO of Apple.
 
     Negated only by a negation of its own ("Tim Cook, not the CEO, ..."), never by its head's
-    verb: "The shop does not accept credit cards (cash only)" does not deny cash."""
+    verb: "The shop does not accept credit cards (cash or check only)" does not deny cash."""
     head = tok.head
     if (head.pos_ not in ("NOUN", "PROPN") or tok.pos_ not in ("NOUN", "PROPN")
             or head.dep_ == "ROOT"):
