@@ -22,8 +22,10 @@ stamp=.venv/.evaltools-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   # (this machine's pip config may name extra package folders that do not exist: not our noise)
   quiet() { "$@" 2> >(grep -v "^WARNING: Location" >&2); }
-  quiet .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  quiet .venv/bin/python -m pip install -q -e '.[dev]'
+  # --no-cache-dir: a wheel is unpacked into .venv only, not kept a second time in pip's
+  # cache (a CI machine once ran out of disk during this install)
+  quiet .venv/bin/python -m pip install -q --no-cache-dir --upgrade pip >/dev/null
+  quiet .venv/bin/python -m pip install -q --no-cache-dir -e '.[dev]'
   touch "$stamp"
 fi
 
@@ -36,6 +38,7 @@ if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ]; then
     apt_quiet apt-get update -qq
     apt_quiet apt-get install -y -qq chromium
+    apt_quiet apt-get clean  # the downloaded .deb files are not needed once installed
   else
     echo "setup: /usr/bin/chromium is missing and this is not root: browser tests will skip" >&2
   fi
