@@ -133,7 +133,8 @@ ABSTRACT_FILES = ("noun.attribute", "noun.cognition", "noun.feeling", "noun.grou
 #: "standouts include the pho", "minor hiccups", as often in faithful overviews as in
 #: others; docs/validity.md, "Thirtieth round").
 SUMMING_NOUNS = ("standout", "quibble", "hiccup", "hassle", "gripe", "drawback", "downside",
-                 "upside", "letdown", "snag", "nitpick", "caveat", "misstep", "shortcoming")
+                 "upside", "letdown", "snag", "nitpick", "caveat", "misstep", "shortcoming",
+                 "inconvenience", "discomfort", "nuisance")
 
 
 def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str]:

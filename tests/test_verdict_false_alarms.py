@@ -2016,6 +2016,8 @@ SALON = json.dumps({"name": "Studio Lumen", "city": "Tampa", "categories": "Hair
     ("Standouts include the color work.", []),
     ("A client found the $120-per-month color plan fair.", []),
     ("A hammock is praised beside the color work.", ["hammock"]),
+    # what a stay was like, summed up: "inconvenience", "discomfort" (WordNet's noun.state)
+    ("The wait for color work was an inconvenience.", []),
 ])
 def test_a_word_the_context_never_uses_is_a_term(response, terms):
     r = evaltools.score(CAFE_Q, SALON, response)
@@ -2219,3 +2221,59 @@ def test_a_word_of_the_same_stem_is_no_term_the_context_never_uses(response, ter
            "negative to change their images.")
     r = evaltools.score("How were photos manipulated before computers?", ctx, response)
     assert [t for a in r.anchors for t in a.terms] == terms
+
+
+# ------------------------------------------------------------ thirty-first round's readings
+
+WORKSHOP = json.dumps({
+    "name": "Second Grain", "categories": "Furniture Stores, Antiques",
+    "hours": {"Tuesday": "10:0-18:0", "Wednesday": "10:0-18:0", "Saturday": "9:0-15:0"},
+    "attributes": {"BusinessAcceptsCreditCards": "True"},
+    "review_info": [{"review_text": "Bought a dresser for $480. They don't deliver "
+                                    "themselves; a guy with a truck charged $80. Every "
+                                    "previous customer seemed happy."}]})
+OVERVIEW_Q = ("Write an objective overview about the following local business based only on "
+              "the provided structured data in the JSON format. You should include details "
+              "and cover the information mentioned in the customers' review.")
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # an amenity or a provenance the response denies is none it adds to the record
+    ("Second Grain sells furniture, with no in-house delivery.", False),
+    ("Second Grain sells furniture and has no sauna.", False),
+    ("Second Grain sells furniture with in-house delivery.", True),
+    ("Second Grain sells furniture and has a sauna.", True),
+])
+def test_a_denied_amenity_or_provenance_is_none_the_response_adds(response, absent):
+    r = evaltools.score(CAFE_Q, WORKSHOP, response)
+    assert any(a.contradiction == "record_absent" for a in r.anchors) is absent
+    assert r.verdict_inputs.amenity_absent is absent
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # the "no" is Monday's; "while" turns to Saturday, which the record opens
+    ("It is open Tuesday, Wednesday and Saturday. Complaints include no Monday hours while "
+     "Saturdays book up quickly.", False),
+    ("It is open Tuesday and Wednesday, with no Saturday hours.", True),
+])
+def test_a_turn_ends_what_a_no_denies_of_the_days(response, denied):
+    r = evaltools.score(CAFE_Q, WORKSHOP, response)
+    assert any(a.contradiction == "record_hours" for a in r.anchors) is denied
+
+
+def test_an_attributed_here_is_line_is_the_responses_preamble():
+    text = ("Based on the provided data, here is an overview of Second Grain:\n\n"
+            "Second Grain sells furniture.")
+    r = evaltools.score(CAFE_Q, WORKSHOP, text)
+    # the line says what follows: none of its words is checked, and no claim is cut empty
+    assert all(a.start < a.end and a.text for a in r.anchors)
+    assert not any(s.start < text.index("\n") for s in r.unsupported_spans)
+    assert r.verdict == "PASS"
+
+
+def test_the_instructions_customers_are_no_topic_of_a_record():
+    # "customers' review" names what to cover, as "reviews" does: the record's own
+    # "customer" does not make it a topical word that the overview must repeat
+    r = evaltools.score(OVERVIEW_Q, WORKSHOP, "Second Grain sells furniture; a dresser "
+                        "cost $480.")
+    assert r.verdict_inputs.completeness_waived and r.missing_keywords == ()

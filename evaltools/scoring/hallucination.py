@@ -443,11 +443,22 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
     >>> [absent_amenities(x, c, frozenset(cfg.hallucination.amenities))
     ...  for x in extract_claims(nlp("The gym offers free Wi-Fi and a sauna."))]
     [(), ('sauna',)]
+
+    An amenity the claim denies is none it adds (*no in-house delivery*):
+
+    >>> [absent_amenities(x, c, frozenset(cfg.hallucination.amenities))
+    ...  for x in extract_claims(nlp("The gym has no sauna."))]
+    [()]
     """
     index = context.index.sentences
     return tuple(dict.fromkeys(
         w.word.text for w in claim.words
-        if any(f in amenities for f in w.word.forms) and not index.locate(w.word)))
+        if not w.negated and any(f in amenities for f in w.word.forms)
+        and not index.locate(w.word)))
+
+
+#: A denial right before a phrase: "*no* in-house delivery", "is *not* homemade".
+_DENIED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|never)|n['\u2019]t)\s+$")
 
 
 def _squeezed(text: str) -> str:
@@ -466,6 +477,11 @@ class Provenance:
     >>> p.absent("A family-owned diner with homemade pie.", "Our homemade pie is the best.")
     ((2, 14, 'family-owned'),)
     >>> p.absent("A family run diner.", "A diner run by the Family Run group.")
+    ()
+
+    A way the response denies is no claim (*no in-house delivery*, *not homemade*):
+
+    >>> p.absent("No in-house delivery; the pie is not homemade.", "Pie.")
     ()
     """
 
@@ -495,6 +511,8 @@ class Provenance:
         held = _squeezed(context)
         out = []
         for m in found:
+            if _DENIED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                continue
             said = _squeezed(m.group())
             group = next((g for g in self.groups if said in g), (said,))
             if not any(v in held for v in group):
@@ -577,7 +595,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             if not after:
                 continue
             start = min(after)
-            c = dataclasses.replace(c, start=start, text=response.text[start:c.end])
+            # (a claim's subject may stand after its span: "here is an overview of ...")
+            end = max(c.end, *(w.word.end for w in c.words), *(v.end for v in c.values))
+            c = dataclasses.replace(c, start=start, end=end, text=response.text[start:end])
         # "it happens in three steps:", "squinting does two useful things:": a line that
         # introduces the response's own points states no fact of the context
         introduces = any(own_counts.get(v.start) == OWN_LIST for v in c.values)

@@ -241,6 +241,9 @@ _HERE_IS = re.compile(r"\s*(?:here(?:'s|\s+is|\s+are)|below\s+is|the\s+following
                       r"answer|response|description|breakdown|rundown|explanation|list|review|"
                       r"profile|synopsis|recap)\b"
                       r"[^\n:.!?]{0,200}(?::|(?=\n)|\.(?=\s*\n))", re.IGNORECASE)
+#: "Based on the article, here is a summary:": the attribution that leads the line.
+_LEAD_COMMA = re.compile(r"\s*" + _LEAD + r"\s+(?:the\s+)?(?:[\w&'.-]+\s+)?" + _NAMED
+                         + r"\s*,", re.IGNORECASE)
 
 
 def preamble_span(text: str) -> tuple[tuple[int, int], ...]:
@@ -255,12 +258,16 @@ def preamble_span(text: str) -> tuple[tuple[int, int], ...]:
     ["Sure! Here's a summary of the news in under 100 words:"]
     >>> preamble_span("Here is why: it rained."), preamble_span("Sure, it rained.")
     ((), ((0, 5),))
+    >>> t = "Based on the provided data, here is an overview of Stitchworks:\n\nIt sews."
+    >>> [t[a:b] for a, b in preamble_span(t)]
+    ['Based on the provided data, here is an overview of Stitchworks:']
     """
     end = 0
     c = _COURTESY.match(text)
     if c:
         end = c.end()
-    h = _HERE_IS.match(text, end)
+    lead = _LEAD_COMMA.match(_plain(text), end)
+    h = _HERE_IS.match(text, lead.end() if lead else end)
     if h and (h.group().rstrip().endswith(":") or text[h.end():h.end() + 3].strip() == ""
               or "\n" in text[h.end():h.end() + 3]):
         end = h.end()

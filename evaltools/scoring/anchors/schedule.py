@@ -297,6 +297,10 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     >>> [(s.days[0], s.open) for s in statements(  # no closed Saturday
     ...     "It is open weekdays. Drawbacks include no email, and short Saturday hours.")]
     [('Monday', True)]
+    >>> [(s.days, s.open) for s in statements(  # Saturday is no closed day either
+    ...     "It opens Tuesday to Saturday. Complaints include no Monday hours while "
+    ...     "Saturdays book up quickly.")][1:]
+    [(('Monday',), False), (('Saturday',), True)]
     >>> [s.days for s in statements("It is open Tuesday to Friday, and one regular wished "
     ...                             "it were open Mondays.")]
     [('Tuesday', 'Wednesday', 'Thursday', 'Friday')]
@@ -373,9 +377,11 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                 continue  # "closed at 2 p.m. one Saturday": a visit, not the week
             before = s[max(0, a - 25):a]
             # a "no" that a comma closes denies what it stands before, not the day: "no
-            # email, and short Saturday hours" (a day *closed* stays denied along a list)
+            # email, and short Saturday hours" (a day *closed* stays denied along a list);
+            # nor does one a turn closes: "no Monday hours while Saturdays book up"
             negs = [n for n in _NEGATED.finditer(before)
-                    if n.group().lower() == "closed" or "," not in before[n.end():]]
+                    if (n.group().lower() == "closed" or "," not in before[n.end():])
+                    and not _TURN.search(before, n.end())]
             listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
                       and _LIST_GAP.fullmatch(s[groups[k - 1][2]:a]))
             if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed or (
