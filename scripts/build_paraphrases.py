@@ -160,6 +160,31 @@ def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str
     return sorted(out)
 
 
+def ing_things(dict_dir: Path) -> list[str]:
+    """Nouns in *-ing* (matcher keys) whose first sense WordNet files as anything but an act
+    (*painting*, *frosting*, *wedding*): the *-ing* nouns that name a thing; every other one
+    (*booking*, *scheduling*, *sighting*, and those WordNet does not know, *rebooking*)
+    names what someone does, which a text says with its verb."""
+    names = {}
+    for line in (dict_dir / "lexnames").read_text(encoding="latin-1").splitlines():
+        f = line.split()
+        if len(f) >= 2:
+            names[f[0].zfill(2)] = f[1]
+    lexfile = {}
+    for path in sorted(dict_dir.glob("data.noun*")):
+        for line in path.read_text(encoding="latin-1").splitlines():
+            if line and not line.startswith(" "):
+                f = line.split(maxsplit=2)
+                lexfile[f[0]] = names.get(f[1].zfill(2))
+    out = set()
+    for lemma, offsets in read_index(dict_dir / "index.noun").items():
+        w = _clean(lemma)
+        if (w and w.endswith("ing") and offsets and zipf(w) > 0
+                and lexfile.get(offsets[0]) != "noun.act"):
+            out.add(w)
+    return sorted(out)
+
+
 #: WordNet antonyms that tell one event or state from its two sides or name two of a kind,
 #: and do not contradict each other (*you can buy bags* is *sold by the bag*).
 NOT_OPPOSED = frozenset({
@@ -283,19 +308,21 @@ def main(argv: list[str] | None = None) -> int:
     abstract = sorted(set(abstract_nouns(args.dict_dir, args.min_zipf, args.max_zipf))
                       | set(SUMMING_NOUNS))
     opposite = antonyms(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
+    things = ing_things(args.dict_dir)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.output.with_suffix(".tmp")
     tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
                                "scripts/build_paraphrases.py", "senses": args.senses,
                                "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
                                "supports": table, "name_forms": names,
-                               "abstract_nouns": abstract, "antonyms": opposite},
+                               "abstract_nouns": abstract, "antonyms": opposite,
+                               "ing_things": things},
                               separators=(",", ":"), sort_keys=True)
                    + "\n", encoding="utf-8")
     tmp.replace(args.output)
     print(f"{len(table)} words, {sum(map(len, table.values()))} pairs, "
           f"{len(names)} name forms, {len(abstract)} abstract nouns, "
-          f"{len(opposite)} words with antonyms -> {args.output}")
+          f"{len(opposite)} words with antonyms, {len(things)} -ing things -> {args.output}")
     return 0
 
 

@@ -2018,6 +2018,10 @@ SALON = json.dumps({"name": "Studio Lumen", "city": "Tampa", "categories": "Hair
     ("A hammock is praised beside the color work.", ["hammock"]),
     # what a stay was like, summed up: "inconvenience", "discomfort" (WordNet's noun.state)
     ("The wait for color work was an inconvenience.", []),
+    # what someone does, by a verb and -ing ("rebooking", not in WordNet; "scheduling", an
+    # act in WordNet): the record says it with its verb; a thing in -ing is still a term
+    ("Clients praise the rebooking and scheduling of color work.", []),
+    ("Clients praise the frosting beside the color work.", ["frosting"]),
 ])
 def test_a_word_the_context_never_uses_is_a_term(response, terms):
     r = evaltools.score(CAFE_Q, SALON, response)

@@ -43,7 +43,14 @@ from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, st
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
-from evaltools.scoring.matcher import ACRONYM_INNER, abstract_nouns, paraphrases, stem, zipf
+from evaltools.scoring.matcher import (
+    ACRONYM_INNER,
+    abstract_nouns,
+    ing_things,
+    paraphrases,
+    stem,
+    zipf,
+)
 from evaltools.scoring.result import Anchor
 from evaltools.scoring.sources import inside, names_sources
 
@@ -304,7 +311,9 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
     *practicality*, *warmth*), nor one that names a role a person has (:func:`role_noun`:
     *cashier*, *staffer*, *seamstress*: how overviews call the people reviews speak of, "the
     girl at the register"; as often in faithful overviews as in those with an invented
-    detail, docs/validity.md, "Thirtieth round").
+    detail, docs/validity.md, "Thirtieth round"), nor one that names what someone does by a
+    verb and *-ing* (:func:`action_noun`: *booking*, *sightings*; docs/validity.md,
+    "Thirty-first round").
 
     Examples
     --------
@@ -347,11 +356,26 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
              and not names_sources(w.word.text)  # "A few other points from the passages:"
              and w.word.key not in abstract  # "hindsight", "practicality": a judgement
              and not role_noun(w.word.key)  # "a cashier", "a staffer": who reviews speak of
+             and not action_noun(w.word.key)  # "rebooking": what the record's verbs say
              and zipf(w.word.text.lower()) < zipf_below
              and not any(f in keys for f in w.word.forms)
              and not index.holds(w, paraphrase, paraphrase_cosine)
              and not index.sentences.derived_positions(w.word)]
     return tuple(dict.fromkeys(w.word.text for w in sorted(terms, key=lambda w: w.word.start)))
+
+
+def action_noun(key: str) -> bool:
+    """Whether ``key`` (a noun's lower-case key) names what someone does by a verb and
+    *-ing* (*booking*, *scheduling*, *sightings*, *rebooking*): an *-ing* noun that is none of
+    the shipped WordNet table's things (:func:`~evaltools.scoring.matcher.ing_things`:
+    *painting*, *frosting*). A record says such an act with its verb (*book ahead*, *saw
+    dolphins*), so the noun adds nothing of its own.
+
+    >>> [action_noun(w) for w in ("booking", "sightings", "rebooking", "painting", "bingo")]
+    [True, True, True, False, False]
+    """
+    one = key[:-1] if key.endswith("ings") else key
+    return one.endswith("ing") and one not in ing_things()
 
 
 def role_noun(key: str) -> bool:

@@ -669,6 +669,20 @@ def abstract_nouns() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
+def ing_things() -> frozenset[str]:
+    """Keys of the nouns in *-ing* whose first sense WordNet 3.0 files as anything but an act
+    (``paraphrases.json``, ``ing_things``): *painting*, *frosting*, *wedding* name a thing;
+    *booking* and *scheduling*, which are not here, name what someone does.
+
+    Examples
+    --------
+    >>> [w in ing_things() for w in ("painting", "frosting", "booking", "scheduling")]
+    [True, True, False, False]
+    """
+    return frozenset(_wordnet_tables()["ing_things"])
+
+
+@functools.lru_cache(maxsize=1)
 def _opposites() -> dict[str, tuple[str, ...]]:
     table: dict[str, set[str]] = {k: set(v) for k, v in _wordnet_tables()["antonyms"].items()}
     for key, opposite in ANTONYMS.items():
