@@ -63,15 +63,16 @@ def test_an_instructions_task_verbs_and_word_count_range_are_not_its_topic(nlp):
             "the provided structured data in the JSON format. You should include details and "
             "cover the information mentioned in the customers' review. The overview should be "
             "100 - 200 words. Don't make up information.")
-    # left: only "customer" (the verbs include/cover/mention/make, "review" and the
-    # word-count range "100 - 200 words" name the task)
+    # nothing left: the verbs include/cover/mention/make, "review", "customers" (whose
+    # review to cover) and the word-count range "100 - 200 words" name the task
     assert topical_words(q, cfg.relevance.task_words, cfg.completeness.keyword_pos) == (
-        ("customer",), ("customer",))
+        (), ())
     ctx = '{"name": "Joe\'s Pizza", "review_info": [{"review_text": "Customers love the crust."}]}'
     told = evaltools.score(q.text, ctx, "Customers praise the great crust at Joe's Pizza.")
-    assert told.keywords == ("customer",) and told.completeness == 1.0
     silent = evaltools.score(q.text, ctx, "Joe's Pizza has a great crust.")
-    assert silent.completeness == 0.0  # the one topical word is missing
+    # the record's own "customers" does not make an overview that leaves it out incomplete
+    assert told.keywords == silent.keywords == ()
+    assert told.verdict == silent.verdict == "PASS"
     # a topical word the context lacks is about the task: reviews by patients never say
     # "customers", so a faithful overview that says "patients" is not incomplete
     dentist = '{"name": "Bright Smile Dental", "review_info": [{"review_text": "Painless."}]}'
