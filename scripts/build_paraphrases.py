@@ -32,6 +32,11 @@ A fourth table, ``antonyms``, pairs opposite words: WordNet's lexical antonym po
 a claim word's opposite contradicts it (``ContextIndex``; docs/validity.md, "Twenty-sixth
 round").
 
+A fifth table, ``ing_things``, lists the nouns in *-ing* whose first sense WordNet files as
+anything but an act (*painting*, *frosting*, *wedding*); any other noun in *-ing* (*booking*,
+*sightings*, *rebooking*) names what someone does, and is no term the context never uses
+(``hallucination.action_noun``; docs/validity.md, "Thirty-first round").
+
 A second table, ``name_forms``, pairs a proper name with the adjective that pertains to
 it (WordNet's pertainym pointers, ``\\``, where both words are capitalised: *Belgian* /
 *Belgium*, *Argentinian* / *Argentina*, *Texan* / *Texas*), both ways; the matcher finds a
@@ -140,24 +145,31 @@ SUMMING_NOUNS = ("standout", "quibble", "hiccup", "hassle", "gripe", "drawback",
 def abstract_nouns(dict_dir: Path, min_zipf: float, max_zipf: float) -> list[str]:
     """Nouns (matcher keys) whose first sense is in one of :data:`ABSTRACT_FILES` (the
     shipped table adds :data:`SUMMING_NOUNS`)."""
+    lexfile = noun_files(dict_dir)
+    out = set()
+    for lemma, offsets in read_index(dict_dir / "index.noun").items():
+        w = _clean(lemma)
+        if (w and offsets and min_zipf <= zipf(w) <= max_zipf
+                and lexfile.get(offsets[0]) in ABSTRACT_FILES):
+            out.add(w)
+    return sorted(out)
+
+
+def noun_files(dict_dir: Path) -> dict[str, str]:
+    """For each noun sense (its offset in ``data.noun``), the name of the lexicographer file
+    WordNet files it in (``noun.act``, ``noun.artifact``, ...)."""
     names = {}
     for line in (dict_dir / "lexnames").read_text(encoding="latin-1").splitlines():
         f = line.split()
         if len(f) >= 2:
             names[f[0].zfill(2)] = f[1]
-    wanted = {num for num, name in names.items() if name in ABSTRACT_FILES}
     lexfile = {}
     for path in sorted(dict_dir.glob("data.noun*")):
         for line in path.read_text(encoding="latin-1").splitlines():
             if line and not line.startswith(" "):
                 f = line.split(maxsplit=2)
-                lexfile[f[0]] = f[1]
-    out = set()
-    for lemma, offsets in read_index(dict_dir / "index.noun").items():
-        w = _clean(lemma)
-        if w and offsets and min_zipf <= zipf(w) <= max_zipf and lexfile.get(offsets[0]) in wanted:
-            out.add(w)
-    return sorted(out)
+                lexfile[f[0]] = names.get(f[1].zfill(2), "")
+    return lexfile
 
 
 def ing_things(dict_dir: Path) -> list[str]:
@@ -165,17 +177,7 @@ def ing_things(dict_dir: Path) -> list[str]:
     (*painting*, *frosting*, *wedding*): the *-ing* nouns that name a thing; every other one
     (*booking*, *scheduling*, *sighting*, and those WordNet does not know, *rebooking*)
     names what someone does, which a text says with its verb."""
-    names = {}
-    for line in (dict_dir / "lexnames").read_text(encoding="latin-1").splitlines():
-        f = line.split()
-        if len(f) >= 2:
-            names[f[0].zfill(2)] = f[1]
-    lexfile = {}
-    for path in sorted(dict_dir.glob("data.noun*")):
-        for line in path.read_text(encoding="latin-1").splitlines():
-            if line and not line.startswith(" "):
-                f = line.split(maxsplit=2)
-                lexfile[f[0]] = names.get(f[1].zfill(2))
+    lexfile = noun_files(dict_dir)
     out = set()
     for lemma, offsets in read_index(dict_dir / "index.noun").items():
         w = _clean(lemma)

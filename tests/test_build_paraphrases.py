@@ -40,3 +40,23 @@ def test_abstract_nouns_are_those_whose_first_sense_is_an_abstract_file(tmp_path
     assert build_paraphrases.abstract_nouns(d, 0.0, 8.0) == ["hindsight", "warmth"]
     # the Zipf window applies as to every table: hindsight is Zipf 3.3, warmth 3.8
     assert build_paraphrases.abstract_nouns(d, 3.5, 8.0) == ["warmth"]
+
+
+def test_ing_things_are_the_ing_nouns_whose_first_sense_is_no_act(tmp_path):
+    """painting (first sense an artifact) is a thing; booking (an act) is not, nor is
+    sighting, whose first sense is an act though its second is an artifact's; sauna does not
+    end in -ing."""
+    (tmp_path / "lexnames").write_text("04\tnoun.act\t1\n06\tnoun.artifact\t1\n",
+                                       encoding="latin-1")
+    (tmp_path / "index.noun").write_text(
+        "  1 this is a licence line\n"
+        "painting n 1 0 1 0 00000001\n"
+        "booking n 1 0 1 0 00000002\n"
+        "sighting n 2 0 2 0 00000002 00000001\n"
+        "sauna n 1 0 1 0 00000003\n", encoding="latin-1")
+    (tmp_path / "data.noun").write_text(
+        "  1 this is a licence line\n"
+        "00000001 06 n 01 painting 0 000 | a picture\n"
+        "00000002 04 n 01 booking 0 000 | the act of reserving\n"
+        "00000003 06 n 01 sauna 0 000 | a room heated to make you sweat\n", encoding="latin-1")
+    assert build_paraphrases.ing_things(tmp_path) == ["painting"]
