@@ -18,7 +18,8 @@ Sections (each ``short form -> what it stands for``, lower case):
   ``lab`` with their long forms (``matcher.paraphrases``);
 - ``address``: USPS street-suffix and unit abbreviations -> the word (``Ste`` -> ``suite``,
   ``Ave`` -> ``avenue``): a business record writes ``Ste 104`` where an overview says *Suite
-  104* (``Dr`` and ``Ct`` are left out: *Doctor*, Connecticut).
+  104* (``Dr`` and ``Ct`` are left out: *Doctor*, Connecticut); and the one-letter USPS
+  directionals (``N Lincoln Ave`` where an overview says *North Lincoln Avenue*).
 
 The matcher (``evaltools/scoring/matcher.py``) reads the file once. Deterministic output.
 """
@@ -93,6 +94,8 @@ ADDRESS = {
     "st": "street", "ste": "suite", "ave": "avenue", "av": "avenue", "blvd": "boulevard",
     "rd": "road", "hwy": "highway", "pkwy": "parkway", "ln": "lane", "apt": "apartment",
     "bldg": "building",
+    # USPS directionals, one letter only (NE, SE: Nebraska, Sweden's code)
+    "n": "north", "s": "south", "e": "east", "w": "west",
 }
 
 

@@ -2282,3 +2282,22 @@ def test_the_instructions_customers_are_no_topic_of_a_record():
     r = evaltools.score(OVERVIEW_Q, WORKSHOP, "Second Grain sells furniture; a dresser "
                         "cost $480.")
     assert r.verdict_inputs.completeness_waived and r.missing_keywords == ()
+
+
+FONDUE = json.dumps({"name": "Le Caquelon", "address": "2415 N Lincoln Ave", "city": "Chicago",
+                     "categories": "Fondue, Restaurants",
+                     "review_info": [{"review_text": "Our server Claudia and her colleague "
+                                                     "Mateo were great."}]})
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # a record's one-letter directional is the word (USPS: N = North)
+    ("Le Caquelon is on North Lincoln Avenue in Chicago.", []),
+    ("Le Caquelon is on South Lincoln Avenue in Chicago.", ["South"]),
+    # a role in the plural opening a sentence before names the record holds
+    ("Servers Claudia and Mateo poured the wine.", []),
+    ("Servers Pierre and Mateo poured the wine.", ["Servers", "Pierre"]),
+])
+def test_a_directional_and_a_plural_role_are_no_absent_names(response, absent):
+    r = evaltools.score(CAFE_Q, FONDUE, response)
+    assert [n for a in r.anchors for n in a.absent] == absent

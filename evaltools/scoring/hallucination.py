@@ -233,6 +233,10 @@ def absent_names(claim, context: ContextFeatures,
     ...                                       "The owner said that Cashier Teddy was friendly.")
     ...  for x in extract_claims(nlp(t)) if "Teddy" in x.text]
     [(), ('Cashier',)]
+    >>> c = context_features(nlp("Lisa and Amy were friendly."), cfg)
+    >>> [absent_names(x, c, text=t) for t in ("Therapists Lisa and Amy were friendly.",)
+    ...  for x in extract_claims(nlp(t))]
+    [()]
 
     Initials before a surname the context holds are no absent name; a first name is:
 
@@ -279,8 +283,10 @@ def absent_names(claim, context: ContextFeatures,
         if any(w.start in excused for w in run):
             continue  # written short: every word of it, or a stretch, excused above
         if (text and _SENTENCE_START.search(text, max(0, run[0].start - 40), run[0].start)
-                and role_noun(run[0].text.lower()) and all(index.locate(w) for w in run[1:])):
-            excused.add(run[0].start)  # "Instructor Mariana" opening a sentence
+                and any(role_noun(k) for k in (run[0].text.lower(),
+                                                 run[0].text.lower().removesuffix("s")))
+                and all(index.locate(w) for w in run[1:])):
+            excused.add(run[0].start)  # "Instructor Mariana", "Therapists Lisa and Amy"
         elif INITIALS.fullmatch(run[0].text) and all(index.locate(w) for w in run[1:]):
             excused.add(run[0].start)  # "J.K. Rowling" where the context says "Rowling"
     in_runs = {w.start for run in runs for w in run}

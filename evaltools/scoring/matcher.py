@@ -158,7 +158,7 @@ def token_key(tok) -> str:
     >>> [token_key(t) for t in load_pipeline()("taxes, crises, inboxes")]
     ['tax', '', 'crisis', '', 'inbox']
     >>> [token_key(t) for t in load_pipeline()("1250 S Broadway, Ste 104")]
-    ['1250', 's', 'broadway', '', 'suite', '104']
+    ['1250', 'south', 'broadway', '', 'suite', '104']
     >>> [token_key(t) for t in load_pipeline()("Multifuel Energy Ltd. and Apple Inc. said")]
     ['multifuel', 'energy', 'ltd', 'and', 'apple', 'inc', 'say']
     >>> [token_key(t) for t in load_pipeline()("The sims and Ms Sims, our bday")]
