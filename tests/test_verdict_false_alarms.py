@@ -2301,3 +2301,30 @@ FONDUE = json.dumps({"name": "Le Caquelon", "address": "2415 N Lincoln Ave", "ci
 def test_a_directional_and_a_plural_role_are_no_absent_names(response, absent):
     r = evaltools.score(CAFE_Q, FONDUE, response)
     assert [n for a in r.anchors for n in a.absent] == absent
+
+
+CRYO = json.dumps({"name": "Polar Recovery", "categories": "Cryotherapy",
+                   "attributes": {"BusinessAcceptsCreditCards": "True",
+                                  "BusinessAcceptsBitcoin": "False"},
+                   "review_info": [{"review_text": "Sessions are 3 min at like -200F, "
+                                                   "intense but bearable."}]})
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a scale's letter right after the digits is degrees: -200F = -200 °F
+    ("Sessions last three minutes at about -200°F.", True),
+    ("Sessions last three minutes at about -250°F.", False),
+])
+def test_degrees_written_without_their_sign_are_degrees(response, supported):
+    r = evaltools.score(CAFE_Q, CRYO, response)
+    assert [a.supported for a in r.anchors if a.kind == "number" and "F" in a.text] == [supported]
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # "not" after a comma denies what follows it, though the parser hangs it on "cards"
+    ("Polar Recovery takes credit cards, not Bitcoin.", False),
+    ("Polar Recovery takes Bitcoin, not credit cards.", True),
+])
+def test_a_comma_not_denies_what_follows_it(response, denied):
+    r = evaltools.score(CAFE_Q, CRYO, response)
+    assert any(a.contradiction in ("record_no", "record_yes") for a in r.anchors) is denied

@@ -545,6 +545,12 @@ def _negates(child) -> bool:
         and any(g.dep_ == "neg" for g in child.children))
 
 
+def _comma_not(neg, noun) -> bool:
+    """Whether ``neg``, a child of ``noun``, is a *not* after it and a comma, which denies
+    what follows (*credit cards, not Bitcoin*), not ``noun``."""
+    return neg.i > noun.i and neg.doc[neg.i - 1].text == ","
+
+
 def _lower_words(doc) -> frozenset[str]:
     """The lower-case words of ``doc``, once per document (``clause_negated`` reads every
     token of a context: rare words such as *neither* are looked for only where they are)."""
@@ -609,6 +615,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("The deposit was only transferable, not refundable.")
     >>> [t.text for t in doc if t.pos_ == "ADJ" and clause_negated(t)]
     ['refundable']
+    >>> doc = load_pipeline()("It takes credit cards, not Bitcoin, and has street parking.")
+    >>> [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and clause_negated(t)]
+    ['Bitcoin']
     >>> doc = load_pipeline()("It is neither wheelchair accessible nor dog-friendly.")
     >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
     ['wheelchair', 'accessible', 'dog', 'friendly']
@@ -679,10 +688,15 @@ def clause_negated(tok) -> bool:
             return True  # "without an appointment", "the lack of dinner hours"
         if t.dep_ == "amod" and t.head.lower_ in NEGATIVE_SUBJECTS:
             return True  # "the room is nothing fancy"
-        if t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "neg" for c in t.children):
+        if t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "neg" and not _comma_not(c, t)
+                                               for c in t.children):
             # "accepts credit cards but not Bitcoin", "cards (but not Bitcoin)", "cards
             # are accepted (not Bitcoin)" (the parser's object predicate)
             return True
+        if t.dep_ in ("appos", "conj") and any(
+                c.dep_ == "neg" and c.i < t.i and _comma_not(c, t.head)
+                for c in t.head.children):
+            return True  # "takes credit cards, not Bitcoin" (the parser hangs "not" on cards)
         if t.pos_ == "ADJ" and any(_negates(c) for c in t.children):
             return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):

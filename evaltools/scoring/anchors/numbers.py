@@ -200,10 +200,14 @@ def _alternation(forms, *, flexible_space: bool = True) -> str:
 
 
 # Written right after the digits only: "12in" is inches (" in " is a preposition),
-# "3x" is a multiple ("12 x 10" is a dimension, left as two numbers).
+# "3x" is a multiple ("12 x 10" is a dimension, left as two numbers), "-200F" and "22C"
+# are degrees (reviewers drop the degree sign; "Ste 5 F" stays a letter).
 _UNIT_RE = (
-    f"(?i:{_alternation(_WORD_TO_UNIT)})|{_alternation(_SYMBOL_TO_UNIT)}|(?<=[0-9])(?:in|[xX×])"
+    f"(?i:{_alternation(_WORD_TO_UNIT)})|{_alternation(_SYMBOL_TO_UNIT)}"
+    "|(?<=[0-9])(?:in|[xX×FC])"
 )
+#: A scale's letter written right after the digits: degrees.
+_BARE_DEGREES = {"F": "°F", "C": "°C"}
 
 # --- scales -----------------------------------------------------------------
 
@@ -457,6 +461,8 @@ def _with_suffix(m: re.Match, amount: Decimal, prefix_currency: str | None) -> t
 def _unit(surface: str) -> str:
     if surface in _SYMBOL_TO_UNIT:
         return _SYMBOL_TO_UNIT[surface]
+    if surface in _BARE_DEGREES:
+        return _BARE_DEGREES[surface]
     key = re.sub(r"\s+", " ", surface).lower()
     if key in _WORD_TO_UNIT:
         return _WORD_TO_UNIT[key]
