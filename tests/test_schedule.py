@@ -276,3 +276,17 @@ def test_statements_never_crash_and_stay_in_the_text(text):
         assert 0 <= s.start < s.end <= len(text) and set(s.days) <= set(WEEK)
         found = denied(s, w)
         assert found is None or found[0] in s.days
+
+
+@pytest.mark.parametrize(("closes", "denied"), [("6 p.m.", False), ("8 p.m.", True)])
+def test_a_pm_that_ends_a_sentence_ends_it(closes, denied):
+    # the period of "8 p.m." also ends the sentence: the next one's "delivery" (another
+    # schedule's word) does not set the hours aside
+    ctx = json.dumps({"name": "Frankly", "hours": {
+        "Monday": "10:30-20:0", "Tuesday": "10:30-20:0", "Wednesday": "10:30-20:0",
+        "Thursday": "10:30-20:0", "Friday": "10:30-22:30", "Saturday": "10:30-22:30",
+        "Sunday": "11:0-18:0"}})
+    said = (f"It is open Saturday from 10:30 a.m. to 10:30 p.m. and Sunday from 11 a.m. to "
+            f"{closes} The restaurant offers takeout but no delivery.")
+    r = evaltools.score("Describe this business.", ctx, said)
+    assert any(a.contradiction == "record_hours" for a in r.anchors) is denied

@@ -2328,3 +2328,21 @@ def test_degrees_written_without_their_sign_are_degrees(response, supported):
 def test_a_comma_not_denies_what_follows_it(response, denied):
     r = evaltools.score(CAFE_Q, CRYO, response)
     assert any(a.contradiction in ("record_no", "record_yes") for a in r.anchors) is denied
+
+
+CUPCAKES = json.dumps({"name": "Frosted Fox", "categories": "Cupcakes, Bakeries",
+                       "attributes": {"RestaurantsTakeOut": "True",
+                                      "RestaurantsDelivery": "False"},
+                       "review_info": [{"review_text": "Great cupcakes. Wish they delivered, "
+                                                       "I'd order every week lol."}]})
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # the record's own "delivery: no" outweighs a review that wishes "they delivered"
+    ("The shop offers takeout and delivery.", True),
+    ("The shop offers takeout but not delivery.", False),
+])
+def test_a_records_own_value_outweighs_a_reviews_words(response, denied):
+    r = evaltools.score(CAFE_Q, CUPCAKES, response)
+    assert any(a.contradiction == "record_no" for a in r.anchors) is denied
+    assert (r.verdict == "FAIL") is denied

@@ -418,12 +418,16 @@ class ContextIndex:
         # support the claim: look there first (the same answer, linear in long texts).
         must = [f for w, f, req in zip(claim.words, found, required, strict=True)
                 if req and w.role == "predicate"] + list(vals)
-        for s in sorted(candidates.intersection(*must)):
+        ordered = sorted(candidates.intersection(*must))
+        # a record's own value outweighs what a review says: "offers delivery" is denied by
+        # "restaurants delivery: no" though a review wishes "they delivered"
+        keyed = any(self._polarity(claim, u) in ("record_no", "record_yes") for u in ordered)
+        for s in ordered:
             ok, _, note, _ = self._judge(claim, s, found, vals, required, min_share)
-            if ok:
+            if ok and not keyed:
                 start, end = self.spans[s]
                 return ClaimSupport(True, start, end, note)
-        if window > 0:  # facts fused from nearby sentences: a window either side
+        if window > 0 and not keyed:  # facts fused from nearby sentences: a window either side
             wide = [self._widen(f, window) for f in found]
             wide_vals = [self._widen(f, window) for f in vals]
             wide_must = [self._widen(f, window) for f in must]

@@ -123,11 +123,24 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     return out
 
 
+#: After a time's closing period, what says the period also ends the sentence: a capital
+#: letter ("... to 8 p.m. The restaurant offers ...") that opens no weekday ("4-10 p.m.
+#: Tuesday"), a line break or the text's end.
+_NEXT_SENTENCE = re.compile(rf"[ \t]+(?!{_DAY}\b)[A-Z]|[ \t]*(?:\n|$)")
+
+
 def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
-    """``text`` with each clock time written as a run of :data:`_MASK` (offsets kept)."""
+    """``text`` with each clock time written as a run of :data:`_MASK` (offsets kept); the
+    period of a *p.m.* that ends its sentence stays, to end it.
+
+    >>> t = _masked("Sunday 11 a.m. to 8 p.m. Delivery too.", [(7, 14, 660), (18, 24, 1200)])
+    >>> t.replace(_MASK, "#")
+    'Sunday ####### to #####. Delivery too.'
+    """
     chars = list(text)
     for start, end, _ in times:
-        chars[start:end] = _MASK * (end - start)
+        stop = end - 1 if text[end - 1] == "." and _NEXT_SENTENCE.match(text, end) else end
+        chars[start:stop] = _MASK * (stop - start)
     return "".join(chars)
 
 
