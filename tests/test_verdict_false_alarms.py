@@ -5,6 +5,7 @@ import dataclasses
 import json
 import math
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -2346,3 +2347,14 @@ def test_a_records_own_value_outweighs_a_reviews_words(response, denied):
     r = evaltools.score(CAFE_Q, CUPCAKES, response)
     assert any(a.contradiction == "record_no" for a in r.anchors) is denied
     assert (r.verdict == "FAIL") is denied
+
+
+def test_a_records_no_to_a_verb_does_not_outweigh_a_review():
+    # probe batch 83's biz991 (benchmarks/probe_responses.jsonl): its record reads
+    # "appointment needed: no", and "two other places had said a new tire was needed" (the
+    # focus a verb) is still the review's, not denied by the record
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "probe_responses.jsonl"
+    row = next(r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+               if r["id"] == "biz991")
+    r = evaltools.score(row["query"], row["context"], row["response"])
+    assert not any(a.contradiction == "record_no" for a in r.anchors)
