@@ -2358,3 +2358,16 @@ def test_a_records_no_to_a_verb_does_not_outweigh_a_review():
                if r["id"] == "biz991")
     r = evaltools.score(row["query"], row["context"], row["response"])
     assert not any(a.contradiction == "record_no" for a in r.anchors)
+
+
+@pytest.mark.parametrize("sentence", [
+    # what the sources leave out, after what they say ("though", an adverb, "quantify")
+    "Here's what the passages say, though they don't directly compare TV episodes with films.",
+    "Whether the EU would retaliate over climate policy is not something these passages "
+    "discuss.",
+])
+def test_what_an_answer_says_of_its_sources_is_not_checked(sentence):
+    ctx = "Binge-watching makes the brain produce dopamine. Server load slows Reddit."
+    r = evaltools.score("Why does binge-watching feel good?", ctx,
+                        "Binge-watching makes the brain produce dopamine. " + sentence)
+    assert not [a for a in r.anchors if not a.supported and a.counted]

@@ -69,8 +69,9 @@ _NEG_VERB = (r"(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|wi
              r"\s+(?:no|nothing)\b)")
 # ... or, after what the sources do say, what they do not: "the passages touch on it but
 # don't compare the two" (not "the documents were signed but not filed").
-_NEG_REPORT = (r"(?:do|does|did)(?:\s+not|n't)\s+(?:say|mention|compare|give|address|discuss|"
-               r"explain|specify|state|cover|provide|answer|tell|describe|list)")
+_NEG_REPORT = (r"(?:do|does|did)(?:\s+not|n't)\s+(?:(?:directly|explicitly|specifically|really|"
+               r"actually)\s+)?(?:say|mention|compare|give|address|discuss|explain|specify|"
+               r"state|cover|provide|answer|tell|describe|list|quantify)")
 # Nouns that name the sources only: "the results were not significant" and "the reviews
 # are not positive" speak of the world, "the provided data does not" of the sources.
 _SRC_ONLY = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|excerpts?|snippets?|"
@@ -87,7 +88,9 @@ _SILENT = re.compile(
     r"\b(?:(?:the|these|this|those|both|all|my)\s+" + _SILENT_NAMED
     + r"|" + _NUMBERABLE + r"\s+(?:\d+|#\d+|[A-Z])"
     + r")\s+(?:(?:also|only|even|actually|specifically|really|here)\s+)?(?:" + _NEG_VERB
-    + r"|[^.?!\n]{0,60}?\b(?:but|yet)\s+" + _NEG_REPORT + r")\b"
+    + r"|[^.?!\n]{0,60}?\b(?:but|yet|though|although)\s+(?:they\s+)?" + _NEG_REPORT + r")\b"
+    + r"|\bnot\s+something\s+(?:the|these|this|those|both|all)\s+" + _SILENT_NAMED
+    + r"\s+(?:\w+\s+)?(?:discuss|cover|mention|address|say|explain)"
     + r"|\b(?:the|these|this|those|both|all)\s+" + _SILENT_NAMED
     + r"\s+(?:only\s+)?(?:partly|partially|indirectly)\s+(?:answer|address|cover|explain)"
     + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
@@ -128,6 +131,8 @@ _ATTRIBUTION = re.compile(
     + r"|(?:^|(?<=[.!?]\s))in\s+" + _NAMED + r"(?=\s*,)"                  # In passage 2, ...
     + r"|\b" + _NUMBERED                                                   # Passage 5, which ...
     + r"|" + _FROM                                                   # key points from the passages
+    + r"|\b(?:comes?|came)\s+up\s+in\s+(?:both|all|several|two|three|the|these)\s+"
+    + _SRC_ONLY                                                      # this comes up in both sources
     + r"|\[\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\](?:\[\d{1,3}\])*",             # a citation: [1][3]
     re.IGNORECASE | re.MULTILINE)
 
@@ -177,6 +182,15 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     ["There isn't a direct answer in them.", "The passages touch on it but don't compare them."]
     >>> abstention_sentences("The passages only partly answer this.", [(0, 37)])
     ((0, 37),)
+    >>> t = ("Here's what the passages say, though they don't directly compare TV episodes "
+    ...      "with films.")
+    >>> abstention_sentences(t, [(0, len(t))]) == ((0, len(t)),)
+    True
+    >>> t = "Whether the EU would do so is not something these passages discuss."
+    >>> abstention_sentences(t, [(0, len(t))]) == ((0, len(t)),)
+    True
+    >>> abstention_sentences("The team did not directly compare the drugs.", [(0, 44)])
+    ()
     >>> abstention_sentences("The drug only partly explains the decline.", [(0, 42)])
     ()
     >>> abstention_sentences("The text is red.", [(0, 16)])
@@ -227,6 +241,8 @@ def attribution_spans(text: str) -> tuple[tuple[int, int], ...]:
     ['from the passages']
     >>> show("Passage 5, which is about fries, notes that heat helps [1][3].")
     ['Passage 5', '[1][3]']
+    >>> show("Server load comes up in both sources. It came up in the meeting.")
+    ['comes up in both sources']
     >>> show("The report says sales rose. The mug is based on a 1990 design.")
     []
     """
