@@ -2371,3 +2371,31 @@ def test_what_an_answer_says_of_its_sources_is_not_checked(sentence):
     r = evaltools.score("Why does binge-watching feel good?", ctx,
                         "Binge-watching makes the brain produce dopamine. " + sentence)
     assert not [a for a in r.anchors if not a.supported and a.counted]
+
+
+UPHOLSTERY = json.dumps({
+    "name": "Stitchworks Auto Trim", "categories": "Auto Upholstery",
+    "attributes": {"BusinessParking": "{'garage': False, 'street': False, 'validated': False, "
+                                      "'lot': True, 'valet': False}"},
+    "review_info": [{"review_text": "Brought in my '68 Mustang with the original seats. "
+                                    "The place looks like a garage from outside."}]})
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # what a claim likens the shop to is nothing it has: "garage: no" does not deny it
+    ("The shop looks like a garage from outside.", False),
+    ("The shop has a garage.", True),
+])
+def test_a_likeness_is_nothing_a_record_denies(response, denied):
+    r = evaltools.score(CAFE_Q, UPHOLSTERY, response)
+    assert any(a.contradiction == "record_no" for a in r.anchors) is denied
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "'68" after an apostrophe is the year 1968
+    ("Ron redid the seats of a 1968 Mustang.", True),
+    ("Ron redid the seats of a 1967 Mustang.", False),
+])
+def test_a_year_written_short_is_the_year(response, supported):
+    r = evaltools.score(CAFE_Q, UPHOLSTERY, response)
+    assert [a.supported for a in r.anchors if a.kind == "date"] == [supported]

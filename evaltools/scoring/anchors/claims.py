@@ -266,6 +266,9 @@ class ClaimWord:
     head: bool = False
     qualifier: bool = False
     negated: bool = False
+    #: a word of what the claim likens its subject to (*looks like a garage*, *resembles
+    #: a diner*): not something the subject has (:func:`_likened`)
+    likened: bool = False
 
     @property
     def name(self) -> bool:
@@ -543,6 +546,23 @@ def _negates(child) -> bool:
         child.dep_ in ("punct", "dep") and child.lower_ in NEGATION_WORDS) or (
         child.dep_ == "advmod" and child.lower_ in NEGATED_DEGREE
         and any(g.dep_ == "neg" for g in child.children))
+
+
+def _likened(tok) -> bool:
+    """Whether ``tok`` belongs to what a comparison likens something to: the object of
+    *like* or *unlike*, or of *resemble*, with its modifiers (*looks like a garage from
+    outside*: the shop has no garage for it).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("The shop looks like a garage. It has a garage.")
+    >>> [(t.text, _likened(t)) for t in doc if t.text == "garage"]
+    [('garage', True), ('garage', False)]
+    """
+    t = tok
+    while t.dep_ in ("compound", "amod", "det", "nummod") and t.head.i != t.i:
+        t = t.head
+    return ((t.dep_ == "pobj" and t.head.lower_ in ("like", "unlike"))
+            or (t.dep_ == "dobj" and t.head.lemma_.lower() == "resemble"))
 
 
 def _comma_not(neg, noun) -> bool:
@@ -864,7 +884,7 @@ class _Words:
             if prev is not None:
                 head, qualifier = head or prev.head, qualifier or prev.qualifier
             words[k] = ClaimWord(w, rarity(w.key), role, head, qualifier,
-                                 negated=clause_negated(tok))
+                                 negated=clause_negated(tok), likened=_likened(tok))
         return list(words.values()), list(values.values())
 
 

@@ -279,6 +279,8 @@ class ContextIndex:
         "record_yes" (a negated claim's focus there as a record's ``key: yes``: *does not
         take reservations* against ``restaurants reservations: yes``)."""
         key = claim.focus
+        if key and any(w.likened and w.word.key == key for w in claim.words):
+            key = None  # "looks like a garage": no garage is claimed, nor denied
         if key:
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
@@ -293,6 +295,7 @@ class ContextIndex:
                 w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
                 and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
                 and not w.negated  # "squeezed in without an appointment": by_appointment: no
+                and not w.likened  # "looks like a garage": the record's "garage: no" is not it
                 and self._only_keyed_no(w.word, s)
                 and self._modifiers_there(claim, w.word.parts[-1], s) for w in claim.words):
             return "record_no"

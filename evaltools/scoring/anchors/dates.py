@@ -102,6 +102,9 @@ _DOT_CLOCK_BEFORE = re.compile(
 _DOT_CLOCK_AFTER = re.compile(
     rf"{_SP}*(?:[-–]{_SP}*{_DOT_CLOCK}(?![0-9])|(?i:h|hrs|uhr|o'clock)(?![\w]))")
 _NOON_RE = re.compile(rf"(?<![\w])(?:12{_SP}?)?(?P<w>(?i:noon|midday|midnight)){_END}")
+#: A year written with two digits after an apostrophe that opens a word: "my '68 Mustang"
+#: (not the '80s, a decade).
+_SHORT_YEAR_RE = re.compile(r"(?<![\w'\u2018\u2019])(?P<y>['\u2018\u2019]\d{2})(?![\w'\u2019])")
 _DECADE_RE = re.compile(r"(?<![\w.,])(?P<y>1[0-9]{2}0|20[0-9]0)'?s(?![\w])")
 _DECADE_WORDS = {"twenties": 1920, "thirties": 1930, "forties": 1940, "fifties": 1950,
                  "sixties": 1960, "seventies": 1970, "eighties": 1980, "nineties": 1990}
@@ -220,6 +223,8 @@ def find_dates(text: str) -> list[Span]:
     ('decade', 1990)
     >>> [v for *_, v in find_dates("a Nineties shoot, the '80s, the late sixties, her forties")]
     [('decade', 1990), ('decade', 1980), ('decade', 1960)]
+    >>> [v for *_, v in find_dates("my '68 Mustang, a \u201924 model, Dan's 68")]
+    [('year', 1968), ('year', 2024)]
     """
     if not isinstance(text, str) or not text:
         return []
@@ -263,6 +268,10 @@ def find_dates(text: str) -> list[Span]:
                     found.append((m.start(), m.end(), "date", ("time", int(h), int(mi))))
         for m in _DECADE_RE.finditer(text):
             found.append((m.start(), m.end(), "date", ("decade", int(m.group("y")))))
+        if "'" in text or "\u2018" in text or "\u2019" in text:
+            for m in _SHORT_YEAR_RE.finditer(text):
+                found.append((m.start(), m.end(), "date",
+                              ("year", _year(m.group("y").replace("\u2018", "'")))))
     if "ties" in lowered or "0s" in lowered:
         for m in _DECADE_WORD_RE.finditer(text):
             if m.group("dd"):  # "the 30s and 40s": two decades, each its own mention
