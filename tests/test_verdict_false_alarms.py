@@ -5,7 +5,6 @@ import dataclasses
 import json
 import math
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -2329,35 +2328,6 @@ def test_degrees_written_without_their_sign_are_degrees(response, supported):
 def test_a_comma_not_denies_what_follows_it(response, denied):
     r = evaltools.score(CAFE_Q, CRYO, response)
     assert any(a.contradiction in ("record_no", "record_yes") for a in r.anchors) is denied
-
-
-CUPCAKES = json.dumps({"name": "Frosted Fox", "categories": "Cupcakes, Bakeries",
-                       "attributes": {"RestaurantsTakeOut": "True",
-                                      "RestaurantsDelivery": "False"},
-                       "review_info": [{"review_text": "Great cupcakes. Wish they delivered, "
-                                                       "I'd order every week lol."}]})
-
-
-@pytest.mark.parametrize(("response", "denied"), [
-    # the record's own "delivery: no" outweighs a review that wishes "they delivered"
-    ("The shop offers takeout and delivery.", True),
-    ("The shop offers takeout but not delivery.", False),
-])
-def test_a_records_own_value_outweighs_a_reviews_words(response, denied):
-    r = evaltools.score(CAFE_Q, CUPCAKES, response)
-    assert any(a.contradiction == "record_no" for a in r.anchors) is denied
-    assert (r.verdict == "FAIL") is denied
-
-
-def test_a_records_no_to_a_verb_does_not_outweigh_a_review():
-    # probe batch 83's biz991 (benchmarks/probe_responses.jsonl): its record reads
-    # "appointment needed: no", and "two other places had said a new tire was needed" (the
-    # focus a verb) is still the review's, not denied by the record
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "probe_responses.jsonl"
-    row = next(r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())
-               if r["id"] == "biz991")
-    r = evaltools.score(row["query"], row["context"], row["response"])
-    assert not any(a.contradiction == "record_no" for a in r.anchors)
 
 
 @pytest.mark.parametrize("sentence", [

@@ -421,19 +421,12 @@ class ContextIndex:
         # support the claim: look there first (the same answer, linear in long texts).
         must = [f for w, f, req in zip(claim.words, found, required, strict=True)
                 if req and w.role == "predicate"] + list(vals)
-        ordered = sorted(candidates.intersection(*must))
-        # a record's own value of a thing outweighs what a review says: "offers delivery" is
-        # denied by "restaurants delivery: no" though a review wishes "they delivered"; a
-        # verb is no thing a record has ("a new tire was needed", "appointment needed: no")
-        keyed = not any(w.word.key == claim.focus and w.word.pos in ("VERB", "AUX")
-                        for w in claim.words) and any(
-            self._polarity(claim, u) in ("record_no", "record_yes") for u in ordered)
-        for s in ordered:
+        for s in sorted(candidates.intersection(*must)):
             ok, _, note, _ = self._judge(claim, s, found, vals, required, min_share)
-            if ok and not keyed:
+            if ok:
                 start, end = self.spans[s]
                 return ClaimSupport(True, start, end, note)
-        if window > 0 and not keyed:  # facts fused from nearby sentences: a window either side
+        if window > 0:  # facts fused from nearby sentences: a window either side
             wide = [self._widen(f, window) for f in found]
             wide_vals = [self._widen(f, window) for f in vals]
             wide_must = [self._widen(f, window) for f in must]
