@@ -2337,7 +2337,7 @@ def test_a_comma_not_denies_what_follows_it(response, denied):
     "discuss.",
 ])
 def test_what_an_answer_says_of_its_sources_is_not_checked(sentence):
-    ctx = "Binge-watching makes the brain produce dopamine. Server load slows Reddit."
+    ctx = "Binge-watching makes the brain produce dopamine."
     r = evaltools.score("Why does binge-watching feel good?", ctx,
                         "Binge-watching makes the brain produce dopamine. " + sentence)
     assert not [a for a in r.anchors if not a.supported and a.counted]
