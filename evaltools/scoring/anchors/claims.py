@@ -565,10 +565,12 @@ def _likened(tok) -> bool:
             or (t.dep_ == "dobj" and t.head.lemma_.lower() == "resemble"))
 
 
-def _comma_not(neg, noun) -> bool:
-    """Whether ``neg``, a child of ``noun``, is a *not* after it and a comma, which denies
-    what follows (*credit cards, not Bitcoin*), not ``noun``."""
-    return neg.i > noun.i and neg.doc[neg.i - 1].text == ","
+def _comma_not(tok, since) -> bool:
+    """Whether ``tok`` is a *not* after ``since`` (the X of *X, not Y*) with a comma between
+    them, which denies what follows it, however the parser hangs it: on X (*credit cards,
+    not Bitcoin*) or on Y (*transferable, not refundable*)."""
+    return (tok.dep_ == "neg" and tok.i > since.i
+            and any(x.text == "," for x in tok.doc[since.i + 1:tok.i]))
 
 
 def _lower_words(doc) -> frozenset[str]:
@@ -677,10 +679,15 @@ def clause_negated(tok) -> bool:
             # "bars dogs", "prohibits smoking": what is kept out is not had
             return not any(_negates(c) for c in t.children)
         came = t
-        if "," in words and t.head.i > t.i and any(
-                c.dep_ == "neg" and t.i < c.i < t.head.i
-                and any(x.text == "," for x in t.doc[t.i + 1:c.i]) for c in t.head.children):
-            return False  # "X, not Y" (the parser hangs X on Y): "transferable, not refundable"
+        if "," in words and t.head.i != t.i:
+            # "X, not Y": X hung on Y is affirmed ("transferable, not refundable"), Y hung
+            # on X denied ("takes credit cards, not Bitcoin")
+            first, last = sorted((t, t.head), key=lambda x: x.i)
+            if any(_comma_not(c, first) and c.i < last.i for c in t.head.children):
+                if t.head.i > t.i:
+                    return False
+                if t.dep_ in ("appos", "conj"):
+                    return True
         if _set_aside(t):
             return True  # "a dense gel rather than a thin liquid", "instead of a liquid"
         if t.dep_ == "conj" and t.left_edge.dep_ == "neg" and t.left_edge.i > t.head.i:
@@ -708,15 +715,11 @@ def clause_negated(tok) -> bool:
             return True  # "without an appointment", "the lack of dinner hours"
         if t.dep_ == "amod" and t.head.lower_ in NEGATIVE_SUBJECTS:
             return True  # "the room is nothing fancy"
-        if t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "neg" and not _comma_not(c, t)
-                                               for c in t.children):
+        if t.pos_ in ("NOUN", "PROPN") and any(
+                c.dep_ == "neg" and not _comma_not(c, t) for c in t.children):
             # "accepts credit cards but not Bitcoin", "cards (but not Bitcoin)", "cards
             # are accepted (not Bitcoin)" (the parser's object predicate)
             return True
-        if t.dep_ in ("appos", "conj") and any(
-                c.dep_ == "neg" and c.i < t.i and _comma_not(c, t.head)
-                for c in t.head.children):
-            return True  # "takes credit cards, not Bitcoin" (the parser hangs "not" on cards)
         if t.pos_ == "ADJ" and any(_negates(c) for c in t.children):
             return True  # it is "not normally necessary" (the parser hangs "not" on the word)
         if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass"):

@@ -133,7 +133,7 @@ def _month(m: re.Match) -> int | None:
 
 def _year(text: str) -> int:
     """``"2024"`` -> 2024; ``"'24"`` -> 2024, ``"'97"`` -> 1997 (00-49 are 2000-2049)."""
-    if text[0] in "'’":
+    if text[0] in "'\u2018\u2019":
         two = int(text[1:])
         return 2000 + two if two < 50 else 1900 + two
     return int(text)
@@ -271,7 +271,7 @@ def find_dates(text: str) -> list[Span]:
         if "'" in text or "\u2018" in text or "\u2019" in text:
             for m in _SHORT_YEAR_RE.finditer(text):
                 found.append((m.start(), m.end(), "date",
-                              ("year", _year(m.group("y").replace("\u2018", "'")))))
+                              ("year", _year(m.group("y")))))
     if "ties" in lowered or "0s" in lowered:
         for m in _DECADE_WORD_RE.finditer(text):
             if m.group("dd"):  # "the 30s and 40s": two decades, each its own mention
