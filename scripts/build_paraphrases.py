@@ -37,6 +37,12 @@ anything but an act (*painting*, *frosting*, *wedding*); any other noun in *-ing
 *sightings*, *rebooking*) names what someone does, and is no term the context never uses
 (``hallucination.action_noun``; docs/validity.md, "Thirty-first round").
 
+A sixth table, ``not_nouns``, lists the words WordNet knows only as adjectives, adverbs or
+verbs, never as nouns, with their regular comparatives and superlatives and their verb
+forms in *-s* and *-ed*, each a noun under no reading of its ending (*curt*, *pricier*,
+*calmer*, *diagnose*): a tagger that calls one a noun has misread it, and it is no term the
+context never uses (``hallucination.absent_terms``; docs/validity.md, "Thirty-second round").
+
 A second table, ``name_forms``, pairs a proper name with the adjective that pertains to
 it (WordNet's pertainym pointers, ``\\``, where both words are capitalised: *Belgian* /
 *Belgium*, *Argentinian* / *Argentina*, *Texan* / *Texas*), both ways; the matcher finds a
@@ -187,6 +193,57 @@ def ing_things(dict_dir: Path) -> list[str]:
     return sorted(out)
 
 
+def _noun_reading(word: str, nouns: set[str]) -> bool:
+    """Whether ``word`` is a WordNet noun as written or as a plural (WordNet's rules for a
+    noun's endings)."""
+    bases = {word}
+    for end, base in (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+                      ("shes", "sh"), ("men", "man"), ("ies", "y")):
+        if word.endswith(end):
+            bases.add(word[: len(word) - len(end)] + base)
+    return bool(bases & nouns)
+
+
+def _endings(word: str, pos: str) -> set[str]:
+    """A WordNet adjective's comparative and superlative, or a verb's forms in *-s* and
+    *-ed*, by the regular rules (*curt*: *curter*, *curtest*; *pricey*: *pricier*;
+    *diagnose*: *diagnoses*, *diagnosed*; *big*: *bigger*); none for an adverb."""
+    if pos == "adv":
+        return set()
+    if word.endswith("e"):
+        stem = word[:-1]
+    elif word.endswith("ey") and pos == "adj":
+        stem = word[:-2] + "i"  # pricey -> pricier
+    elif word.endswith("y") and word[-2:-1] not in "aeiou":
+        stem = word[:-1] + "i"
+    elif (len(word) > 2 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou"
+          and word[-3] not in "aeiou"):
+        stem = word + word[-1]  # big -> bigger, plan -> planned (and also the plain stem)
+    else:
+        stem = word
+    if pos == "adj":
+        return {stem + "er", stem + "est", word + "er", word + "est"}
+    third = word + ("es" if word.endswith(("s", "x", "z", "ch", "sh", "o")) else "s")
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        third = word[:-1] + "ies"
+    return {third, stem + "ed", word + "ed", word + "d" if word.endswith("e") else stem + "ed"}
+
+
+def not_nouns(dict_dir: Path, max_zipf: float) -> list[str]:
+    """Words (single, lower-case, Zipf above 0 and below ``max_zipf``) that are WordNet
+    adjectives, adverbs or verbs, or their regular forms (:func:`_endings`: *pricier*,
+    *calmer*, *diagnosed*), and no WordNet noun under any reading of their ending."""
+    nouns = {w for w in map(_clean, read_index(dict_dir / "index.noun")) if w}
+    forms: set[str] = set()
+    for pos in ("adj", "adv", "verb"):
+        for lemma in read_index(dict_dir / f"index.{pos}"):
+            w = _clean(lemma)
+            if w and "-" not in w:
+                forms.add(w)
+                forms.update(_endings(w, pos))
+    return sorted(f for f in forms if 0 < zipf(f) < max_zipf and not _noun_reading(f, nouns))
+
+
 #: WordNet antonyms that tell one event or state from its two sides or name two of a kind,
 #: and do not contradict each other (*you can buy bags* is *sold by the bag*).
 NOT_OPPOSED = frozenset({
@@ -311,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
                       | set(SUMMING_NOUNS))
     opposite = antonyms(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
     things = ing_things(args.dict_dir)
+    verbal = not_nouns(args.dict_dir, args.max_zipf)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.output.with_suffix(".tmp")
     tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
@@ -318,13 +376,14 @@ def main(argv: list[str] | None = None) -> int:
                                "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
                                "supports": table, "name_forms": names,
                                "abstract_nouns": abstract, "antonyms": opposite,
-                               "ing_things": things},
+                               "ing_things": things, "not_nouns": verbal},
                               separators=(",", ":"), sort_keys=True)
                    + "\n", encoding="utf-8")
     tmp.replace(args.output)
     print(f"{len(table)} words, {sum(map(len, table.values()))} pairs, "
           f"{len(names)} name forms, {len(abstract)} abstract nouns, "
-          f"{len(opposite)} words with antonyms, {len(things)} -ing things -> {args.output}")
+          f"{len(opposite)} words with antonyms, {len(things)} -ing things, "
+          f"{len(verbal)} words no noun -> {args.output}")
     return 0
 
 

@@ -60,3 +60,30 @@ def test_ing_things_are_the_ing_nouns_whose_first_sense_is_no_act(tmp_path):
         "00000002 04 n 01 booking 0 000 | the act of reserving\n"
         "00000003 06 n 01 sauna 0 000 | a room heated to make you sweat\n", encoding="latin-1")
     assert build_paraphrases.ing_things(tmp_path) == ["painting"]
+
+
+def test_not_nouns_are_adjectives_and_verbs_with_their_forms_that_no_noun_spells(tmp_path):
+    """curt and pricey (adjectives), diagnose (a verb) and their regular forms are no
+    nouns; calm is an adjective and a noun, so only its comparative is listed; cool is an
+    adjective, but cooler is a noun (an ice chest), so cool and coolest are listed and cooler
+    is not; forms wordfreq does not know (curtest has Zipf 0) are left out."""
+    (tmp_path / "index.noun").write_text(
+        "  1 this is a licence line\n"
+        "calm n 1 0 1 0 00000001\n"
+        "cooler n 1 0 1 0 00000002\n", encoding="latin-1")
+    (tmp_path / "index.adj").write_text(
+        "  1 this is a licence line\n"
+        "curt a 1 0 1 0 00000003\n"
+        "pricey a 1 0 1 0 00000004\n"
+        "calm a 1 0 1 0 00000005\n"
+        "cool a 1 0 1 0 00000006\n", encoding="latin-1")
+    (tmp_path / "index.adv").write_text("  1 this is a licence line\n", encoding="latin-1")
+    (tmp_path / "index.verb").write_text(
+        "  1 this is a licence line\n"
+        "diagnose v 1 0 1 0 00000007\n", encoding="latin-1")
+    got = set(build_paraphrases.not_nouns(tmp_path, 8.0))
+    assert {"curt", "pricey", "pricier", "calmer", "diagnose", "diagnosed",
+            "diagnoses", "coolest"} <= got
+    assert not {"calm", "cooler", "curtest"} & got
+    # the Zipf window: cool is Zipf 5.2
+    assert "cool" not in build_paraphrases.not_nouns(tmp_path, 5.0)

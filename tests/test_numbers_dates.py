@@ -350,9 +350,16 @@ EXTRACTION_CASES = [
     ("the 5th of March 2024", [("date", "5th of March 2024", 4, 21, ("date", 2024, 3, 5))]),
     ("March 5th.", [("date", "March 5th", 0, 9, ("day", 3, 5))]),
     ("March 2024", [("date", "March 2024", 0, 10, ("month", 2024, 3))]),
+    # a month named alone; "May" and "March" only after a word that dates
+    ("back in October", [("date", "October", 8, 15, ("monthname", 10))]),
+    ("leaves in March", [("date", "March", 10, 15, ("monthname", 3))]),
+    ("March on, May I", []),
+    ("June Carter sang", []),
     ("you may 5 times", [("number", "5", 8, 9, ("number", D("5")))]),
     ("$5 March sale", [("number", "$5", 0, 2, ("money", "USD", D("5")))]),
-    ("February 30, 2024", [("number", "30", 9, 11, ("number", D("30"))),
+    # no such day: the month named alone, the day a number, the year a year
+    ("February 30, 2024", [("date", "February", 0, 8, ("monthname", 2)),
+                           ("number", "30", 9, 11, ("number", D("30"))),
                            ("date", "2024", 13, 17, ("year", 2024))]),
     ("at 3pm", [("date", "3pm", 3, 6, ("time", 15, 0))]),
     ("at 3 p.m.", [("date", "3 p.m.", 3, 9, ("time", 15, 0))]),
@@ -640,3 +647,30 @@ def test_notes_name_the_qualifier_and_the_conversion() -> None:
     assert notes["72 °F"] == (True, "matches '22 °C' in the context, converted: 22 °C = 71.6 °F")
     assert notes["40"] == (True, "matches '40' in the context ('more than 40')")
     assert notes["9"] == (False, "'9' is in the context, but as 'up to 9', not 'more than 9'")
+
+
+@pytest.mark.parametrize(("claim", "context", "supported"), [
+    # a month named alone is supported by the month named alone, or by any date in it
+    ("It leaves in March.", "It leaves South Africa in March.", True),
+    ("It leaves in May.", "It leaves South Africa in March.", False),
+    ("A November review praised it.", "Reviewed 2022-11-18.", True),
+    ("A December review praised it.", "Reviewed 2022-11-18.", False),
+    ("It opened in June.", "It opened on June 5.", True),
+    ("It opened in June.", "It opened in June 2021.", True),
+])
+def test_a_month_named_alone_is_supported_by_a_date_in_it(claim, context, supported):
+    (m,) = find_mentions(claim)
+    assert (find_support(m, find_mentions(context)) is not None) is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("It leaves South Africa in March.", True),
+    ("It leaves South Africa in May.", False),
+    ("A November review praised it.", True),
+])
+def test_the_scorer_checks_a_month_named_alone(response, supported):
+    import evaltools
+
+    ctx = "The bee-eater leaves South Africa in March. Reviewed 2022-11-18."
+    r = evaltools.score("When does it leave?", ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "date"] == [supported]

@@ -2369,3 +2369,184 @@ def test_a_likeness_is_nothing_a_record_denies(response, denied):
 def test_a_year_written_short_is_the_year(response, supported):
     r = evaltools.score(CAFE_Q, UPHOLSTERY, response)
     assert [a.supported for a in r.anchors if a.kind == "date"] == [supported]
+
+
+# ------------------------------------------------- the thirty-second round (batches 89-91)
+
+JUICE = json.dumps({
+    "name": "Pressed Roots", "categories": "Juice Bars",
+    "attributes": {"RestaurantsTakeOut": "True", "RestaurantsReservations": "False",
+                   "BusinessAcceptsCreditCards": "True"},
+    "review_info": [{"review_text": "Knows everything about 60s and 70s Fenders, weirdly. "
+                                    "Lady at the register was kind of short with me. Only "
+                                    "one stall in the bathroom. Ages range from 20s to 80s."}]})
+
+
+@pytest.mark.parametrize(("response", "contradiction"), [
+    # "taken" says only that reservations are there to be had: the record's
+    # "reservations: no" agrees, and its "take out: yes" is not what is negated
+    ("Reservations are not taken.", None),
+    ("Reservations are taken.", "record_no"),
+    ("Credit cards are not taken.", "record_yes"),
+])
+def test_a_passive_take_is_read_as_its_subject(response, contradiction):
+    r = evaltools.score(CAFE_Q, JUICE, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.contradiction == contradiction
+    assert claim.supported is (contradiction is None)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "60s and 70s Fenders": decades written bare (not "in her 60s", an age)
+    ("The owner knows 1960s Fenders well.", True),
+    ("The owner knows 1950s Fenders well.", False),
+])
+def test_a_bare_decade_supports_the_decade(response, supported):
+    r = evaltools.score(CAFE_Q, JUICE, response)
+    assert [a.supported for a in r.anchors if a.kind == "date"] == [supported]
+
+
+@pytest.mark.parametrize(("response", "terms"), [
+    # "curt": WordNet knows it only as an adjective, whatever the tagger says
+    ("One reviewer described a curt cashier.", []),
+    # decades in words are ages or values; a compound of common or held parts adds nothing
+    ("Students range from their twenties to their eighties.", []),
+    ("There is a single-stall restroom.", []),
+    # still terms: a noun the record never uses, and a compound with such a part
+    ("The bar sells snow-cones.", ["snow-cones"]),
+    ("One reviewer described a curt sommelier.", ["sommelier"]),
+])
+def test_adjectives_ages_and_held_compounds_are_no_terms(response, terms):
+    r = evaltools.score(CAFE_Q, JUICE, response)
+    assert [t for a in r.anchors for t in a.terms] == terms
+
+
+@pytest.mark.parametrize(("response", "terms"), [
+    # a beginner is someone a business serves, as a cashier is someone who works there
+    ("Kyle steered a beginner toward a starter kit.", []),
+    ("Kyle steered a beginner toward a trellis.", ["trellis"]),
+])
+def test_a_customer_noun_is_no_term(response, terms):
+    ctx = json.dumps({"name": "Grow Up", "categories": "Hydroponics",
+                      "review_info": [{"review_text": "Kyle set me up with a starter kit."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [t for a in r.anchors for t in a.terms] == terms
+
+
+@pytest.mark.parametrize(("response", "terms"), [
+    # "MoD" spells the initials of a name the article uses, as "US" does
+    ("The MoD declined to comment on the bids.", []),
+    ("The MoJ declined to comment on the bids.", ["MoJ"]),
+])
+def test_a_mixed_case_acronym_is_found_as_its_name(response, terms):
+    ctx = ("The Ministry of Defence would not comment on the bids. The frigates are moored "
+           "in Portsmouth.")
+    r = evaltools.score("Summarize the following news within 90 words:", ctx, response)
+    assert [t for a in r.anchors for t in a.terms] == terms
+
+
+def test_an_answer_that_cannot_fully_answer_is_an_abstention():
+    ctx = "Wages for low-wage workers fell 5 percent from 1979 to 2013."
+    r = evaltools.score("Do migrants lower wages in Mexico?", ctx,
+                        "I can't fully answer that, because none of them discuss wages in "
+                        "Mexico. Wages for low-wage workers fell 5 percent from 1979 to 2013.")
+    assert not [a for a in r.anchors if not a.supported and a.counted]
+
+
+GLASS = json.dumps({
+    "name": "Clearview Glass", "categories": "Windshield Installation",
+    "attributes": {"BikeParking": "False", "WiFi": "u'no'", "RestaurantsDelivery": "False",
+                   "BusinessParking": "{'garage': False, 'street': False, 'validated': False, "
+                                      "'lot': True, 'valet': False}"},
+    "review_info": [{"review_text": "Pull up and park right in front. They dont deliver "
+                                    "parts, which is a bummer."}]})
+
+
+@pytest.mark.parametrize(("response", "contradiction"), [
+    # "bike parking: no" beside "business parking lot: yes": the piece that names the
+    # claim's kind (bike) decides, and a review's "park right in front" does not name it
+    ("Bike parking is available.", "record_no"),
+    ("The shop offers bike parking.", "record_no"),
+    ("Street parking is available.", "record_no"),
+    ("Lot parking is available.", None),
+    ("There is no bike parking.", None),
+    # "Wi-Fi" is the record's "wifi", not its part "fi"
+    ("There is free Wi-Fi.", "record_no"),
+    ("There is no Wi-Fi.", None),
+])
+def test_a_records_no_for_the_kind_a_claim_names_denies_it(response, contradiction):
+    r = evaltools.score(CAFE_Q, GLASS, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.contradiction == contradiction
+    assert claim.supported is (contradiction is None)
+
+
+@pytest.mark.parametrize(("context", "contradiction"), [
+    # "they dont deliver" (a reviewer's spelling) negates the verb "offers delivery" derives
+    # from; "they deliver" affirms it
+    ("They dont deliver parts, which is a bummer.", "negation"),
+    ("They deliver parts, which is great.", None),
+])
+def test_a_negated_derivation_contradicts_the_claim(context, contradiction):
+    r = evaltools.score("Does the shop deliver parts?", context, "The shop offers delivery "
+                        "of parts.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.contradiction == contradiction
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # a name that begins a hyphenated word names something too
+    ("Hana is a Juilliard-trained pianist.", ["Juilliard"]),
+    ("Hana is a Boston-trained pianist.", []),  # the record's city
+    ("Hana is a French-trained pianist.", []),  # France, in the address, in its other form
+    ("Family-owned since 2001, the school is small.", []),  # capitalised for its place
+])
+def test_a_name_inside_a_hyphenated_word_is_looked_for(response, absent):
+    ctx = json.dumps({"name": "Keys Studio", "city": "Boston", "address": "2 Rue de France",
+                      "categories": "Music Schools",
+                      "review_info": [{"review_text": "Hana is a patient pianist."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [n for a in r.anchors for n in a.absent] == absent
+
+
+BAGELS = json.dumps({
+    "name": "Knead Bagels", "categories": "Bagels",
+    "attributes": {"OutdoorSeating": "False", "WiFi": "u'no'", "HasTV": "False",
+                   "RestaurantsDelivery": "False",
+                   "BusinessParking": "{'garage': False, 'street': True, 'validated': False, "
+                                      "'lot': False, 'valet': False}"},
+    "review_info": [{"review_text": "Great everything bagel."}]})
+
+
+@pytest.mark.parametrize("response", [
+    # "no" reaches a list item the parser reads as an apposition, and stops at "only"
+    "There is no outdoor seating, Wi-Fi, or TV.",
+    "It has no delivery and only street parking.",
+])
+def test_a_no_over_a_list_reads_as_the_record_does(response):
+    r = evaltools.score(CAFE_Q, BAGELS, response)
+    assert not [a for a in r.anchors if a.contradiction]
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # a hyphenated run of days is held where the record holds each day
+    ("Reviewers note the limited Wednesday-to-Saturday schedule.", []),
+    ("Reviewers note the limited Monday-to-Saturday schedule.", ["Monday-to-Saturday"]),
+])
+def test_a_hyphenated_run_of_held_names_is_no_absent_name(response, absent):
+    ctx = json.dumps({"name": "Toy Town", "categories": "Toys",
+                      "hours": {"Wednesday": "10:0-18:0", "Saturday": "10:0-16:0"},
+                      "review_info": [{"review_text": "Ruth is sweet."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [n for a in r.anchors for n in a.absent] == absent
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "both" in the context says two
+    ("The gene used its two strands.", True),
+    ("The gene used its three strands.", False),
+])
+def test_both_in_the_context_supports_two(response, supported):
+    ctx = "A gene may have used both of its strands to code for catalysts."
+    r = evaltools.score("What did the gene do?", ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [supported]

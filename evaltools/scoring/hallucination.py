@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.scoring.anchors.claims import REVIEW_FRAMING
+from evaltools.scoring.anchors.dates import DECADE_WORDS
 from evaltools.scoring.anchors.mentions import (
     Mention,
     describe_support,
@@ -47,6 +48,8 @@ from evaltools.scoring.matcher import (
     ACRONYM_INNER,
     abstract_nouns,
     ing_things,
+    name_forms,
+    not_nouns,
     paraphrases,
     stem,
     zipf,
@@ -170,14 +173,16 @@ def echoes_query(claim, query: QueryFeatures) -> bool:
 #: (*Instructor Mariana's class*).
 INITIAL_COMMON_ZIPF = 2.5
 #: The kinds of person a role noun is, in the shipped WordNet table (``matcher.paraphrases``):
-#: *instructor* is an educator, *bartender* an employee, *cashier* a financier.
+#: *instructor* is an educator, *bartender* an employee, *cashier* a financier; and those a
+#: business serves, whom reviews speak of (*a beginner*, *a homeowner*, *regulars*).
 ROLE_KINDS = ("worker", "employee", "professional", "educator", "assistant", "artisan",
               "caregiver", "cook", "proprietor", "administrator", "financier", "expert",
               "leader", "official", "physician", "artist", "merchant", "specialist",
               "practitioner", "technician", "attendant", "investigator", "officer",
               "policeman", "soldier", "politician", "legislator", "journalist", "writer",
               "operator", "agent", "host", "hairdresser", "dentist", "pharmacist", "clerk",
-              "servant", "performer", "trainer")
+              "servant", "performer", "trainer", "customer", "novice", "newcomer", "visitor",
+              "householder")
 #: What may stand between a sentence's (or a line's, or a list item's) start and its first word.
 _SENTENCE_START = re.compile(r"(?:^|[.!?][\"'\u201d\u2019)]*\s+|\n)[ \t]*(?:[-*\u2022][ \t]+|"
                              r"\d{1,2}[.)][ \t]+)?(?:\*\*|__)?$")
@@ -238,6 +243,13 @@ def absent_names(claim, context: ContextFeatures,
     ...  for x in extract_claims(nlp(t))]
     [()]
 
+    A name that begins a hyphenated word inside a sentence is a name too:
+
+    >>> c = context_features(nlp("Ms. Hana is a patient pianist."), cfg)
+    >>> t = "Ms. Hana is a Juilliard-trained pianist. Patient-first teaching is rare."
+    >>> [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
+    [('Juilliard',), ()]
+
     Initials before a surname the context holds are no absent name; a first name is:
 
     >>> c = context_features(nlp("Rowling thanked her readers."), cfg)
@@ -270,9 +282,13 @@ def absent_names(claim, context: ContextFeatures,
                         and w.word.text.rstrip(".").lower() not in TITLES)
                     or CODE_NAME.fullmatch(w.word.text)),
                    key=lambda w: w.start)
-    absent = [w for w in names if not any(f in keys for f in w.forms) and not index.locate(w)]
+    absent = [w for w in names if not any(f in keys for f in w.forms) and not index.locate(w)
+              and not _parts_held(w, index)]
+    named_by = tuple(_name_in_compound(w.word, index, keys, text) for w in claim.words
+                     if w.word.pos != "PROPN")
+    named_by = tuple(n for n in named_by if n)
     if not absent:
-        return ()
+        return named_by
     excused: set[int] = set()
     runs = _name_runs(names)
     for run in runs:
@@ -297,7 +313,37 @@ def absent_names(claim, context: ContextFeatures,
                                for k in (f.lower(), f.lower().removesuffix("s"),
                                          stem(f.lower())))
                        and _SENTENCE_START.search(text, max(0, w.start - 40), w.start))
-    return tuple(dict.fromkeys(w.text for w in absent if w.start not in excused))
+    return tuple(dict.fromkeys([*(w.text for w in absent if w.start not in excused),
+                                *named_by]))
+
+
+#: Words that join the parts of a hyphenated name without naming anything (*Wednesday-to-
+#: Saturday*, *Dallas-Fort Worth*).
+_PART_JOINERS = frozenset({"to", "and", "or", "through", "thru", "via", "on", "upon", "of"})
+
+
+def _parts_held(word, index) -> bool:
+    """Whether every part of a hyphenated name but its joiners (:data:`_PART_JOINERS`) is a
+    word the context holds, wherever it stands (*a Wednesday-to-Saturday schedule* where the
+    record lists those days' hours)."""
+    parts = [p for p in word.parts if p not in _PART_JOINERS]
+    return len(word.parts) > 2 and "-" in word.text and all(p in index for p in parts)
+
+
+def _name_in_compound(word, index, keys: frozenset[str], text: str) -> str:
+    """The name that begins a hyphenated word inside a sentence (*a Juilliard-trained
+    pianist*, *a Michelin-starred chef*) when neither the context, as it is or in its other
+    form (:func:`~evaltools.scoring.matcher.name_forms`: *French* for *France*), nor the
+    query holds it; else "". A capital at a sentence's start says nothing (*Family-owned*)."""
+    first = word.text.split("-", 1)[0]
+    if (len(word.parts) < 2 or "-" not in word.text or not first[:1].isupper()
+            or not first.isalpha() or first.isupper() or not text
+            or _SENTENCE_START.search(text, max(0, word.start - 40), word.start)):
+        return ""
+    key = word.parts[0]
+    if key in keys or key in index or any(f in index for f in name_forms().get(key, ())):
+        return ""
+    return first
 
 
 def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = None, *,
@@ -319,7 +365,13 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
     girl at the register"; as often in faithful overviews as in those with an invented
     detail, docs/validity.md, "Thirtieth round"), nor one that names what someone does by a
     verb and *-ing* (:func:`action_noun`: *booking*, *sightings*; docs/validity.md,
-    "Thirty-first round").
+    "Thirty-first round"), nor a word the tagger calls a noun that WordNet knows only as an
+    adjective or a verb (:func:`~evaltools.scoring.matcher.not_nouns`: *a curt cashier*,
+    *described as calmer*; "Thirty-second round"), nor a decade in words (*from their
+    twenties to their eighties*: an age or a decade is a value), nor a compound each of
+    whose parts is an everyday word or one the context uses (*the single-stall restroom*
+    where the context says "only one stall"), nor a word with a capital inside that the
+    context holds as a name is found (*the MoD* where it says "the Ministry of Defence").
 
     Examples
     --------
@@ -363,10 +415,16 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
              and w.word.key not in abstract  # "hindsight", "practicality": a judgement
              and not role_noun(w.word.key)  # "a cashier", "a staffer": who reviews speak of
              and not action_noun(w.word.key)  # "rebooking": what the record's verbs say
+             and w.word.text.lower() not in not_nouns()  # "a curt cashier": no noun at all
+             and w.word.text.lower() not in DECADE_WORDS  # "in their twenties": an age
              and zipf(w.word.text.lower()) < zipf_below
              and not any(f in keys for f in w.word.forms)
              and not index.holds(w, paraphrase, paraphrase_cosine)
-             and not index.sentences.derived_positions(w.word)]
+             and not index.sentences.derived_positions(w.word)
+             and not (w.word.text[1:] != w.word.text[1:].lower()  # "MoD": as names are found
+                      and index.sentences.locate(w.word))
+             and not (len(w.word.parts) > 1 and all(  # "single-stall": "only one stall"
+                 p in index.sentences or zipf(p) >= zipf_below for p in w.word.parts))]
     return tuple(dict.fromkeys(w.word.text for w in sorted(terms, key=lambda w: w.word.start)))
 
 
@@ -391,6 +449,8 @@ def role_noun(key: str) -> bool:
 
     >>> [role_noun(w) for w in ("instructor", "cashier", "bartender", "jane", "peter", "victor")]
     [True, True, True, False, False, False]
+    >>> [role_noun(w) for w in ("beginner", "homeowner", "regular", "sauna")]
+    [True, True, True, False]
     """
     return key in _role_nouns() and zipf(key) >= INITIAL_COMMON_ZIPF
 

@@ -218,15 +218,19 @@ AGE_PARTS = ("year", "old")
 
 
 def is_acronym(text: str) -> bool:
-    """2-5 capital letters, periods allowed: ``US``, ``U.S.``, ``NFL`` (not ``I``, ``Ok``).
+    """2-5 capital letters, periods allowed: ``US``, ``U.S.``, ``NFL`` (not ``I``, ``Ok``);
+    or 3-5 letters that begin and end with a capital, the small ones an inner word's
+    (``MoD``, ``DfE``: the Ministry of Defence, the Department for Education).
 
     Examples
     --------
-    >>> [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "NATOS1")]
-    [True, True, True, False, False, False]
+    >>> [is_acronym(t) for t in ("US", "U.S.", "NASA", "I", "Ok", "NATOS1", "MoD", "Mod")]
+    [True, True, True, False, False, False, True, False]
     """
     letters = text.replace(".", "")
-    return 2 <= len(letters) <= 5 and letters.isalpha() and letters.isupper()
+    return 2 <= len(letters) <= 5 and letters.isalpha() and (
+        letters.isupper() or (len(letters) >= 3 and letters[0].isupper()
+                              and letters[-1].isupper()))
 
 
 def _is_name_acronym(tok) -> bool:
@@ -680,6 +684,21 @@ def ing_things() -> frozenset[str]:
     [True, True, False, False]
     """
     return frozenset(_wordnet_tables()["ing_things"])
+
+
+@functools.lru_cache(maxsize=1)
+def not_nouns() -> frozenset[str]:
+    """Words WordNet 3.0 knows only as adjectives, adverbs or verbs, with their regular
+    comparatives, superlatives and verb forms in *-s* and *-ed*, none a noun under any
+    reading of its ending (``paraphrases.json``, ``not_nouns``): a tagger that calls one a
+    noun has misread it.
+
+    Examples
+    --------
+    >>> [w in not_nouns() for w in ("curt", "pricier", "calmer", "diagnose", "sauna", "cooler")]
+    [True, True, True, True, False, False]
+    """
+    return frozenset(_wordnet_tables()["not_nouns"])
 
 
 @functools.lru_cache(maxsize=1)

@@ -29,10 +29,13 @@ from collections.abc import Sequence
 
 from evaltools.scoring.anchors.claims import POINT_NOUNS
 
+# "I can't fully answer", "unable to definitively say": how far it declines is no claim.
+_FULLY = r"(?:(?:fully|completely|directly|definitively|really|precisely|exactly) )?"
 _ABSTAIN = re.compile(
-    r"\b(?:(?:unable|not able) to (?:answer|determine|find|tell|say|provide|confirm|verify)"
-    r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?(?:answer|determin|find|tell|say|"
-    r"provide|confirm|verify|know)\w*"
+    r"\b(?:(?:unable|not able) to " + _FULLY + r"(?:answer|determine|find|tell|say|provide|"
+    r"confirm|verify)"
+    r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?" + _FULLY + r"(?:answer|determin|"
+    r"find|tell|say|provide|confirm|verify|know)\w*"
     r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
     r"mention|answer)"
     r"|(?:no|(?:is|are|was|were)(?: not|n't) (?:a|an|any)) (?:direct|clear|specific|explicit|"
@@ -182,6 +185,8 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     ["There isn't a direct answer in them.", "The passages touch on it but don't compare them."]
     >>> abstention_sentences("The passages only partly answer this.", [(0, 37)])
     ((0, 37),)
+    >>> abstention_sentences("I can't fully answer that, as none of them discuss it.", [(0, 54)])
+    ((0, 54),)
     >>> t = ("Here's what the passages say, though they don't directly compare TV episodes "
     ...      "with films.")
     >>> abstention_sentences(t, [(0, len(t))]) == ((0, len(t)),)

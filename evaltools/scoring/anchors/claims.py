@@ -167,6 +167,10 @@ AVAILABILITY_WORDS = frozenset({
     "available", "unavailable", "offer", "provide", "serve", "allow", "accept", "permit",
     "welcome", "feature",
 })
+#: Predicates that hand their polarity to their subject (:data:`AVAILABILITY_WORDS`, and
+#: *take* as a business takes reservations or cards: "reservations are not taken" is
+#: "reservations: no"); unlike those, *take* keeps its weight.
+SUBJECT_FOCUS = AVAILABILITY_WORDS | {"take"}
 #: Verbs that say only what kind of thing a business is (*a restaurant specializing in
 #: noodles and soup*, where the record's categories say *Noodles, Soup*): they weigh nothing
 #: in a claim's support; what it specializes in is the claim.
@@ -622,6 +626,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It has no elevator, a dated room, and thin walls.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['elevator']
+    >>> doc = load_pipeline()("It has no delivery and only street parking.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['delivery']
     >>> doc = load_pipeline()("He did not win but finished second.")
     >>> clause_negated(doc[5]), clause_negated(doc[3])
     (False, True)
@@ -701,9 +708,10 @@ def clause_negated(tok) -> bool:
             t = t.head  # "not accessible or geared toward kids": neither
             continue
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
-                and any(c.dep_ == "det" for c in t.children)):
+                and any(c.dep_ == "det" or c.lower_ in ("only", "just") for c in t.children)):
             # a listed noun with its own article keeps it: "has no elevator, a dated room"
-            # (the parser chains the list) does not deny the room; a "not" above does
+            # (the parser chains the list) does not deny the room, nor "no delivery and only
+            # street parking" the parking; a "not" above does
             while t.dep_ == "conj":
                 t = t.head
             if t.head.i == t.i:
@@ -1054,7 +1062,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         obj = group[0] if group else None
         focus_tok = obj if obj is not None and not _is_pronoun(obj) else pred
         available = ((focus_tok is pred or focus_tok.dep_ == "acomp")
-                     and token_key(focus_tok) in AVAILABILITY_WORDS)
+                     and token_key(focus_tok) in SUBJECT_FOCUS)
         placed = focus_tok.dep_ == "pobj" and token_key(pred) in AVAILABILITY_WORDS
         if named_subject and (available or placed):
             # "delivery is not offered": is delivery negated in the record? "dogs are allowed
@@ -1136,8 +1144,12 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
     return Claim(text=words.text[start:end], start=start, end=end, subject=_lemma(head),
                  verb="be", object=_lemma(tok), kind="appositive",
                  # what the apposition names holds whatever its head's verb says ("does not
-                 # accept credit cards (cash or check only)": no claim that cash is refused)
-                 negated=any(_no_det(c) or _negates(c) for c in tok.children),
+                 # accept credit cards (cash or check only)": no claim that cash is refused);
+                 # a head's "no" reaches an apposition without an article of its own, a list
+                 # item the parser misread ("no outdoor seating, Wi-Fi, or TV")
+                 negated=any(_no_det(c) or _negates(c) for c in tok.children) or (
+                     any(_no_det(c) for c in head.children)
+                     and not any(c.dep_ == "det" for c in tok.children)),
                  words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
                  focus=token_key(tok))
 

@@ -130,8 +130,9 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_beside_memo", "_elided", "_mention_unit", "_mentions", "_modified",
-                 "_modifiers", "_neg", "_no_key", "_no_pos", "_pronoun", "_roles", "_unit",
+    __slots__ = ("_aff", "_aff_pos", "_beside_memo", "_elided", "_keyed", "_mention_unit",
+                 "_mentions", "_modified", "_modifiers", "_neg", "_neg_pos", "_no_key", "_no_pos",
+                 "_pronoun", "_roles", "_unit",
                  "_unit_memo", "_yes_key", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
@@ -184,8 +185,12 @@ class ContextIndex:
         no_key: dict[str, set[int]] = {}
         yes_key: dict[str, set[int]] = {}
         no_pos: set[int] = set()  # positions of words inside a "key: no" piece
+        neg_pos: set[int] = set()  # positions of negated words
+        aff_pos: set[int] = set()  # positions of affirmed words
         modifiers: dict[str, set[int]] = {}  # "table" of "table service: no"
         modified: dict[str, set[int]] = {}  # "service" of "table service: no"
+        # each "key: yes/no" piece's words, by unit: (its words, whether it says no)
+        keyed_words: dict[int, dict[int, tuple[set[str], bool]]] = {}
         tok_at = {tok.idx: tok for tok in doc}
         # sentences that may hold a wished-for or conditional clause: only their words are
         # walked up for it (claims.hypothetical), so a long context is read once
@@ -195,6 +200,10 @@ class ContextIndex:
             if tok is not None and w.sent in maybe and hypothetical(tok):
                 continue  # "I wish there was a sauna": neither affirmed nor negated
             key_negated, key_said_no = piece_at(w.start)
+            i = bisect.bisect_right(piece_starts, w.start) - 1
+            if key_negated is not None and i >= 0:
+                keyed_words.setdefault(unit[w.sent], {}).setdefault(
+                    i, (set(), key_negated))[0].update(w.forms)
             if key_negated and key_said_no:
                 continue  # "music no music: no" says there is music: no word of it is denied
             keyed_negated = key_negated is True
@@ -214,6 +223,7 @@ class ContextIndex:
             # a compound's light part ("friendly" of "dog-friendly: no") says nothing of
             # the word alone ("friendly staff")
             parts = [p for p in w.parts if p not in LIGHT_PARTS] if len(w.parts) > 1 else ()
+            (neg_pos if negated else aff_pos).add(j)
             for f in (*w.forms, *parts):
                 (neg if negated else aff).setdefault(f, set()).add(unit[w.sent])
                 if keyed_negated:
@@ -226,8 +236,12 @@ class ContextIndex:
         self._no_key = {k: frozenset(v) for k, v in no_key.items()}
         self._yes_key = {k: frozenset(v) for k, v in yes_key.items()}
         self._no_pos = frozenset(no_pos)
+        self._neg_pos = frozenset(neg_pos)
+        self._aff_pos = frozenset(aff_pos)
         self._modifiers = {k: frozenset(v) for k, v in modifiers.items()}
         self._modified = {k: frozenset(v) for k, v in modified.items()}
+        self._keyed = {u: tuple((frozenset(ws_), no) for ws_, no in by_piece.values())
+                       for u, by_piece in keyed_words.items()}
         roles: dict[int, set[tuple[str, str, str]]] = {}
         for tok in doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
@@ -282,11 +296,20 @@ class ContextIndex:
         if key and any(w.likened and w.word.key == key for w in claim.words):
             key = None  # "looks like a garage": no garage is claimed, nor denied
         if key:
+            whole = next((w.word.key for w in claim.words  # "Wi-Fi" is "wifi", not "fi"
+                          if len(w.word.parts) > 1 and w.word.parts[-1] == key
+                          and (s in self._neg.get(w.word.key, ())
+                               or s in self._aff.get(w.word.key, ()))), None)
+            key = whole or key
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
+            if not seen:  # "offers delivery" where the unit says "they dont deliver"
+                seen = self._derived_polarity(claim, key, s)
             if seen and not self._modifiers_there(claim, key, s):
                 seen = set()  # "counter-service" is not the record's "table service: no"
+            if seen == {True, False}:  # "bike parking: no" and "business parking lot: yes"
+                seen = self._kind_polarity(claim, key, s) or seen
             if seen and claim.negated not in seen:
                 if not claim.negated and s in self._no_key.get(key, ()):
                     return "record_no"
@@ -300,6 +323,55 @@ class ContextIndex:
                 and self._modifiers_there(claim, w.word.parts[-1], s) for w in claim.words):
             return "record_no"
         return None
+
+    def _derived_polarity(self, claim: Claim, key: str, s: int) -> set[bool]:
+        """The polarity in unit ``s`` of the derivations of the claim's word ``key`` where
+        the unit does not hold the word itself (*they don't deliver* for *offers
+        delivery*): {True} when every one is negated, {False} when every one is affirmed,
+        else empty."""
+        w = next((w for w in claim.words if w.word.key == key), None)
+        if w is None:
+            return set()
+        derived = [j for j in self.sentences.derived_positions(w.word)
+                   if self._unit[self.sentences.sentence_of(j)] == s]
+        if derived and all(j in self._neg_pos for j in derived):
+            return {True}
+        if derived and all(j in self._aff_pos for j in derived):
+            return {False}
+        return set()
+
+    @staticmethod
+    def _kind_words(claim: Claim, key: str) -> list[str]:
+        """The nouns a claim puts right before its word ``key``, which name its kind (*bike*
+        of *bike parking is available*)."""
+        words = sorted(claim.words, key=lambda w: w.word.start)
+        return [b.word.key for b, w in zip(words, words[1:], strict=False)
+                if w.word.parts[-1] == key and b.word.pos == "NOUN"
+                and b.word.sent == w.word.sent and 0 < w.word.start - b.word.end <= 1]
+
+    def _kind_polarity(self, claim: Claim, key: str, s: int,
+                       kinds: list[str] | None = None) -> set[bool]:
+        """The polarity of unit ``s``'s ``key: yes/no`` pieces that hold ``key`` and the
+        nouns the claim names its kind by (:meth:`_kind_words`) too: where a record says
+        *bike parking: no* and *business parking lot: yes*, {True} for *bike parking is
+        available* (only "no" pieces hold *bike*), {False} when only "yes" pieces do, else
+        empty (no kind, or no piece)."""
+        kinds = self._kind_words(claim, key) if kinds is None else kinds
+        if not kinds:
+            return set()
+        return {no for piece, no in self._keyed.get(s, ())
+                if key in piece and all(m in piece for m in kinds)}
+
+    def _kind_denied(self, claim: Claim, kinds: list[str], candidates: set[int],
+                     s: int) -> int | None:
+        """The unit whose record says no to exactly the kind an affirmed claim names
+        (*bike parking: no* for *offers bike parking*), when the unit ``s`` that supports
+        it does not name that kind (a review's *park right in front*); else None."""
+        if not kinds or claim.negated or all(
+                s in self._units(self.sentences.sentences(k)) for k in kinds):
+            return None
+        return next((u for u in sorted(candidates)
+                     if self._kind_polarity(claim, claim.focus, u, kinds) == {True}), None)
 
     def _modifiers_there(self, claim: Claim, key: str, s: int) -> bool:
         """Whether unit ``s`` also holds the nouns that modify the claim's word ``key``
@@ -421,9 +493,15 @@ class ContextIndex:
         # support the claim: look there first (the same answer, linear in long texts).
         must = [f for w, f, req in zip(claim.words, found, required, strict=True)
                 if req and w.role == "predicate"] + list(vals)
+        kinds = self._kind_words(claim, claim.focus) if claim.focus else []
         for s in sorted(candidates.intersection(*must)):
             ok, _, note, _ = self._judge(claim, s, found, vals, required, min_share)
             if ok:
+                denied = self._kind_denied(claim, kinds, candidates, s)
+                if denied is not None:
+                    start, end = self.spans[denied]
+                    return ClaimSupport(False, start, end, "a record's 'no' names its kind",
+                                        "record_no")
                 start, end = self.spans[s]
                 return ClaimSupport(True, start, end, note)
         if window > 0:  # facts fused from nearby sentences: a window either side

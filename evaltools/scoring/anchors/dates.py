@@ -10,9 +10,13 @@ and ``03/05/2024`` are all ``("date", 2024, 3, 5)``:
   ``March 5, 2024``, ``Mar. 5 2024``, ``5 March 2024``, ``5th of March, 2024``;
 - ``("day", month, day)`` — a day without a year: ``March 5th``, ``5 March``;
 - ``("month", year, month)`` — ``March 2024``, ``Mar 2024``, ``March of 2024``;
+- ``("monthname", month)`` — a month's full name alone, capitalised (``leaves in March``;
+  not a first name, as *June Carter*, nor *May* or *March* but after a word that dates,
+  *in May*, *by March*);
 - ``("decade", first_year)`` — ``1990s``, ``1990's``, and of the twentieth century written
   ``'90s`` or in words, capitalised (``Nineties``) or after *the* (``the late nineties``,
-  ``the 30s and 40s``; *in her forties* is an age, not a decade);
+  ``the 30s and 40s``) or bare (``60s and 70s Fenders``; *in her forties*, *in her 60s*
+  and *over 60s* are ages, not decades);
 - ``("time", hour, minute)`` on a 24-hour clock — ``3pm``, ``3 p.m.``,
   ``9:30am``, ``15:00``, ``noon`` (12, 0), ``midnight`` (0, 0). A time
   without a.m./p.m. is read as written on a 24-hour clock (``3:00`` is 03:00).
@@ -106,17 +110,33 @@ _NOON_RE = re.compile(rf"(?<![\w])(?:12{_SP}?)?(?P<w>(?i:noon|midday|midnight)){
 #: (not the '80s, a decade).
 _SHORT_YEAR_RE = re.compile(r"(?<![\w'\u2018\u2019])(?P<y>['\u2018\u2019]\d{2})(?![\w'\u2019])")
 _DECADE_RE = re.compile(r"(?<![\w.,])(?P<y>1[0-9]{2}0|20[0-9]0)'?s(?![\w])")
-_DECADE_WORDS = {"twenties": 1920, "thirties": 1930, "forties": 1940, "fifties": 1950,
+#: The decades in words; also the ages ("in their twenties"): a value, not a thing named.
+DECADE_WORDS = {"twenties": 1920, "thirties": 1930, "forties": 1940, "fifties": 1950,
                  "sixties": 1960, "seventies": 1970, "eighties": 1980, "nineties": 1990}
 #: "'90s", "Nineties", "the late nineties": a decade of the twentieth century.
 _DECADE_WORD_RE = re.compile(
     r"(?<![\w'’])['’](?P<yy>[3-9]0)'?s(?![\w])"
-    r"|(?<![\w-])(?P<cap>(?:" + "|".join(w.title() for w in _DECADE_WORDS) + r"))(?![\w-])"
+    r"|(?<![\w-])(?P<cap>(?:" + "|".join(w.title() for w in DECADE_WORDS) + r"))(?![\w-])"
     r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
-    r"(?P<low>" + "|".join(_DECADE_WORDS) + r")(?![\w-])"
+    r"(?P<low>" + "|".join(DECADE_WORDS) + r")(?![\w-])"
     r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
     r"(?P<dd>[3-9]0s)(?![\w'’])(?:[ \u00a0]+(?i:and|or|to|through)[ \u00a0]+"
     r"(?P<dd2>[3-9]0s)(?![\w'’]))?")
+
+#: "60s and 70s Fenders", "a 50s diner": a decade written bare, without "the" or an
+#: apostrophe; not an age ("in her 60s", "aged 70s", "over 60s": :data:`_AGE_BEFORE`).
+_BARE_DECADE_RE = re.compile(r"(?<![\w'’$£€.,:/-])(?P<dd>[3-9]0s)(?![\w'’])")
+_AGE_BEFORE = re.compile(r"(?i)\b(?:her|his|their|my|your|our|its|aged?|over|under|the)"
+                         r"[ \u00a0]+(?:(?:early|mid|late)[ \u00a0-]*)?$")
+
+#: A month's full name alone, capitalised, not the first of two capitalised words (*June
+#: Carter*); *May* and *March*, also a modal and a verb, only after a word that dates
+#: (:data:`_DATING_WORD`).
+_MONTH_ALONE_RE = re.compile(
+    r"(?<![\w'’-])(?P<mon>January|February|March|April|May|June|July|August|September|"
+    r"October|November|December)(?:['’]s)?(?![\w'’-])(?![ \u00a0]+[A-Z])")
+_DATING_WORD = re.compile(r"\b(?:in|by|of|since|until|till|through|from|to|early|mid|late|"
+                          r"last|next|this|every|each|and|or)[ \u00a0]$")
 
 
 # Month names that are also common English words: in lower case they need a year.
@@ -223,6 +243,12 @@ def find_dates(text: str) -> list[Span]:
     ('decade', 1990)
     >>> [v for *_, v in find_dates("a Nineties shoot, the '80s, the late sixties, her forties")]
     [('decade', 1990), ('decade', 1980), ('decade', 1960)]
+    >>> [v for *_, v in find_dates("60s and 70s guitars, a man in his 60s, over 60s")]
+    [('decade', 1960), ('decade', 1970)]
+    >>> [v for *_, v in find_dates("It leaves in May, back by October; June Carter; May I?")]
+    [('monthname', 5), ('monthname', 10)]
+    >>> [v for *_, v in find_dates("Since August's move, ...")]
+    [('monthname', 8)]
     >>> [v for *_, v in find_dates("my '68 Mustang, a \u201924 model, Dan's 68")]
     [('year', 1968), ('year', 2024)]
     """
@@ -272,6 +298,12 @@ def find_dates(text: str) -> list[Span]:
             for m in _SHORT_YEAR_RE.finditer(text):
                 found.append((m.start(), m.end(), "date",
                               ("year", _year(m.group("y")))))
+    for m in _MONTH_ALONE_RE.finditer(text):
+        if m.group("mon") in ("May", "March") and not _DATING_WORD.search(
+                text, max(0, m.start() - 8), m.start()):
+            continue  # "May I", "March on"
+        found.append((m.start(), m.end(), "date",
+                      ("monthname", _MONTHS[m.group("mon").lower()])))
     if "ties" in lowered or "0s" in lowered:
         for m in _DECADE_WORD_RE.finditer(text):
             if m.group("dd"):  # "the 30s and 40s": two decades, each its own mention
@@ -282,8 +314,12 @@ def find_dates(text: str) -> list[Span]:
                                   ("decade", 1900 + int(m.group("dd2")[:2]))))
                 continue
             year = (1900 + int(m.group("yy")) if m.group("yy")
-                    else _DECADE_WORDS[(m.group("cap") or m.group("low")).lower()])
+                    else DECADE_WORDS[(m.group("cap") or m.group("low")).lower()])
             found.append((m.start(), m.end(), "date", ("decade", year)))
+        for m in _BARE_DECADE_RE.finditer(text):
+            if not _AGE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                found.append((m.start(), m.end(), "date",
+                              ("decade", 1900 + int(m.group("dd")[:2]))))
     if "noon" in lowered or "midday" in lowered or "midnight" in lowered:
         for m in _NOON_RE.finditer(text):
             hour = 0 if m.group("w").lower() == "midnight" else 12

@@ -18,6 +18,8 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   Lists of two are left out (a pair is everywhere in prose, and *two* would be excused by any
   of them), and so are lists of common nouns (*efficiency, multiplexability and ease*): a
   summary counts the people, places and firms it names;
+- *both*: two, as a mention of kind ``"count"`` (*both of which activated amino acids*
+  supports *its two strands*); unlike a pair of names, the word says the number;
 - two clock times of one sentence, the later within twelve hours of the earlier (*a 7:30
   reservation ... weren't seated until almost 8:15*; an hour without *am* / *pm* may be the
   afternoon's: *a 2pm appointment ... seated until 2:40*; the first may be a bare hour read
@@ -52,6 +54,8 @@ _TIME_WORDS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week"
 _ONE_UNIT = re.compile(r"(?i)\b(?:an?|one)\s+(?:full\s+|single\s+|whole\s+)?("
                        + "|".join(_TIME_WORDS) + r")\b(?!-)")
 _DOZEN = re.compile(r"(?i)\ba\s+dozen\b(?!s)")
+#: "both": two of what it names (*both strands*, *both of which*), a count as a list's is.
+_BOTH = re.compile(r"(?i)\bboth\b")
 #: The fewest and most items of a list whose count is read.
 LIST_MIN, LIST_MAX = 3, 12
 
@@ -65,11 +69,13 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     --------
     >>> from evaltools.text import load_pipeline
     >>> doc = load_pipeline()("Smile charges £7.34 for a month. The affected counties are "
-    ...                       "Conwy, Anglesey, Gwynedd and Powys. Tom and Ann came.")
+    ...                       "Conwy, Anglesey, Gwynedd and Powys. Tom and Ann came. Both "
+    ...                       "left.")
     >>> for m in implied_mentions(doc):
     ...     print(repr(m.text), m.value)
     'a month' ('quantity', 'month', Decimal('1'))
     'Conwy, Anglesey, Gwynedd and Powys' ('number', Decimal('4'))
+    'Both' ('number', Decimal('2'))
     >>> from evaltools.scoring.anchors.mentions import find_mentions
     >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am. "
     ...                       "A 2pm slot began at 2:40. It was banned in 1952 and four years "
@@ -93,6 +99,8 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
               for m in _DOZEN.finditer(text)]
     found += _list_counts(doc)
+    found += [Mention("count", m.group(), m.start(), m.end(), ("number", Decimal(2)))
+              for m in _BOTH.finditer(text)]
     starts = [sent.start_char for sent in doc.sents]  # once, for both readings by sentence
     ordered = sorted(mentions, key=lambda m: m.start)  # once, for the three readings below
     found += _durations(doc, ordered, starts)

@@ -92,7 +92,7 @@ class Mention:
         ``("money", "USD", Decimal("19.99"))``, ``("quantity", "kg", Decimal("2"))``,
         ``("percent", Decimal("15"))``, ``("number", Decimal("1200"))``,
         ``("ordinal", Decimal("5"))``, ``("date", 2024, 3, 5)``,
-        ``("day", 3, 5)``, ``("month", 2024, 3)``, ``("year", 2024)``,
+        ``("day", 3, 5)``, ``("month", 2024, 3)``, ``("monthname", 3)``, ``("year", 2024)``,
         ``("decade", 1990)``, ``("time", 15, 0)``, ``("phone", "8005550199")``.
 
     Examples
@@ -554,6 +554,8 @@ def _supports_value(c: tuple, f: tuple) -> bool:
         return fk in ("year", "month", "date") and c[1] <= f[1] < c[1] + 10
     if ck == "month":
         return fk == "date" and f[1:3] == c[1:3]
+    if ck == "monthname":  # "in March" by any date in March
+        return (fk in ("month", "date") and f[2] == c[1]) or (fk == "day" and f[1] == c[1])
     if ck == "day":
         return fk == "date" and f[2:4] == c[1:3]
     return False

@@ -65,7 +65,8 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
     five words an item, eight after a colon: *two related issues: the term itself, and the
     film's overall portrayal of Black characters*), or exactly ``n`` names between commas
     (*two men, Daniel Timbers, 29, and Barry Joy, 56,*), or before it as the subject it sums
-    up (*Aperture and shutter speed are two key settings*)."""
+    up (*Aperture and shutter speed are two key settings*, also after a lead such as *Based
+    on the passages,*)."""
     e = _ENUMERATION.match(text, m.end, m.end + 400)
     if e is not None:
         items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
@@ -78,8 +79,16 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
     b = _LISTED_BEFORE.search(text, max(0, m.start - 250), m.start)
     if b is None:
         return False
-    items = [i for i in _ITEM_SPLIT.split(b.group(1).strip()) if i]
+    subject = _LEAD.sub("", b.group(1).strip(), count=1)
+    items = [i for i in _ITEM_SPLIT.split(subject) if i]
     return len(items) == n and all(len(i.split()) <= 5 for i in items)
+
+
+#: What may open a sentence before the subject a count sums up (*Based on the passages
+#: provided, aperture and shutter speed are two ...*).
+_LEAD = re.compile(r"(?i)^(?:based\s+on|according\s+to|in\s+short|in\s+summary|overall|"
+                   r"put\s+simply|simply\s+put|in\s+general|essentially|basically)"
+                   r"\b[^,]{0,60},\s*")
 
 
 #: "the two", "these three": a definite article or demonstrative before a count.
@@ -144,6 +153,10 @@ def counts_own_list(text: str, m: Mention) -> bool:
     ...         "police said, were hurt. Three firms, Apple and Google, grew.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text) if m.text[0] in "TF"]
     [('Two', True), ('Two', False), ('Three', False)]
+    >>> text = ("Based on the passages provided, aperture and shutter speed are two of the "
+    ...         "main settings. Rain and hail are three of the hazards.")
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('two', True), ('three', False)]
     """
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):

@@ -153,6 +153,10 @@ def _filed_under(readings: tuple[tuple, ...]) -> set[Any]:
             keys.add(("year", v[1]))
         if v[0] == "date" and len(v) >= 4:
             keys.add(("month-day", v[2], v[3]))
+        if v[0] in ("month", "date") and len(v) >= 3:
+            keys.add(("month-name", v[2]))
+        elif v[0] == "day" and len(v) >= 2:
+            keys.add(("month-name", v[1]))
     return keys
 
 
@@ -164,7 +168,8 @@ def _looked_up_under(readings: tuple[tuple, ...]) -> set[Any] | None:
     with or without a unit (a krona in any krona currency, a bare year as a
     number) shares ``("amount", a)``; a year, a month or a decade is supported by
     the finer dates of its years (``("year", y)``); a day of the month by the
-    dates on it (``("month-day", m, d)``). Unit conversions are looked up by
+    dates on it (``("month-day", m, d)``); a month named alone by any date in it
+    (``("month-name", m)``). Unit conversions are looked up by
     magnitude band (:meth:`SupportIndex._candidate_indices`).
     """
     keys: set[Any] = set()
@@ -185,4 +190,6 @@ def _looked_up_under(readings: tuple[tuple, ...]) -> set[Any] | None:
             keys.update(("year", y) for y in range(c[1], c[1] + 10))
         elif c[0] == "day" and len(c) >= 3:
             keys.add(("month-day", c[1], c[2]))
+        elif c[0] == "monthname" and len(c) >= 2:
+            keys.add(("month-name", c[1]))
     return keys
