@@ -1677,7 +1677,7 @@ SHORT = ("Sussex PCC Katy Bourne wrote to the council. El is used. Why do bikes 
     (TITLES, "Summarise the news.", "Lord Pannick QC is arguing Ms Miller's case.",
      False),  # a title, not a name
     (TITLES, "Summarise the news.", "Italy play Belgium in Bordeaux in July.",
-     True),  # a month is a checkable fact
+     False),  # a month alone is a date now, which the value clause checks (below)
     (TITLES, "Summarise the news.", "Lord Pannick QC is arguing Ms Jones's case.",
      True),  # the name after it still counts
     # initials across "and": "Police and Crime Commissioner" is the context's "PCC"
@@ -1697,6 +1697,12 @@ def test_a_title_or_a_name_the_context_writes_short_is_no_absent_name(context, q
                                                                       absent):
     r = evaltools.score(query, context, response)
     assert r.verdict_inputs.name_absent is absent
+
+
+def test_a_month_alone_the_context_never_gives_is_an_unsupported_value():
+    r = evaltools.score("Summarise the news.", TITLES, "Italy play Belgium in Bordeaux in July.")
+    assert r.verdict_inputs.value_unsupported is True
+    assert [a.text for a in r.anchors if a.kind == "date" and not a.supported] == ["July"]
 
 
 @pytest.mark.parametrize(("response", "own"), [

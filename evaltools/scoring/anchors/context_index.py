@@ -304,14 +304,15 @@ class ContextIndex:
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
+            keyed_no = s in self._no_key.get(key, ())
             if not seen:  # "offers delivery" where the unit says "they dont deliver"
-                seen = self._derived_polarity(claim, key, s)
+                seen, keyed_no = self._derived_polarity(claim, key, s)
             if seen and not self._modifiers_there(claim, key, s):
                 seen = set()  # "counter-service" is not the record's "table service: no"
             if seen == {True, False}:  # "bike parking: no" and "business parking lot: yes"
                 seen = self._kind_polarity(claim, key, s) or seen
             if seen and claim.negated not in seen:
-                if not claim.negated and s in self._no_key.get(key, ()):
+                if not claim.negated and keyed_no:
                     return "record_no"
                 return "record_yes" if s in self._yes_key.get(key, ()) else "negation"
         if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
@@ -324,21 +325,22 @@ class ContextIndex:
             return "record_no"
         return None
 
-    def _derived_polarity(self, claim: Claim, key: str, s: int) -> set[bool]:
+    def _derived_polarity(self, claim: Claim, key: str, s: int) -> tuple[set[bool], bool]:
         """The polarity in unit ``s`` of the derivations of the claim's word ``key`` where
         the unit does not hold the word itself (*they don't deliver* for *offers
         delivery*): {True} when every one is negated, {False} when every one is affirmed,
-        else empty."""
+        else empty; and whether every one stands in a record's ``key: no`` (*delivers: no*)."""
         w = next((w for w in claim.words if w.word.key == key), None)
         if w is None:
-            return set()
+            return set(), False
         derived = [j for j in self.sentences.derived_positions(w.word)
                    if self._unit[self.sentences.sentence_of(j)] == s]
+        keyed_no = bool(derived) and all(j in self._no_pos for j in derived)
         if derived and all(j in self._neg_pos for j in derived):
-            return {True}
+            return {True}, keyed_no
         if derived and all(j in self._aff_pos for j in derived):
-            return {False}
-        return set()
+            return {False}, keyed_no
+        return set(), keyed_no
 
     @staticmethod
     def _kind_words(claim: Claim, key: str) -> list[str]:
