@@ -2556,3 +2556,22 @@ def test_both_in_the_context_supports_two(response, supported):
     ctx = "A gene may have used both of its strands to code for catalysts."
     r = evaltools.score("What did the gene do?", ctx, response)
     assert [a.supported for a in r.anchors if a.kind == "number"] == [supported]
+
+
+@pytest.mark.parametrize("sentence", [
+    # what the sources are, or how they stand to each other, is no claim about the world
+    "The sources differ somewhat on the main mechanism.",
+    "The passages present the multiverse as a theory rather than a confirmed fact.",
+    "Both sources are written from a US perspective.",
+    "The sources are a dealer and a chain, and neither gives figures for the loss.",
+    "For those points you'd need sources beyond these passages.",
+    # after a sentence that names them, "they" are the sources
+    "The passages focus on waking. They don't explain the underlying biology.",
+    "Because the source is a dictionary definition, it doesn't describe specific measures.",
+])
+def test_what_an_answer_says_the_sources_are_is_not_checked(sentence):
+    ctx = "Sleepers wake to sudden noises because the brain stays alert."
+    r = evaltools.score("Why do noises wake us?", ctx,
+                        "Sleepers wake to sudden noises because the brain stays alert. "
+                        + sentence)
+    assert not [a for a in r.anchors if not a.supported and a.counted]

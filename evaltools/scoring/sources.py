@@ -100,6 +100,27 @@ _SILENT = re.compile(
     + r"|(?:\b(?:not|no|nothing|never)|n't)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
     + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
     re.IGNORECASE)
+# What the sources are or how they stand to each other, rather than what they say of the world:
+# "the sources differ somewhat on the mechanism", "the passages present it as a theory rather
+# than ...", "both sources are written from a US perspective", "neither gives figures" (after
+# they are named), "you'd need sources beyond these passages".
+_META = re.compile(
+    r"\b(?:the|these|those|both|all|two|three)\s+(?:[\w-]+\s+)?" + _SRC_ONLY
+    + r"\s+(?:also\s+|only\s+|themselves\s+)?(?:differ|disagree|diverge|weigh|frame|"
+    r"present\s+[^.?!\n]{0,80}?\s+as|(?:are|were)\s+(?:both\s+|all\s+)?(?:written|aimed)|"
+    r"come\s+from)\b"
+    r"|\b" + _SRC_ONLY + r"\b[^.?!\n]{0,120}?\bneither(?:\s+of\s+them)?\s+"
+    r"(?:gives|says|mentions|offers|provides|explains|covers|specifies|quantifies|states|"
+    r"addresses|discusses)\b"
+    r"|\bsources?\s+beyond\s+(?:the|these|this|those)\s+" + _SRC_ONLY,
+    re.IGNORECASE)
+# After a sentence that names the sources, "They don't explain ...", "It also says nothing
+# about ..."; or in one sentence, "Because the source is a definition, it doesn't describe".
+_PRONOUN_SILENT = (r"(?:they|it)\s+(?:also\s+|only\s+)?(?:" + _NEG_REPORT
+                   + r"|says?\s+nothing|gives?\s+no|offers?\s+no)\b")
+_THEY_SILENT = re.compile(r"^[\W_]*" + _PRONOUN_SILENT, re.IGNORECASE)
+_SOURCE_THEN_IT = re.compile(r"\b" + _SRC_ONLY + r"\b[^.?!\n]{0,100}?,\s*" + _PRONOUN_SILENT,
+                             re.IGNORECASE)
 # A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
 _NUMBERED = (_NUMBERABLE + r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d{1,3}\b)*\b")
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
@@ -194,6 +215,18 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     >>> t = "Whether the EU would do so is not something these passages discuss."
     >>> abstention_sentences(t, [(0, len(t))]) == ((0, len(t)),)
     True
+    >>> t = ("The passages focus on waking. They don't explain the biology. It is loud. "
+    ...      "They don't explain why.")
+    >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 29), (30, 61), (62, 73), (74, 97)])]
+    ["They don't explain the biology."]
+    >>> t = ("The sources differ somewhat on the mechanism. The passages present it as a theory "
+    ...      "rather than a fact. The sources are a dealer and a chain, and neither gives "
+    ...      "figures. For that you'd need sources beyond these passages.")
+    >>> len(abstention_sentences(t, [(0, 45), (46, 101), (102, 166), (167, 217)]))
+    4
+    >>> t = "The passages say the sources differ. The studies differ."
+    >>> [t[a:b] for a, b in abstention_sentences(t, [(0, 36), (37, 56)])]
+    ['The passages say the sources differ.']
     >>> abstention_sentences("The team did not directly compare the drugs.", [(0, 44)])
     ()
     >>> abstention_sentences("The drug only partly explains the decline.", [(0, 42)])
@@ -208,10 +241,15 @@ def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
     2
     """
     out = []
+    named = False  # whether the sentence before named the sources or spoke of their silence
     for a, b in sents:
         part = _plain(text[a:b])
-        if _ABSTAIN.search(part) or _SILENT.search(part):
+        if (_ABSTAIN.search(part) or _SILENT.search(part) or _META.search(part)
+                or _SOURCE_THEN_IT.search(part) or (named and _THEY_SILENT.search(part))):
             out.append((a, b))
+            named = True
+        else:
+            named = bool(_SOURCE_NOUN.search(part))
     return tuple(out)
 
 

@@ -85,9 +85,11 @@ SOURCE_ONLY_NOUNS = frozenset({"passage", "document", "article", "excerpt", "sni
 #: Nouns for the points a response makes ("two main reasons", "three ways"): a count of them
 #: is the response's own structure (``anchors.own_counts.counts_own_list``), "there are two
 #: reasons" is no claim, and the sources "giving" them is an attribution (``sources``).
-#: Not *types*, *kinds*, *causes*: "there are three types of guitars" is a fact of the world.
+#: Not *types*, *kinds*, *causes*: "there are three types of guitars" is a fact of the world;
+#: but *layers*, *aspects*, *angles*, *sides*: how the response parts its answer ("there are
+#: two layers to the controversy").
 POINT_NOUNS = (r"(?:reasons|ways|steps|factors|points|options|methods|tips|explanations|"
-               r"possibilities|approaches)")
+               r"possibilities|approaches|layers|aspects|angles|sides)")
 #: Nouns that name the authors of reviews in the context: "customers praise the pancakes"
 #: claims what the reviews say, so its subject is not looked up (as a pronoun's is not).
 REVIEWER_NOUNS = frozenset({

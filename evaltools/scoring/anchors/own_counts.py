@@ -141,6 +141,9 @@ def counts_own_list(text: str, m: Mention) -> bool:
     >>> text = "The passages give three main reasons. It comes in two sizes."
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
     [('three', True), ('two', False)]
+    >>> text = "Based on the passages, there are two layers to the controversy."
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('two', True)]
     >>> text = ("Two related points: it reverses. Two side effects are worth knowing. "
     ...         "Two sizes are sold.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
