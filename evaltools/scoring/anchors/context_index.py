@@ -37,6 +37,7 @@ The evidence is that context sentence.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -347,7 +348,7 @@ class ContextIndex:
         """The nouns a claim puts right before its word ``key``, which name its kind (*bike*
         of *bike parking is available*)."""
         words = sorted(claim.words, key=lambda w: w.word.start)
-        return [b.word.key for b, w in zip(words, words[1:], strict=False)
+        return [b.word.key for b, w in itertools.pairwise(words)
                 if w.word.parts[-1] == key and b.word.pos == "NOUN"
                 and b.word.sent == w.word.sent and 0 < w.word.start - b.word.end <= 1]
 
