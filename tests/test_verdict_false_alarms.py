@@ -2548,14 +2548,16 @@ def test_a_hyphenated_run_of_held_names_is_no_absent_name(response, absent):
 
 
 @pytest.mark.parametrize(("response", "supported"), [
-    # "both" in the context says two
-    ("The gene used its two strands.", True),
-    ("The gene used its three strands.", False),
+    # "both" in the context says nothing of what a response counts: "two elevators" is not
+    # supported by "both drivers and customers" (a pair is everywhere in prose)
+    ("The overpass has two elevators.", False),
+    ("The overpass has an elevator.", None),
 ])
-def test_both_in_the_context_supports_two(response, supported):
-    ctx = "A gene may have used both of its strands to code for catalysts."
-    r = evaltools.score("What did the gene do?", ctx, response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == [supported]
+def test_both_in_the_context_supports_no_count(response, supported):
+    ctx = "Delays hurt both drivers and customers. The overpass has an elevator."
+    r = evaltools.score("What will the overpass have?", ctx, response)
+    got = [a.supported for a in r.anchors if a.kind == "number"]
+    assert got == ([] if supported is None else [supported])
 
 
 @pytest.mark.parametrize("sentence", [

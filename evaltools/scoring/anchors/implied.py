@@ -17,9 +17,10 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   unit (*three years*) nor a qualified one (:func:`~evaltools.scoring.anchors.mentions.supports`).
   Lists of two are left out (a pair is everywhere in prose, and *two* would be excused by any
   of them), and so are lists of common nouns (*efficiency, multiplexability and ease*): a
-  summary counts the people, places and firms it names;
-- *both*: two, as a mention of kind ``"count"`` (*both of which activated amino acids*
-  supports *its two strands*); unlike a pair of names, the word says the number;
+  summary counts the people, places and firms it names. *Both* is left out for the same
+  reason: read as two, it supported *two elevators* from *both drivers and customers* and
+  *two studio albums* from *they both share custody* (docs/validity.md, "Thirty-second
+  round");
 - two clock times of one sentence, the later within twelve hours of the earlier (*a 7:30
   reservation ... weren't seated until almost 8:15*; an hour without *am* / *pm* may be the
   afternoon's: *a 2pm appointment ... seated until 2:40*; the first may be a bare hour read
@@ -54,8 +55,6 @@ _TIME_WORDS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week"
 _ONE_UNIT = re.compile(r"(?i)\b(?:an?|one)\s+(?:full\s+|single\s+|whole\s+)?("
                        + "|".join(_TIME_WORDS) + r")\b(?!-)")
 _DOZEN = re.compile(r"(?i)\ba\s+dozen\b(?!s)")
-#: "both": two of what it names (*both strands*, *both of which*), a count as a list's is.
-_BOTH = re.compile(r"(?i)\bboth\b")
 #: The fewest and most items of a list whose count is read.
 LIST_MIN, LIST_MAX = 3, 12
 
@@ -69,13 +68,11 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     --------
     >>> from evaltools.text import load_pipeline
     >>> doc = load_pipeline()("Smile charges £7.34 for a month. The affected counties are "
-    ...                       "Conwy, Anglesey, Gwynedd and Powys. Tom and Ann came. Both "
-    ...                       "left.")
+    ...                       "Conwy, Anglesey, Gwynedd and Powys. Tom and Ann came.")
     >>> for m in implied_mentions(doc):
     ...     print(repr(m.text), m.value)
     'a month' ('quantity', 'month', Decimal('1'))
     'Conwy, Anglesey, Gwynedd and Powys' ('number', Decimal('4'))
-    'Both' ('number', Decimal('2'))
     >>> from evaltools.scoring.anchors.mentions import find_mentions
     >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am. "
     ...                       "A 2pm slot began at 2:40. It was banned in 1952 and four years "
@@ -99,8 +96,6 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
               for m in _DOZEN.finditer(text)]
     found += _list_counts(doc)
-    found += [Mention("count", m.group(), m.start(), m.end(), ("number", Decimal(2)))
-              for m in _BOTH.finditer(text)]
     starts = [sent.start_char for sent in doc.sents]  # once, for both readings by sentence
     ordered = sorted(mentions, key=lambda m: m.start)  # once, for the three readings below
     found += _durations(doc, ordered, starts)
