@@ -188,11 +188,14 @@ def names_sources(word: str) -> bool:
 
 def abstention_sentences(text: str, sents: Sequence[tuple[int, int]]
                          ) -> tuple[tuple[int, int], ...]:
-    """The sentences that decline to answer or speak of the sources' silence.
+    """The sentences that decline to answer, speak of the sources' silence, or say what the
+    sources are and how they stand to each other.
 
     Such a sentence says the sources are silent ("The passages do not give
-    the price", "There is nothing on it in the text"), or declines ("I am unable
-    to answer ...", "... is not mentioned").
+    the price", "There is nothing on it in the text"; "They don't explain ..." after a
+    sentence that names them), or declines ("I am unable to answer ...", "... is not
+    mentioned"), or speaks of the sources themselves ("The sources differ on ...", "The
+    passages present it as a theory", "Both sources are written from a US perspective").
     Grounding does not check its words and claims never count it: it states
     nothing about the world the context could support or contradict.
 
