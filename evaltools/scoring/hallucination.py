@@ -318,7 +318,7 @@ def absent_names(claim, context: ContextFeatures,
 
 
 #: Words that join the parts of a hyphenated name without naming anything (*Wednesday-to-
-#: Saturday*, *Dallas-Fort Worth*).
+#: Saturday*, *Paris-to-London*).
 _PART_JOINERS = frozenset({"to", "and", "or", "through", "thru", "via", "on", "upon", "of"})
 
 

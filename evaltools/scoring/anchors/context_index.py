@@ -117,6 +117,13 @@ def _modifies_in_piece(tok, start: int, pieces, piece_starts) -> bool:
     return i >= 0 and pieces[i][0] <= tok.head.idx < pieces[i][1]
 
 
+def _names_kind(before: Word, word: Word) -> bool:
+    """Whether ``before`` is a noun right before ``word`` in its sentence, naming its kind
+    (*counter* of *counter service*, *bike* of *bike parking*)."""
+    return (before.pos == "NOUN" and before.sent == word.sent
+            and 0 < word.start - before.end <= 1)
+
+
 class ContextIndex:
     """What claim support needs from a parsed context, unit by unit.
 
@@ -349,8 +356,7 @@ class ContextIndex:
         of *bike parking is available*)."""
         words = sorted(claim.words, key=lambda w: w.word.start)
         return [b.word.key for b, w in itertools.pairwise(words)
-                if w.word.parts[-1] == key and b.word.pos == "NOUN"
-                and b.word.sent == w.word.sent and 0 < w.word.start - b.word.end <= 1]
+                if w.word.parts[-1] == key and _names_kind(b.word, w.word)]
 
     def _kind_polarity(self, claim: Claim, key: str, s: int,
                        kinds: list[str] | None = None) -> set[bool]:
@@ -397,10 +403,8 @@ class ContextIndex:
                 continue
             # the whole word there (*Wi-Fi* where the record says "wifi: no") is enough
             mods = [p for p in parts[:-1] if p not in LIGHT_PARTS] if not there(w.word.key) else []
-            before = words[k - 1].word if k else None
-            if (before is not None and before.pos == "NOUN" and before.sent == w.word.sent
-                    and 0 < w.word.start - before.end <= 1):
-                mods.append(before.key)
+            if k and _names_kind(words[k - 1].word, w.word):
+                mods.append(words[k - 1].word.key)
             return all(there(p) for p in mods)
         return True
 
@@ -496,7 +500,7 @@ class ContextIndex:
         # support the claim: look there first (the same answer, linear in long texts).
         must = [f for w, f, req in zip(claim.words, found, required, strict=True)
                 if req and w.role == "predicate"] + list(vals)
-        kinds = self._kind_words(claim, claim.focus) if claim.focus else []
+        kinds = self._kind_words(claim, claim.focus) if claim.focus and self._keyed else []
         for s in sorted(candidates.intersection(*must)):
             ok, _, note, _ = self._judge(claim, s, found, vals, required, min_share)
             if ok:
