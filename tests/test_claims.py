@@ -502,3 +502,13 @@ def test_what_stands_before_a_comma_and_not_is_affirmed():
     bad = evaltools.score("Summarise the review.", ctx, "The deposit was refundable.")
     assert [(a.supported, a.contradiction) for a in bad.anchors] == [(False, "negation")]
 
+
+
+@pytest.mark.parametrize(("sentence", "claims"), [
+    # "speaking" with only an adverb of manner states nothing; with a place it does
+    ("Strictly speaking, contact lenses sit on tears.", ["contact lenses sit on tears"]),
+    ("Strictly speaking in public, Smith warned of risks.",
+     ["Strictly speaking in public", "Smith warned", "Smith warned of risks"]),
+])
+def test_speaking_of_manner_is_no_claim(nlp, sentence, claims):
+    assert [c.text for c in extract_claims(nlp(sentence))] == claims

@@ -2577,3 +2577,237 @@ def test_what_an_answer_says_the_sources_are_is_not_checked(sentence):
                         "Sleepers wake to sudden noises because the brain stays alert. "
                         + sentence)
     assert not [a for a in r.anchors if not a.supported and a.counted]
+
+
+@pytest.mark.parametrize(("sentence", "negated"), [
+    # a bare verb after a negated participle is an order of its own; after a negated bare
+    # verb it shares the "not"
+    ("Lunch isn't provided so pack a big one, they're hungry.", ["provided"]),
+    ("They do not serve alcohol or take reservations.", ["serve", "take"]),
+])
+def test_a_bare_verb_shares_only_a_bare_verbs_not(nlp, sentence, negated):
+    doc = nlp(sentence)
+    assert [t.text for t in doc if t.pos_ == "VERB" and clause_negated(t)] == negated
+
+
+@pytest.mark.parametrize(("response", "contradiction"), [
+    ("Lunch must be packed.", None),
+    ("Lunch is provided.", "negation"),
+])
+def test_a_packed_lunch_is_not_denied_by_lunch_not_provided(response, contradiction):
+    r = evaltools.score("Tell me about the camp.",
+                        "Lunch isn't provided so pack a big one, they're hungry.", response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.contradiction == contradiction
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("A six-year-old loved the creek hikes.", True),   # "my 6yo": 6 years
+    ("A seven-year-old loved the creek hikes.", False),
+])
+def test_an_age_written_yo_is_years(response, supported):
+    r = evaltools.score("Tell me about the camp.", "My 6yo loved the creek hikes.", response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [supported]
+
+
+@pytest.mark.parametrize(("text", "own"), [
+    # a count whose items the next sentences open in turn, "First," to its last ordinal
+    ("It drops for two reasons here. First, x. Second, y.", True),
+    ("It drops from two adaptations.\n\nFirst, the heart grows.\n\nSecond, tone rises.",
+     True),
+    ("It drops from two adaptations. First, the heart grows. Second, x. Third, y.", False),
+    ("It drops from two adaptations. The heart grows.", False),
+    # "two different things": the response tells apart what it has just named
+    ("An image's size in pixels (megapixels) and its file size (the bytes that store it) "
+     "are two different things.", True),
+    ("The shop sold two different bikes.", False),
+])
+def test_a_count_its_ordinals_open_is_the_responses_own(text, own):
+    from evaltools.scoring.anchors.own_counts import own_counts
+    got = own_counts(text, [m for m in find_mentions(text) if m.text == "two"])
+    assert bool(got) is own
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # a run of names that opens a passage's web address is the passage's source
+    ("USA Hockey gives a major penalty to any player who leaves the bench.", []),
+    ("NHL Hockey gives a major penalty to any player who leaves the bench.",
+     ["NHL", "Hockey"]),
+])
+def test_a_name_that_opens_a_passages_site_is_no_absent_name(response, absent):
+    ctx = ("Rule 629 | Leaving the Bench (www.usahockeyrulebook.com)\nA major penalty shall "
+           "be assessed to any player who leaves the bench.")
+    r = evaltools.score("What happens to players who leave the bench?", ctx, response)
+    assert [n for a in r.anchors for n in a.absent] == absent
+
+
+CINEMA = json.dumps({
+    "name": "Rialto", "categories": "Cinema",
+    "attributes": {"BusinessAcceptsCreditCards": "False"},
+    "review_info": [{"review_text": "Low prices, $6 tickets. Marisol at the desk sold us "
+                                    "the last seats."}]})
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # who goes to a cinema is a reviewer; crediting and valuing are what reviewers do
+    ("Moviegoers value the low prices.", []),
+    ("Marisol is credited.", []),
+    # the record's "credit cards: no" denies cards, not credit
+    ("The cinema accepts credit cards.", ["record_no"]),
+    ("Moviegoers value the free popcorn.", [None]),
+])
+def test_reviewer_words_and_credit_cards(response, unsupported):
+    r = evaltools.score(CAFE_Q, CINEMA, response)
+    assert [a.contradiction for a in r.anchors if not a.supported and a.counted] == unsupported
+
+
+@pytest.mark.parametrize(("context", "contradiction"), [
+    # a trip "taken instead of a skiing holiday" where the context too sets the holiday aside
+    ("He was due to go on a skiing holiday but decided instead to travel to Prague.", None),
+    ("He went on a skiing holiday and travelled to Prague.", "negation"),
+])
+def test_what_both_set_aside_is_no_contradiction(context, contradiction):
+    r = evaltools.score("Summarize the following news within 90 words:", context,
+                        "A trip to Prague, taken instead of a skiing holiday, moved him.")
+    assert [a.contradiction for a in r.anchors if a.kind == "claim"
+            and a.text.startswith("taken")] == [contradiction]
+
+
+@pytest.mark.parametrize(("response", "counted"), [
+    # a claim that heads a list after a colon names the kind of what the list tells
+    ("Complaints focus on logistics: a chaotic check-in, worn boots, and a full lot.", False),
+    ("Complaints focus on logistics.", True),
+    ("Complaints focus on logistics: a chaotic check-in and worn boots.", True),
+])
+def test_a_claim_heading_a_list_is_not_counted(response, counted):
+    ctx = json.dumps({"name": "Ski School", "categories": "Ski Schools",
+                      "review_info": [{"review_text": "Check-in was chaotic. Boots were "
+                                                      "worn."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim" and "logistics" in a.text]
+    assert not claim.supported and claim.counted is counted
+
+
+def test_a_claim_with_a_name_before_a_colon_is_counted():
+    ctx = "About 40 seahorses were recorded at the site in 2008."
+    r = evaltools.score("Summarize the following news within 90 words:", ctx,
+                        "Seahorses vanished from a site in Studland Bay: about 40 were "
+                        "recorded there in 2008, none since, and divers, sadly, saw none.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim" and "Studland" in a.text]
+    assert not claim.supported and claim.counted
+
+
+@pytest.mark.parametrize(("context", "supported"), [
+    # four-digit 24-hour times in a range, as news writes them
+    ("The Daily Politics is on BBC2 from 1100-1215 on weekdays.", [True, True]),
+    ("The abbey was built 1199-1216 on the hill.", [False, False]),
+    ("It has an 1100 start and a 1215 finish.", [True, True]),
+    ("It had 1100 guests and 1215 seats.", [False, False]),
+])
+def test_four_digit_clock_times(context, supported):
+    r = evaltools.score("Summarize the following news within 90 words:", context,
+                        "It airs from 11:00 to 12:15.")
+    assert [a.supported for a in r.anchors if a.kind == "date"] == supported
+
+
+@pytest.mark.parametrize(("hours", "supported"), [
+    # "open after midnight": a day of the record runs past it
+    ({"Thursday": "10:30-22:0", "Friday": "10:30-2:0", "Sunday": "11:0-21:0"}, [True]),
+    ({"Thursday": "10:30-22:0", "Friday": "10:30-22:0", "Sunday": "11:0-21:0"}, [False]),
+])
+def test_open_after_a_time_the_hours_run_past(hours, supported):
+    ctx = json.dumps({"name": "Gyro Hut", "categories": "Gyros", "hours": hours,
+                      "review_info": [{"review_text": "Great gyros."}]})
+    r = evaltools.score(CAFE_Q, ctx, "Late diners like that it is open after midnight.")
+    assert [a.supported for a in r.anchors if a.kind == "date"] == supported
+
+
+@pytest.mark.parametrize(("response", "unchecked"), [
+    # how the sources stand to each other is no claim about the world
+    ("Here's what the passages say, and they don't fully agree with each other.", True),
+    ("The passages explain speed. They don't settle the question definitively.", True),
+    ("The riders met, and they don't fully agree with each other.", False),
+    # "there's no ... given": what the sources do not give
+    ("There's no actual probability given for a fall.", True),
+    ("There's no actual brake fitted to a racing bike.", False),
+    # "none of them discusses", "can't explain", "isn't covered here": the sources' silence
+    ("None of them discusses brakes, so they can't explain stopping.", True),
+    ("Whether that logic holds for trikes isn't covered here.", True),
+    ("None of them survived the crash.", False),
+    ("Stopping is not covered by the warranty.", False),
+])
+def test_what_they_say_of_the_sources_agreeing_is_not_checked(response, unchecked):
+    r = evaltools.score("Why do bikes stay up?", "Speed makes a bike easier to balance.",
+                        response)
+    assert (not [a for a in r.anchors if not a.supported and a.counted]) is unchecked
+
+
+@pytest.mark.parametrize(("response", "counted"), [
+    # a poster or answer of a site a passage comes from, saying something: an attribution
+    ("Another Physics Forums answer says speed makes a bike easier to balance.", False),
+    ("Another Bike Forums answer says speed makes a bike easier to balance.", True),
+])
+def test_a_sites_poster_is_an_attribution(response, counted):
+    ctx = ("Bike balance (www.physicsforums.com)\nSpeed makes a bike easier to balance.")
+    r = evaltools.score("Why do bikes stay up?", ctx, response)
+    assert bool([a for a in r.anchors if not a.supported and a.counted]) is counted
+
+
+@pytest.mark.parametrize(("response", "terms"), [
+    # a compound whose initials the context writes in capitals; a compound's part that
+    # opens a context word written together with an everyday one; food by its category
+    ("Downsides include a loud air conditioner.", []),
+    ("Downsides include a loud bar compressor.", ["compressor"]),
+    ("Becky started a hail-damage claim.", []),
+    ("Becky started a termite-damage claim.", ["termite-damage"]),
+    ("It serves Sicilian cuisine.", []),
+])
+def test_initials_compounds_and_cuisine_are_no_terms(response, terms):
+    ctx = json.dumps({"name": "Trattoria", "categories": "Sicilian, Restaurants",
+                      "review_info": [{"review_text": "The AC was loud. After a hailstorm "
+                                                      "Becky started our claim."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [t for a in r.anchors for t in a.terms] == terms
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a title before a name is not looked up: the name is
+    ("Sir Nicholas Winton kept quiet about the rescue.", True),
+    ("Mr Winton kept quiet about the rescue.", True),
+    ("Sir Nicholas Smith kept quiet about the rescue.", False),
+])
+def test_a_title_before_a_name_is_not_looked_up(response, supported):
+    r = evaltools.score("Summarize the following news within 90 words:",
+                        "Nicholas Winton kept quiet about the rescue for decades.", response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "25ish" is about 25
+    ("Groups run roughly 25 people.", [True]),
+    ("Groups run exactly 25 people.", [False]),
+])
+def test_an_amount_written_ish_is_about_it(response, supported):
+    r = evaltools.score("How big are the groups?", "Group was big (25ish) but he projected "
+                        "well.", response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+
+
+CATERER = json.dumps({
+    "name": "Casa Milpas", "categories": "Caterers",
+    "review_info": [{"review_text": "Casa Milpas catered our rehearsal dinner for 60. Taco "
+                                    "bar package was $24 a head. You have to use their bar "
+                                    "service."}]})
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # a count of people written as one word is found where its number is
+    ("A $24-per-person taco bar package fed a 60-guest rehearsal dinner.", []),
+    ("A $24-per-person taco bar package fed a 70-guest rehearsal dinner.", [None, None]),
+    # "in-house" before a service the record names is its own; before others, a claim
+    ("Events must use the in-house bar service.", [None]),
+    ("Events must use the in-house bakery.", ["record_absent"]),
+])
+def test_counted_people_and_in_house_services(response, unsupported):
+    r = evaltools.score(CAFE_Q, CATERER, response)
+    assert [a.contradiction for a in r.anchors if not a.supported and a.counted] == unsupported

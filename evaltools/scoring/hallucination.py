@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.claims import REVIEW_FRAMING
+from evaltools.scoring.anchors.claims import KIND_NOUNS, REVIEW_FRAMING, TITLES
 from evaltools.scoring.anchors.dates import DECADE_WORDS
 from evaltools.scoring.anchors.mentions import (
     Mention,
@@ -188,10 +188,6 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?][\"'\u201d\u2019)]*\s+|\n)[ \t]*(?:[-*\
                              r"\d{1,2}[.)][ \t]+)?(?:\*\*|__)?$")
 
 
-#: Titles before a name, which name no one themselves (*Ms Miller* where the context says
-#: *Gina Miller*).
-TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "mister",
-                    "lord", "lady", "baron", "baroness"})
 #: Initials before a surname (*J.K. Rowling* where the context says *Rowling*).
 INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")
 
@@ -199,6 +195,24 @@ INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")
 #: A name made of capitals and digits (*the A3*, *the M25*, *a PS5*), which the tagger may
 #: take for a common noun.
 CODE_NAME = re.compile(r"[A-Z]{1,3}[0-9]{1,4}[A-Z]?")
+
+
+#: A colon right after a claim, then a list of three or more items in its sentence (two
+#: commas at least): the claim may name the kind of what the list tells.
+_HEADS_LIST = re.compile(r"[ \t]*:[^.!?\n:]{2,300}?,[^.!?\n:]{2,300}?,")
+#: Most words, names and values aside, a claim that heads a list has.
+HEADS_LIST_WORDS = 3
+
+
+def _heads_list(claim, text: str) -> bool:
+    """Whether ``claim`` heads the list a colon after it opens: of at most
+    :data:`HEADS_LIST_WORDS` words, no name nor value among them, it names the kind of
+    what the list tells ("Complaints focus on logistics: a chaotic check-in, a lost
+    reservation, and worn boots"); the items are the claims."""
+    own = [w for w in claim.words if claim.start <= w.word.start < claim.end]
+    return (not claim.values and len(own) <= HEADS_LIST_WORDS
+            and not any(w.name or w.word.pos == "PROPN" for w in own)
+            and _HEADS_LIST.match(text, claim.end) is not None)
 
 
 def absent_names(claim, context: ContextFeatures,
@@ -293,6 +307,9 @@ def absent_names(claim, context: ContextFeatures,
     runs = _name_runs(names)
     for run in runs:
         excused.update(w.start for w in _written_short(run, index))
+    for run in [*runs, *([w] for w in absent)]:  # "USA Hockey" of www.usahockeyrulebook.com
+        if _opens_site(run, context.sites):
+            excused.update(w.start for w in run)
     for run in _name_runs(names, text) if text else ():
         excused.update(w.start for w in _written_short(run, index, whole=False))
     for run in runs:
@@ -413,6 +430,7 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
              and not any(ch.isdigit() for ch in w.word.text)  # "$120-per-month": a value
              and not names_sources(w.word.text)  # "A few other points from the passages:"
              and w.word.key not in abstract  # "hindsight", "practicality": a judgement
+             and w.word.key not in KIND_NOUNS  # "Sicilian cuisine": the record's category
              and not role_noun(w.word.key)  # "a cashier", "a staffer": who reviews speak of
              and not action_noun(w.word.key)  # "rebooking": what the record's verbs say
              and w.word.text.lower() not in not_nouns()  # "a curt cashier": no noun at all
@@ -424,8 +442,37 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
              and not (w.word.text[1:] != w.word.text[1:].lower()  # "MoD": as names are found
                       and index.sentences.locate(w.word))
              and not (len(w.word.parts) > 1 and all(  # "single-stall": "only one stall"
-                 p in index.sentences or zipf(p) >= zipf_below for p in w.word.parts))]
+                 p in index.sentences or zipf(p) >= zipf_below  # "hail-damage": "hailstorm"
+                 or index.sentences.opens_compound(p, zipf_below) for p in w.word.parts))
+             and not _initials_held(w.word, claim.words, index.sentences)]
     return tuple(dict.fromkeys(w.word.text for w in sorted(terms, key=lambda w: w.word.start)))
+
+
+def _initials_held(word, words, index) -> bool:
+    """Whether ``word``, with the one or two words right before it in its claim, spells
+    initials the context writes as a word of capitals (*air conditioner* where a review says
+    "the AC was loud", *heart rate* for *HR*).
+
+    >>> from evaltools.scoring.matcher import SentenceIndex, words_of
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> idx = SentenceIndex(nlp("The AC in our dorm was loud."))
+    >>> ws = words_of(nlp("a loud air conditioner and a loud bar counter"))
+    >>> [(w.text, _initials_held(w, [type("W", (), {"word": x}) for x in ws], idx))
+    ...  for w in ws if w.text in ("conditioner", "counter")]
+    [('conditioner', True), ('counter', False)]
+    """
+    before = sorted((w.word for w in words if w.word.end <= word.start),
+                    key=lambda w: w.start)[-2:]
+    run = [word]
+    for w in reversed(before):
+        if run[0].start - w.end != 1 or w.sent != word.sent:
+            break
+        run.insert(0, w)
+        initials = "".join(x.text[0] for x in run).lower()
+        if index.in_capitals(initials):
+            return True
+    return False
 
 
 def action_noun(key: str) -> bool:
@@ -516,6 +563,24 @@ def _written_short(run: Sequence, index, whole: bool = True) -> list:
     return found
 
 
+def _opens_site(run: Sequence, sites: frozenset[str]) -> bool:
+    """Whether a run of names, its words written as one, of five letters or more, opens the
+    name of a web site the context's passages come from (*USA Hockey* of
+    *www.usahockeyrulebook.com*; ``sites`` as :func:`~evaltools.scoring.sources.site_names`
+    reads them).
+
+    >>> from evaltools.scoring.matcher import words_of
+    >>> from evaltools.text import load_pipeline
+    >>> ws = {w.text: w for w in words_of(load_pipeline()("USA Hockey and NHL Jones"))}
+    >>> sites = frozenset({"usahockeyrulebook", "nhl"})
+    >>> [_opens_site(run, sites) for run in ([ws["USA"], ws["Hockey"]], [ws["USA"]],
+    ...                                      [ws["NHL"]], [ws["Hockey"]])]
+    [True, False, False, False]
+    """
+    joined = "".join(w.key for w in run)
+    return len(joined) >= 5 and any(site.startswith(joined) for site in sites)
+
+
 def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
                      ) -> tuple[str, ...]:
     """The words of ``claim`` that name an amenity (one of ``amenities``, config
@@ -551,6 +616,10 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
 _DENIED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|never)|n['\u2019]t)\s+$")
 
 
+#: The two words after a word (*bar service* of *in-house bar service*).
+_TWO_WORDS = re.compile(r"\s+([A-Za-z]+)\s+([A-Za-z]+)\b")
+
+
 def _squeezed(text: str) -> str:
     """Lower case without spaces or hyphens: *family-owned*, *Family owned* and *familyowned*
     read alike."""
@@ -573,6 +642,14 @@ class Provenance:
 
     >>> p.absent("No in-house delivery; the pie is not homemade.", "Pie.")
     ()
+
+    *In-house* before two words the context writes together names the business's own
+    service the record speaks of (*the in-house bar service* where a review says "you have
+    to use their bar service"); before others it is a claim:
+
+    >>> p = Provenance.from_config(("in-house|house-made",))
+    >>> p.absent("An in-house bar service and an in-house bakery.", "Use their bar service.")
+    ((31, 39, 'in-house'),)
     """
 
     pattern: re.Pattern | None
@@ -603,11 +680,34 @@ class Provenance:
         for m in found:
             if _DENIED_BEFORE.search(text, max(0, m.start() - 12), m.start()):
                 continue
+            if _squeezed(m.group()) == "inhouse":
+                pair = _TWO_WORDS.match(text, m.end())
+                if pair is not None and re.search(
+                        rf"(?i)\b{re.escape(pair.group(1))}\s+{re.escape(pair.group(2))}\b",
+                        context):
+                    continue  # "the in-house bar service": "use their bar service"
             said = _squeezed(m.group())
             group = next((g for g in self.groups if said in g), (said,))
             if not any(v in held for v in group):
                 out.append((m.start(), m.end(), m.group()))
         return tuple(out)
+
+
+#: What says a time is passed ("open after midnight", "serves past 10 p.m.").
+_PAST = re.compile(r"(?i)\b(?:after|past|beyond)\s+$")
+
+
+def _hours_run_past(response: ResponseFeatures, week) -> dict[int, str]:
+    """The start of each clock time the response says a business is open after or past
+    ("open after midnight on weekends") that some day of the record's ``week`` runs past
+    (:meth:`~evaltools.scoring.anchors.schedule.Week.open_past`), with that day."""
+    out = {}
+    for start, _, minute in clock_times(response.mentions):
+        if _PAST.search(response.text, max(0, start - 8), start):
+            day = week.open_past(minute)
+            if day is not None:
+                out[start] = day
+    return out
 
 
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
@@ -639,6 +739,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     # counts that are the response's own (its points or list items, or things it names:
     # "the two"), found once with the features for anchors, claims and grounding
     own_counts = dict(response.own_counts)
+    # "open after midnight on weekends": a time the record's hours run past
+    past = _hours_run_past(response, context.week) if context.week is not None else {}
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -651,6 +753,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if m.start in own_counts:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
                                   note=f"{own_counts[m.start]}; not counted", counted=False))
+            continue
+        if m.start in past:
+            anchors.append(Anchor(m.kind, m.text, m.start, m.end, True,
+                                  note=f"the record's hours run past it ({past[m.start]})"))
             continue
         if number_context:
             found, note = number_support(m, response.near[k], context)
@@ -690,10 +796,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             c = dataclasses.replace(c, start=start, end=end, text=response.text[start:end])
         # "it happens in three steps:", "squinting does two useful things:": a line that
         # introduces the response's own points states no fact of the context
-        introduces = any(own_counts.get(v.start) == OWN_LIST for v in c.values)
-        if any(v.start in own_counts or about_sources(v.start) for v in c.values):
+        introduces = any(own_counts.get(v.start) == OWN_LIST for v in c.values) or (
+            _heads_list(c, response.text))
+        if any(v.start in own_counts or v.start in past or about_sources(v.start)
+               for v in c.values):
             c = dataclasses.replace(c, values=tuple(
-                v for v in c.values if v.start not in own_counts and not about_sources(v.start)))
+                v for v in c.values if v.start not in own_counts and v.start not in past
+                and not about_sources(v.start)))
         if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
             c = dataclasses.replace(c, words=tuple(
                 w for w in c.words if not about_sources(w.word.start)))

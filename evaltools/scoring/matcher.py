@@ -215,6 +215,10 @@ PART_PLURALS = {"person": "people"}
 #: Parts of an age written as one word (*the 23-year-old striker*): it is found where its
 #: number is, as news writes an age after a name (*Morata, 23,*).
 AGE_PARTS = ("year", "old")
+#: Words for the people a compound counts (*a 60-guest dinner*, *$24-per-person*): found
+#: where its number is, as a review writes the party's size or the price alone (*catered our
+#: dinner for 60*, *$24 a head*).
+COUNTED_PEOPLE = frozenset({"person", "guest", "people"})
 
 
 def is_acronym(text: str) -> bool:
@@ -784,6 +788,14 @@ class SentenceIndex:
         """Positions of the words holding ``key``, in order."""
         return self._at.get(key, ())
 
+    def in_capitals(self, key: str) -> bool:
+        """Whether a word holding ``key`` is written as ``key`` in capitals (*AC* for
+        ``"ac"``)."""
+        n = len(key)
+        return any(self.text[s:s + n].isupper() and self.text[s:s + n].lower() == key
+                   and not self.text[s + n:s + n + 1].isalnum()
+                   for s in (self._starts[p] for p in self.positions(key)))
+
     def pos_at(self, position: int) -> str:
         """The part of speech (spaCy's coarse tag) of the word at ``position``."""
         return self._word_pos[position]
@@ -817,7 +829,8 @@ class SentenceIndex:
         is found as ``e-mail`` too (the compound's key is indexed). A part after
         the first that only says "of that kind" (:data:`LIGHT_PARTS`) is not
         looked for: *hipster-style* is found where *hipster* is, and an age
-        (*23-year-old*, :data:`AGE_PARTS`) where its number is.
+        (*23-year-old*, :data:`AGE_PARTS`) or a count of people (*60-guest*,
+        :data:`COUNTED_PEOPLE`) where its number is.
         """
         found = {j for f in word.forms for j in self.positions(f)}
         if not found:
@@ -828,8 +841,11 @@ class SentenceIndex:
             return self.expansions(word.key)
         if len(word.parts) > 1:
             parts = [word.parts[0], *(p for p in word.parts[1:] if p not in LIGHT_PARTS)]
-            if parts[1:] == list(AGE_PARTS) and parts[0].isdigit():
-                parts = parts[:1]  # "23-year-old" where "Morata, 23," stands
+            counted = [p for p in parts[1:] if p != "per"]
+            if parts[0].isdigit() and (parts[1:] == list(AGE_PARTS) or (
+                    counted and all(p in COUNTED_PEOPLE for p in counted))):
+                # "23-year-old" where "Morata, 23," stands; "60-guest", "$24-per-person"
+                parts = parts[:1]
             together = None
             for p in parts:
                 s = self.sentences(p)
@@ -1011,6 +1027,28 @@ class SentenceIndex:
                 i += 1
         self._memo[memo] = out = tuple(sorted(found))
         return out
+
+    def opens_compound(self, part: str, min_zipf: float) -> bool:
+        """Whether a word of the text is ``part`` (four letters or more) written together
+        with an everyday word of Zipf ``min_zipf`` or more after it (*hail* of *hailstorm*,
+        *rain* of *raincoat*).
+
+        >>> from evaltools.text import load_pipeline
+        >>> idx = SentenceIndex(load_pipeline()("A hailstorm trashed the roof. Hailey came."))
+        >>> [idx.opens_compound(p, 4.0) for p in ("hail", "roof", "hai")]
+        [True, False, False]
+        """
+        if len(part) < 4:
+            return False
+        if self._sorted is None:
+            self._sorted = sorted(self._at)
+        i = bisect.bisect_left(self._sorted, part)
+        while i < len(self._sorted) and self._sorted[i].startswith(part):
+            rest = self._sorted[i][len(part):]
+            if len(rest) >= 3 and rest.isalpha() and zipf(rest) >= min_zipf:
+                return True
+            i += 1
+        return False
 
     def phrasal_positions(self, key: str) -> tuple[int, ...]:
         """Positions of a phrasal verb that the noun ``key`` is written from: a verb of at

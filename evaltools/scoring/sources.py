@@ -35,13 +35,15 @@ _ABSTAIN = re.compile(
     r"\b(?:(?:unable|not able) to " + _FULLY + r"(?:answer|determine|find|tell|say|provide|"
     r"confirm|verify)"
     r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?" + _FULLY + r"(?:answer|determin|"
-    r"find|tell|say|provide|confirm|verify|know)\w*"
+    r"find|tell|say|provide|confirm|verify|know|explain)\w*"
     r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
     r"mention|answer)"
     r"|(?:no|(?:is|are|was|were)(?: not|n't) (?:a|an|any)) (?:direct|clear|specific|explicit|"
     r"definitive|straightforward|single) (?:answer|explanation|comparison|mention|figure)"
     r"|(?:not|(?:is|are|was|were|has|have|had)n't)(?: been)? (?:mentioned|specified|stated|"
-    r"discussed|addressed)"
+    r"discussed|addressed|covered here)"
+    r"|(?:none|neither) of them (?:discuss|mention|cover|address|say|give|explain|specif|"
+    r"state)\w*"
     r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
     r"|i (?:do not|don't) know"
     r"|nothing (?:here )?to (?:summari[sz]e|answer|report|go on)"
@@ -73,8 +75,9 @@ _NEG_VERB = (r"(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|wi
 # ... or, after what the sources do say, what they do not: "the passages touch on it but
 # don't compare the two" (not "the documents were signed but not filed").
 _NEG_REPORT = (r"(?:do|does|did)(?:\s+not|n't)\s+(?:(?:directly|explicitly|specifically|really|"
-               r"actually)\s+)?(?:say|mention|compare|give|address|discuss|explain|specify|"
-               r"state|cover|provide|answer|tell|describe|list|quantify)")
+               r"actually|fully|entirely|completely|quite)\s+)?(?:say|mention|compare|give|"
+               r"address|discuss|explain|specify|state|cover|provide|answer|tell|describe|list|"
+               r"quantify|settle|resolve|agree)")
 # Nouns that name the sources only: "the results were not significant" and "the reviews
 # are not positive" speak of the world, "the provided data does not" of the sources.
 _SRC_ONLY = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|excerpts?|snippets?|"
@@ -98,7 +101,10 @@ _SILENT = re.compile(
     + r"\s+(?:only\s+)?(?:partly|partially|indirectly)\s+(?:answer|address|cover|explain)"
     + r"|\b(?:none|neither)(?:\s+of\s+(?:the|these|those))?\s+" + _SILENT_NAMED + r"\b"
     + r"|(?:\b(?:not|no|nothing|never)|n't)\b[^.?!]{0,80}?\b(?:in|from|by|within)\s+"
-    + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b",
+    + r"(?:the|these|this|those|both|any|all|my)\s+" + _SILENT_NAMED + r"\b"
+    # "there's no actual probability given": what the sources do not give
+    + r"|\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)\s+no\s+(?:[\w-]+\s+){1,3}?"
+    + r"(?:given|provided|stated|specified|listed|mentioned)\b",
     re.IGNORECASE)
 # What the sources are or how they stand to each other, rather than what they say of the world:
 # "the sources differ somewhat on the mechanism", "the passages present it as a theory rather
@@ -116,11 +122,13 @@ _META = re.compile(
     re.IGNORECASE)
 # After a sentence that names the sources, "They don't explain ...", "It also says nothing
 # about ..."; or in one sentence, "Because the source is a definition, it doesn't describe".
+# ... and, of "they", how the sources stand to each other: "Here's what the passages say,
+# and they don't fully agree with each other"; "They don't settle the question".
 _PRONOUN_SILENT = (r"(?:they|it)\s+(?:also\s+|only\s+)?(?:" + _NEG_REPORT
-                   + r"|says?\s+nothing|gives?\s+no|offers?\s+no)\b")
+                   + r"|says?\s+nothing|gives?\s+no|offers?\s+no|disagree|differ)\b")
 _THEY_SILENT = re.compile(r"^[\W_]*" + _PRONOUN_SILENT, re.IGNORECASE)
-_SOURCE_THEN_IT = re.compile(r"\b" + _SRC_ONLY + r"\b[^.?!\n]{0,100}?,\s*" + _PRONOUN_SILENT,
-                             re.IGNORECASE)
+_SOURCE_THEN_IT = re.compile(r"\b" + _SRC_ONLY + r"\b[^.?!\n]{0,100}?,\s*(?:(?:and|but|though|"
+                             r"although)\s+)?" + _PRONOUN_SILENT, re.IGNORECASE)
 # A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
 _NUMBERED = (_NUMBERABLE + r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d{1,3}\b)*\b")
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
@@ -370,7 +378,11 @@ _SITE_ATTRIBUTION = re.compile(
     r"\b(?:[ \t]+that)?"
     r"|(?:^|(?<=[\s(]))((?=[a-z]*[A-Z])[\w.-]++(?:[ \t]+(?=[A-Z])[\w.-]++){0,3})"
     r"(?=['\u2019]s\b)"                                             # Microsoft's Junk Email Filter
-    r"|\b(?:from|at|on)[ \t]+(" + _SITE + r")\b(?![ \t]*['\u2019])")   # a guide from WebMD
+    r"|\b(?:from|at|on)[ \t]+(" + _SITE + r")\b(?![ \t]*['\u2019])"   # a guide from WebMD
+    r"|\b(?:[Aa]n?|[Oo]ne|[Aa]nother|[Tt]he)[ \t]+(" + _SITE + r")[ \t]+(?:poster|answer|user|"
+    r"commenter|contributor|article|page|post|writer|author|guide|piece|entry|thread|reply)"
+    r"[ \t]+(?:also[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|lists?|calls?)\b"
+    r"(?:[ \t]+that)?")                                 # another Physics Forums answer says
 
 
 def _squeeze(name: str) -> str:

@@ -97,6 +97,9 @@ REVIEWER_NOUNS = frozenset({
     "purchaser", "consumer", "diner", "patient", "traveler", "traveller",
     # how overviews describe one reviewer ("one couple celebrated ...", "a parent praised ...")
     "couple", "parent", "regular", "local", "newcomer", "commuter", "mom", "dad",
+    # who goes to such a place ("moviegoers value the low prices")
+    "moviegoer", "filmgoer", "theatergoer", "theatregoer", "concertgoer", "partygoer",
+    "clubgoer", "beachgoer", "gymgoer", "museumgoer", "festivalgoer", "churchgoer",
 })
 #: Nouns for what reviews say ("Complaints include a tiny space", "Downsides include slow
 #: service"): as a subject they speak for the reviewers, and are not looked up, as a reviewer
@@ -122,6 +125,7 @@ REVIEW_VERBS = frozenset({
     "praise", "rave", "laud", "commend", "applaud", "appreciate", "highlight", "complain",
     "criticize", "criticise", "note", "mention", "describe", "report", "say", "find", "call",
     "love", "like", "enjoy", "recommend", "rate", "point", "comment", "remark", "express",
+    "credit", "value",
 })
 #: Verbs of reviewing that weigh nothing in an agentless passive too ("the pizza is
 #: praised", "parking was described as limited"); not "called", "found" or "said", which
@@ -177,6 +181,14 @@ SUBJECT_FOCUS = AVAILABILITY_WORDS | {"take"}
 #: noodles and soup*, where the record's categories say *Noodles, Soup*): they weigh nothing
 #: in a claim's support; what it specializes in is the claim.
 KIND_VERBS = frozenset({"specialize", "specialise"})
+#: Titles before a name, which name no one themselves (*Ms Miller* where the context says
+#: *Gina Miller*): not looked up in a claim, nor an absent name.
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "mister",
+                    "lord", "lady", "baron", "baroness"})
+#: Nouns that say only that what a record's categories name is food (*serves Sicilian and
+#: Italian cuisine*, *classic pub fare*): they weigh nothing in a claim's support, as
+#: :data:`KIND_VERBS` do, and are no term the context never uses; what kind is the claim.
+KIND_NOUNS = frozenset({"cuisine", "fare"})
 #: Verbs that report what a source says.
 REPORT_VERBS = frozenset({
     "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
@@ -387,11 +399,19 @@ def _not_asserted(verb) -> bool:
 
 
 def _is_predicate(tok) -> bool:
-    if tok.dep_ not in PREDICATE_DEPS:
+    if tok.dep_ not in PREDICATE_DEPS or _speaking_of_manner(tok):
         return False
     if tok.pos_ == "VERB":
         return True
     return tok.pos_ == "AUX" and tok.lemma_ in ("be", "have")
+
+
+def _speaking_of_manner(tok) -> bool:
+    """Whether ``tok`` is *speaking* said only with an adverb of how one speaks, before or
+    inside a sentence (*Strictly speaking, ...*, *generally speaking*): it states nothing."""
+    return (tok.dep_ == "advcl" and tok.lower_ == "speaking"
+            and all(c.dep_ in ("advmod", "punct") for c in tok.children)
+            and any(c.dep_ == "advmod" for c in tok.children))
 
 
 def _infinitive(tok) -> bool:
@@ -745,9 +765,11 @@ def clause_negated(tok) -> bool:
                 return True  # "a new date has yet to be announced": not announced
             # a bare verb joined to a negated one shares its "not": "does not serve
             # alcohol, take reservations or cater" ("did not go but stayed" does not)
-            # (a bare verb the tagger reads as VBP after a bare one: "... or have seating")
+            # (a bare verb the tagger reads as VBP after a bare one: "... or have seating");
+            # after a participle a bare verb is an order of its own: "Lunch isn't provided
+            # so pack one"
             if (t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX")
-                    and (t.tag_ == "VB" or (t.tag_ == "VBP" and _bare_verb(t.head)))
+                    and t.tag_ in ("VB", "VBP") and _bare_verb(t.head)
                     and not any(c.dep_ in ("aux", "nsubj") for c in t.children)):
                 t = t.head
                 continue
@@ -882,7 +904,7 @@ class _Words:
                 values[m.start] = m
                 continue
             k = self.by_token[tok.i]
-            if k < 0:
+            if k < 0 or _titles_name(tok):
                 continue
             w = self.words[k]
             qualifier = _degree(tok)
@@ -899,6 +921,13 @@ class _Words:
             words[k] = ClaimWord(w, rarity(w.key), role, head, qualifier,
                                  negated=clause_negated(tok), likened=_likened(tok))
         return list(words.values()), list(values.values())
+
+
+def _titles_name(tok) -> bool:
+    """Whether ``tok`` is a title (:data:`TITLES`) right before a name: *Sir* of *Sir
+    Nicholas Winton*, *Mr* of *Mr Jones*."""
+    return (tok.lower_.rstrip(".") in TITLES and tok.i + 1 < len(tok.doc)
+            and tok.doc[tok.i + 1].pos_ == "PROPN")
 
 
 def _span_of(tokens) -> tuple[int, int]:
@@ -1032,7 +1061,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         # the verb of reviewing weighs nothing with a reviewer as subject, and in a passive
         # without an agent: "the pizza is praised", "parking was described as limited"
         agentless = passive and not any(c.dep_ == "agent" for c in pred.children)
-        light = AVAILABILITY_WORDS | KIND_VERBS | (
+        light = AVAILABILITY_WORDS | KIND_VERBS | KIND_NOUNS | (
             REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
                       if w.word.key in light and not w.qualifier else w

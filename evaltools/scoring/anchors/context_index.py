@@ -100,10 +100,11 @@ MISS_SCAN = 256
 _KEY_NEGATION = re.compile(r"\b(?:no|not|non|without)\b", re.IGNORECASE)
 
 
-#: Heads of a record's keys that name a kind of service by a thing (*table service: no*):
-#: the key denies that service, not the thing (*checked on the table*). Other keys' nouns
+#: Heads of a record's keys that name a kind of service by a thing (*table service: no*),
+#: or a means of payment by its kind (*credit cards: no*): the key denies that service or
+#: card, not the thing (*checked on the table*, *credited with the sale*). Other keys' nouns
 #: deny what they name (*patio seating: no* denies a patio).
-SERVICE_HEADS = frozenset({"service"})
+SERVICE_HEADS = frozenset({"service", "card"})
 
 
 def _modifies_in_piece(tok, start: int, pieces, piece_starts) -> bool:
@@ -122,6 +123,11 @@ def _names_kind(before: Word, word: Word) -> bool:
     (*counter* of *counter service*, *bike* of *bike parking*)."""
     return (before.pos == "NOUN" and before.sent == word.sent
             and 0 < word.start - before.end <= 1)
+
+
+#: How a claim sets aside what it denies (*instead of a skiing holiday*, *rather than a
+#: liquid*): against a context sentence that sets something aside too, no contradiction.
+_SET_ASIDE = re.compile(r"(?i)\b(?:instead\s+of|rather\s+than)\b")
 
 
 class ContextIndex:
@@ -300,6 +306,11 @@ class ContextIndex:
         record's ``key: no``: *an upscale cafe* against ``ambience upscale: no``) or
         "record_yes" (a negated claim's focus there as a record's ``key: yes``: *does not
         take reservations* against ``restaurants reservations: yes``)."""
+        if claim.negated and _SET_ASIDE.search(claim.text) and any(
+                s in table.get(w, ()) for table in (self._aff, self._neg)
+                for w in ("instead", "rather")):
+            return None  # "a trip taken instead of a skiing holiday": the context sets it
+            # aside too ("due to go skiing, he decided instead to ...")
         key = claim.focus
         if key and any(w.likened and w.word.key == key for w in claim.words):
             key = None  # "looks like a garage": no garage is claimed, nor denied

@@ -194,12 +194,18 @@ def find_mentions(text: str) -> list[Mention]:
     spans = _join_money(text, spans)
     range_ends = {m.start(g) for m in _HOUR_RANGE.finditer(text)
                   for g in range(1, 5) if m.start(g) >= 0}
+    clock_ends = {m.start(g) for m in _HHMM_RANGE.finditer(text) for g in (1, 2)
+                  if _HHMM.fullmatch(m.group(1)) and _HHMM.fullmatch(m.group(2))}
     out = []
     for s, e, kind, value, others in spans:
         if (value[0] == "number" and not others and value[1] in _HOURS
                 and not _NOT_HOUR.match(text, e)
                 and (s in range_ends or _AT_HOUR.search(text, max(0, s - 8), s))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
+        elif (value[0] == "number" and not others and _HHMM.fullmatch(text, s, e)
+              and (s in clock_ends or _AT_HOUR.search(text, max(0, s - 8), s)
+                   or _CLOCK_AFTER.match(text, e))):
+            others = (("time", int(text[s:s + 2]), int(text[s + 2:e])),)  # "from 1100-1215"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
         out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
     return out
@@ -223,6 +229,15 @@ _HOUR_RANGE = re.compile(
     rf"(?i)\bbetween[ \u00a0]+({_HOUR_OR_TIME})[ \u00a0]+and[ \u00a0]+({_HOUR_OR_TIME}){_HOUR_END}"
     rf"|(?<![0-9.,:])({_HOUR_OR_TIME})(?: ?[-\u2013] ?|[ \u00a0]+(?:to|or)[ \u00a0]+)"
     rf"({_HOUR_OR_TIME}){_HOUR_END}")
+
+#: A clock time written as four digits, 24-hour, as news writes it ("on BBC1 from
+#: 1100-1215", "at 1130 GMT", "an 1130 start"): read as a time too in a range of two such,
+#: after "at", "until" and the like (:data:`_AT_HOUR`), or before a time zone, "hrs" or a
+#: word for what happens at a time (:data:`_CLOCK_AFTER`).
+_HHMM = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+_HHMM_RANGE = re.compile(r"(?<![0-9.,:])(\d{4}) ?[-\u2013] ?(\d{4})(?![0-9])")
+_CLOCK_AFTER = re.compile(r"[ \u00a0]*(?:GMT|BST|UTC|CET|EST|EDT|PST|PDT|hrs\b|hours\b|"
+                          r"(?:start|finish|kick-?off|deadline|departure|arrival)s?\b)")
 
 
 def _join_money(text: str, spans: list) -> list:
@@ -317,7 +332,14 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
 
     >>> [_qualifier(t, 5, 8) for t in ("from $15 to $20", "from $15-$20", "from $15 a night")]
     ['', '', '>=']
+
+    An amount written with *-ish* is about it:
+
+    >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
+    ('~', '~')
     """
+    if text[end - 3:end].lower() == "ish":
+        return "~"  # "25ish", "30-ish"
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
     if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()

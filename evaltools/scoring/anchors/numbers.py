@@ -180,6 +180,7 @@ _UNIT_SYMBOLS: dict[str, tuple[str, ...]] = {
     "°": ("°",),
     "min": ("min",),
     "s": ("sec",),
+    "year": ("yo", "y/o", "yr"),  # an age: "my 6yo", "a 10 y/o"
     "pack": ("pk",),
     "count": ("ct",),
     "piece": ("pc",),
@@ -287,6 +288,7 @@ def _digits_re(run: str) -> re.Pattern:
         "(?:"
         "(?P<ord>st|nd|rd|th)"
         f"|{_SUFFIX}"
+        "|(?P<ish>-?ish)"  # "25ish": about 25 (mentions read the qualifier)
         ")?"
         f"(?:(?<=[{_CJK_SYMBOLS}])|(?![\\w]))"
     )

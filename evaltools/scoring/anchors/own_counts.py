@@ -30,10 +30,22 @@ OWN_LIST_REACH = 120
 
 #: "three main reasons", "two ways", "two related points": a count of the points the
 #: response itself makes (one word may qualify them); "two side effects are worth knowing":
-#: a count of things it goes on to tell.
+#: a count of things it goes on to tell; "two different things": the response telling
+#: apart what it has just named.
 _OWN_POINTS = re.compile(
     r"\s+(?:(?:[a-z]+\s+)?" + POINT_NOUNS + r"\b|(?:[\w-]+\s+){1,3}?(?:are|is)\s+worth\s+"
-    r"(?:knowing|noting|mentioning|keeping\s+in\s+mind)\b)", re.IGNORECASE)
+    r"(?:knowing|noting|mentioning|keeping\s+in\s+mind)\b|(?:different|separate|distinct)\s+"
+    r"(?:things|issues|questions|concepts|ideas|matters|measures)\b)", re.IGNORECASE)
+
+#: Words that open the sentences of a count's items in turn (*First, ...* *Second, ...*).
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth")
+#: One such opening, where a sentence or line begins (*First,*, *Secondly,*, ***Third:***).
+_ORDINAL_OPENER = re.compile(
+    r"(?:^|(?<=[.!?:])\s+|\n)[\s*_#-]*(" + "|".join(ORDINALS) + r")(?:ly)?\b\W",
+    re.IGNORECASE)
+#: Characters from the count's sentence end within which its first item must open.
+ORDINAL_REACH = 300
 
 
 #: A count's noun phrase, then a dash, colon or parenthesis that opens the list of its items.
@@ -76,12 +88,30 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
     a = _APPOSITION.match(text, m.end, m.end + 300)
     if a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n:
         return True
+    if _ordinals_follow(text, m, n):
+        return True
     b = _LISTED_BEFORE.search(text, max(0, m.start - 250), m.start)
     if b is None:
         return False
     subject = _LEAD.sub("", b.group(1).strip(), count=1)
     items = [i for i in _ITEM_SPLIT.split(subject) if i]
     return len(items) == n and all(len(i.split()) <= 5 for i in items)
+
+
+def _ordinals_follow(text: str, m: Mention, n: int) -> bool:
+    """Whether the sentences after the count ``m`` open its ``n`` items in turn, *First,* to
+    the ``n``-th ordinal and no further (*comes mainly from two training adaptations.
+    First, ... Second, ...*); the first within :data:`ORDINAL_REACH` characters of the
+    count's sentence end."""
+    stop = re.compile(r"[.!?:](?=\s|$)").search(text, m.end)
+    if stop is None:
+        return False
+    n = int(n)
+    end = stop.start() + ORDINAL_REACH * (n + 2)  # bounded: linear in long texts
+    found = list(_ORDINAL_OPENER.finditer(text, stop.start(), end))
+    seen = [o.group(1).lower() for o in found]
+    return (bool(found) and found[0].start() - stop.start() <= ORDINAL_REACH
+            and seen[:n] == list(ORDINALS[:n]) and not set(seen) & set(ORDINALS[n:]))
 
 
 #: What may open a sentence before the subject a count sums up (*Based on the passages

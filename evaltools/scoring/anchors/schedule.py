@@ -159,6 +159,24 @@ class Week:
     def of(self, day: str) -> tuple[int, int] | None:
         return next(((a, b) for d, a, b in self.hours if d == day), None)
 
+    def open_past(self, minute: int) -> str | None:
+        """The first day whose hours run past ``minute`` (after midnight: ``0``), its
+        closing minute counted on from its opening one, or None.
+
+        >>> w = Week((("Friday", 630, 120), ("Sunday", 660, 1260), ("Monday", 0, 0)))
+        >>> w.open_past(0), w.open_past(1200), w.open_past(1320), w.open_past(180)
+        ('Friday', 'Friday', 'Friday', None)
+        >>> Week((("Sunday", 660, 1260),)).open_past(0)
+        """
+        for day, a, b in self.hours:
+            if (a, b) == (0, 0):
+                continue  # Yelp's 0:0-0:0 says nothing of the hours
+            close = b if b > a else b + 1440
+            at = minute if minute >= a else minute + 1440
+            if a <= at < close:
+                return day
+        return None
+
 
 @dataclass(frozen=True)
 class Statement:
