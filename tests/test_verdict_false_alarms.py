@@ -2579,6 +2579,8 @@ def test_what_an_answer_says_the_sources_are_is_not_checked(sentence):
     assert not [a for a in r.anchors if not a.supported and a.counted]
 
 
+# ------------------------------------------------------------ thirty-third round's readings
+
 @pytest.mark.parametrize(("sentence", "negated"), [
     # a bare verb after a negated participle is an order of its own; after a negated bare
     # verb it shares the "not"

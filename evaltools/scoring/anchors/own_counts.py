@@ -46,6 +46,8 @@ _ORDINAL_OPENER = re.compile(
     re.IGNORECASE)
 #: Characters from the count's sentence end within which its first item must open.
 ORDINAL_REACH = 300
+#: Where the count's sentence (or the line it opens with a colon) ends.
+_SENTENCE_STOP = re.compile(r"[.!?:](?=\s|$)")
 
 
 #: A count's noun phrase, then a dash, colon or parenthesis that opens the list of its items.
@@ -103,15 +105,16 @@ def _ordinals_follow(text: str, m: Mention, n: int) -> bool:
     the ``n``-th ordinal and no further (*comes mainly from two training adaptations.
     First, ... Second, ...*); the first within :data:`ORDINAL_REACH` characters of the
     count's sentence end."""
-    stop = re.compile(r"[.!?:](?=\s|$)").search(text, m.end)
+    stop = _SENTENCE_STOP.search(text, m.end)
     if stop is None:
         return False
-    n = int(n)
-    end = stop.start() + ORDINAL_REACH * (n + 2)  # bounded: linear in long texts
+    count = int(n)
+    end = stop.start() + ORDINAL_REACH * (count + 2)  # bounded: linear in long texts
     found = list(_ORDINAL_OPENER.finditer(text, stop.start(), end))
     seen = [o.group(1).lower() for o in found]
     return (bool(found) and found[0].start() - stop.start() <= ORDINAL_REACH
-            and seen[:n] == list(ORDINALS[:n]) and not set(seen) & set(ORDINALS[n:]))
+            and seen[:count] == list(ORDINALS[:count])
+            and not set(seen) & set(ORDINALS[count:]))
 
 
 #: What may open a sentence before the subject a count sums up (*Based on the passages
