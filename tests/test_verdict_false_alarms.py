@@ -2813,3 +2813,36 @@ CATERER = json.dumps({
 def test_counted_people_and_in_house_services(response, unsupported):
     r = evaltools.score(CAFE_Q, CATERER, response)
     assert [a.contradiction for a in r.anchors if not a.supported and a.counted] == unsupported
+
+
+@pytest.mark.parametrize(("text", "own"), [
+    # a count whose items are the lines numbered after it
+    ("It works through two effects.\n\n**1. A stronger heart** x.\n\n**2. Tone** y.", True),
+    ("It works through two effects.\n1. Heart\n2. Tone\n3. Blood", False),
+])
+def test_a_count_its_numbered_lines_list_is_the_responses_own(text, own):
+    from evaltools.scoring.anchors.own_counts import own_counts
+    got = own_counts(text, [m for m in find_mentions(text) if m.text == "two"])
+    assert bool(got) is own
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # a capitalised word opening a list item that the response also writes in lower case
+    ("- Mapmakers walked the coast.\nThe passages name no mapmakers.", []),
+    ("- Mercator walked the coast.\nThe passages name no mapmakers.", ["Mercator"]),
+])
+def test_a_word_the_response_writes_in_lower_case_is_no_name(response, absent):
+    r = evaltools.score("How were maps made?", "People walked the coast to map it.",
+                        response)
+    assert [n for a in r.anchors for n in a.absent] == absent
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a qualifier word after another amount compares that amount, not the count after it
+    ("The quote was $1,200 below two competitors.", [True, True]),
+    ("The quote was $1,200 below three competitors.", [True, False]),
+])
+def test_a_qualifier_after_an_amount_compares_it(response, supported):
+    r = evaltools.score("How was the quote?", "Quote was $1,200 less than the other 2 "
+                        "companies.", response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == supported

@@ -326,9 +326,10 @@ def absent_names(claim, context: ContextFeatures,
     if text:  # "Reviewers praise ...", "- Drawbacks: ...": capitalised for their place
         table = paraphrases()
         excused.update(w.start for w in absent if w.start not in in_runs
-                       and any(k in table for f in w.forms
-                               for k in (f.lower(), f.lower().removesuffix("s"),
-                                         stem(f.lower())))
+                       and (any(k in table for f in w.forms
+                                for k in (f.lower(), f.lower().removesuffix("s"),
+                                          stem(f.lower())))
+                            or _written_lower(w.text, text))  # "- Mapmakers could walk"
                        and _SENTENCE_START.search(text, max(0, w.start - 40), w.start))
     return tuple(dict.fromkeys([*(w.text for w in absent if w.start not in excused),
                                 *named_by]))
@@ -507,6 +508,13 @@ def _role_nouns() -> frozenset[str]:
     """Every word the shipped WordNet table gives as a kind of one of :data:`ROLE_KINDS`."""
     table = paraphrases()
     return frozenset(w for k in ROLE_KINDS for w in table.get(k, ()))
+
+
+def _written_lower(word: str, text: str) -> bool:
+    """Whether ``text`` also writes ``word`` in lower case (*mapmakers* of *doesn't name
+    specific mapmakers*): a common word where it opens a sentence or a list item."""
+    low = word.lower()
+    return low != word and re.search(rf"\b{re.escape(low)}\b", text) is not None
 
 
 #: What may stand between two words of a name that its initials abbreviate (*Police and

@@ -295,6 +295,8 @@ _BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
 _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 
+#: An amount just before a qualifier word (*$1,200 below*, *10% above*).
+_AMOUNT_BEFORE = re.compile(r"[0-9%]\s*$")
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
 #: The rest of a range after its first amount: "to 8", "- 10", "until $15".
 _RANGE_END = re.compile(r"(?i)[ \u00a0]*(?:[-\u2013]|to\b|until\b|till\b)[ \u00a0]*\$?[0-9]")
@@ -333,6 +335,11 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> [_qualifier(t, 5, 8) for t in ("from $15 to $20", "from $15-$20", "from $15 a night")]
     ['', '', '>=']
 
+    A word right after another amount compares that one (*$1,200 below two competitors*):
+
+    >>> _qualifier("about $1,200 below two competitors", 20, 23)
+    ''
+
     An amount written with *-ish* is about it:
 
     >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
@@ -341,6 +348,8 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     if text[end - 3:end].lower() == "ish":
         return "~"  # "25ish", "30-ish"
     m = _BEFORE_RE.search(text, max(0, start - 24), start)
+    if m is not None and _AMOUNT_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        return ""  # "$1,200 below two competitors": the word compares the amount before it
     if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()
         if (q == "over" and ((value[:1] == ("quantity",) and value[1] in DURATIONS)

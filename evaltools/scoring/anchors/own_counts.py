@@ -40,10 +40,11 @@ _OWN_POINTS = re.compile(
 #: Words that open the sentences of a count's items in turn (*First, ...* *Second, ...*).
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth")
-#: One such opening, where a sentence or line begins (*First,*, *Secondly,*, ***Third:***).
+#: One such opening, where a sentence or line begins (*First,*, *Secondly,*, ***Third:***),
+#: or a number opening a line (***1. A stronger heart***, *2)*).
 _ORDINAL_OPENER = re.compile(
-    r"(?:^|(?<=[.!?:])\s+|\n)[\s*_#-]*(" + "|".join(ORDINALS) + r")(?:ly)?\b\W",
-    re.IGNORECASE)
+    r"(?:^|(?<=[.!?:])\s+|\n)[\s*_#-]*(?:(" + "|".join(ORDINALS) + r")(?:ly)?\b\W"
+    r"|(?<![^\s*_#-])([1-9]|10)[.)]\s)", re.IGNORECASE)
 #: Characters from the count's sentence end within which its first item must open.
 ORDINAL_REACH = 300
 #: Where the count's sentence (or the line it opens with a colon) ends.
@@ -103,15 +104,17 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
 def _ordinals_follow(text: str, m: Mention, n: int) -> bool:
     """Whether the sentences after the count ``m`` open its ``n`` items in turn, *First,* to
     the ``n``-th ordinal and no further (*comes mainly from two training adaptations.
-    First, ... Second, ...*); the first within :data:`ORDINAL_REACH` characters of the
-    count's sentence end."""
+    First, ... Second, ...*), or lines numbered 1 to ``n`` (*with two effects working
+    together. **1. A stronger heart** ... **2. ...***); the first within
+    :data:`ORDINAL_REACH` characters of the count's sentence end."""
     stop = _SENTENCE_STOP.search(text, m.end)
     if stop is None:
         return False
     count = int(n)
     end = stop.start() + ORDINAL_REACH * (count + 2)  # bounded: linear in long texts
     found = list(_ORDINAL_OPENER.finditer(text, stop.start(), end))
-    seen = [o.group(1).lower() for o in found]
+    seen = [o.group(1).lower() if o.group(1) else ORDINALS[int(o.group(2)) - 1]
+            for o in found]
     return (bool(found) and found[0].start() - stop.start() <= ORDINAL_REACH
             and seen[:count] == list(ORDINALS[:count])
             and not set(seen) & set(ORDINALS[count:]))
