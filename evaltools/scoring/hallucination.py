@@ -40,7 +40,13 @@ from evaltools.scoring.anchors.mentions import (
     supports,
 )
 from evaltools.scoring.anchors.own_counts import OWN_LIST
-from evaltools.scoring.anchors.schedule import clock_times, denied, evidence, statements
+from evaltools.scoring.anchors.schedule import (
+    clock_times,
+    denied,
+    evidence,
+    statements,
+    times_run_past,
+)
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
@@ -701,23 +707,6 @@ class Provenance:
         return tuple(out)
 
 
-#: What says a time is passed ("open after midnight", "serves past 10 p.m.").
-_PAST = re.compile(r"(?i)\b(?:after|past|beyond)\s+$")
-
-
-def _hours_run_past(response: ResponseFeatures, week) -> dict[int, str]:
-    """The start of each clock time the response says a business is open after or past
-    ("open after midnight on weekends") that some day of the record's ``week`` runs past
-    (:meth:`~evaltools.scoring.anchors.schedule.Week.open_past`), with that day."""
-    out = {}
-    for start, _, minute in clock_times(response.mentions):
-        if _PAST.search(response.text, max(0, start - 8), start):
-            day = week.open_past(minute)
-            if day is not None:
-                out[start] = day
-    return out
-
-
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
@@ -747,8 +736,10 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     # counts that are the response's own (its points or list items, or things it names:
     # "the two"), found once with the features for anchors, claims and grounding
     own_counts = dict(response.own_counts)
-    # "open after midnight on weekends": a time the record's hours run past
-    past = _hours_run_past(response, context.week) if context.week is not None else {}
+    # the response's clock times, read once for what it says of a record's hours: "open
+    # after midnight on weekends" (a time the hours run past) and its days and hours
+    times = clock_times(response.mentions) if context.week is not None else []
+    past = times_run_past(response.text, times, context.week) if times else {}
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -872,23 +863,27 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                   note=f"the record never mentions {said!r}",
                                   contradiction="record_absent"))
     if context.week is not None:
-        anchors = denied_by_hours(anchors, response, context, about_sources)
+        anchors = denied_by_hours(anchors, response, context, about_sources, times)
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
 
 
 def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
-                    context: ContextFeatures, about_sources=lambda start: False
-                    ) -> list[Anchor]:
+                    context: ContextFeatures, about_sources=lambda start: False,
+                    times: Sequence[tuple[int, int, int]] | None = None) -> list[Anchor]:
     """``anchors`` with what the response says of the days and hours it is open checked
     against the record's weekly schedule (:mod:`~evaltools.scoring.anchors.schedule`): a
     claim over a statement the schedule denies becomes unsupported, contradicted by the
     record (``"record_hours"``) with the day's line as evidence; a denied statement no claim
     covers ("open from 4 PM to 2 AM Monday through Thursday") is a claim of its own.
+    ``times``: the response's clock times (:func:`~evaltools.scoring.anchors.schedule.
+    clock_times`; found when None).
     """
     out = list(anchors)
     text = response.text
-    for st in statements(text, clock_times(response.mentions)):
+    if times is None:
+        times = clock_times(response.mentions)
+    for st in statements(text, times):
         found = None if about_sources(st.start) else denied(st, context.week)
         if found is None:
             continue

@@ -46,6 +46,7 @@ from evaltools.scoring.anchors.claims import (
     ENTITY_NOUNS,
     HYPOTHETICAL_CUES,
     KEY_YES_NO,
+    SET_ASIDE,
     Claim,
     ClaimWord,
     _objects,
@@ -126,8 +127,10 @@ def _names_kind(before: Word, word: Word) -> bool:
 
 
 #: How a claim sets aside what it denies (*instead of a skiing holiday*, *rather than a
-#: liquid*): against a context sentence that sets something aside too, no contradiction.
-_SET_ASIDE = re.compile(r"(?i)\b(?:instead\s+of|rather\s+than)\b")
+#: liquid*; :data:`~evaltools.scoring.anchors.claims.SET_ASIDE`): against a context sentence
+#: that sets something aside too, no contradiction.
+_SET_ASIDE = re.compile(r"(?i)\b(?:" + "|".join(
+    rf"{first}\s+{second}" for second, first in SET_ASIDE.items()) + r")\b")
 
 
 class ContextIndex:
@@ -308,7 +311,7 @@ class ContextIndex:
         take reservations* against ``restaurants reservations: yes``)."""
         if claim.negated and _SET_ASIDE.search(claim.text) and any(
                 s in table.get(w, ()) for table in (self._aff, self._neg)
-                for w in ("instead", "rather")):
+                for w in SET_ASIDE.values()):
             return None  # "a trip taken instead of a skiing holiday": the context sets it
             # aside too ("due to go skiing, he decided instead to ...")
         key = claim.focus

@@ -178,6 +178,30 @@ class Week:
         return None
 
 
+#: What says a time is passed ("open after midnight", "serves past 10 p.m.").
+_PASSED = re.compile(r"(?i)\b(?:after|past|beyond)\s+$")
+
+
+def times_run_past(text: str, times: Sequence[tuple[int, int, int]], week: Week
+                   ) -> dict[int, str]:
+    """The start of each clock time of ``times`` (:func:`clock_times` of ``text``) that the
+    text says a business is open after or past ("open after midnight on weekends") and that
+    some day of ``week`` runs past (:meth:`Week.open_past`), with that day.
+
+    >>> text = "It is open after midnight and past 11 PM."
+    >>> times_run_past(text, clock_times(find_mentions(text)),
+    ...                Week((("Friday", 630, 120), ("Sunday", 660, 1260))))
+    {17: 'Friday', 35: 'Friday'}
+    """
+    out = {}
+    for start, _, minute in times:
+        if _PASSED.search(text, max(0, start - 8), start):
+            day = week.open_past(minute)
+            if day is not None:
+                out[start] = day
+    return out
+
+
 @dataclass(frozen=True)
 class Statement:
     """What a response says of some days: ``open`` or not, and the hours stated beside
