@@ -195,7 +195,7 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?][\"'\u201d\u2019)]*\s+|\n)[ \t]*(?:[-*\
 
 
 #: Initials before a surname (*J.K. Rowling* where the context says *Rowling*).
-INITIALS = re.compile(r"(?:[A-Z]\.){1,3}")
+INITIALS = re.compile(r"(?:[A-Z]\.){1,3}|[A-Z]{2}")
 
 
 #: A name made of capitals and digits (*the A3*, *the M25*, *a PS5*), which the tagger may
@@ -270,13 +270,20 @@ def absent_names(claim, context: ContextFeatures,
     >>> [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
     [('Juilliard',), ()]
 
-    Initials before a surname the context holds are no absent name; a first name is:
+    Initials before a surname the context holds are no absent name, nor is a given name
+    where the context writes the surname after a title and after no other name
+    (:func:`_given_name`); a given name is where it writes the surname after another, or
+    never after a title (*Mariana* of a review is a first name itself):
 
-    >>> c = context_features(nlp("Rowling thanked her readers."), cfg)
+    >>> c = context_features(nlp("Ms Rowling thanked her readers."), cfg)
     >>> [absent_names(x, c, text=t) for t in ("J.K. Rowling thanked her readers.",
     ...                                       "Joanne Rowling thanked her readers.")
     ...  for x in extract_claims(nlp(t))]
-    [(), ('Joanne',)]
+    [(), ()]
+    >>> c = context_features(nlp("Ann Rowling thanked her readers."), cfg)
+    >>> [absent_names(x, c, text=t) for t in ("Joanne Rowling thanked her readers.",)
+    ...  for x in extract_claims(nlp(t))]
+    [('Joanne',)]
 
     So is any word of its own that opens a sentence and that WordNet has as a common word
     (a key of the shipped table, :func:`~evaltools.scoring.matcher.paraphrases`, itself, as
@@ -295,6 +302,37 @@ def absent_names(claim, context: ContextFeatures,
     ...     [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
     ([('Charred',)], [()])
     """
+    return _read_names(claim, context, query, text)[0]
+
+
+def held_otherwise(claim, context: ContextFeatures, query: QueryFeatures | None = None,
+                   text: str = "") -> frozenset[int]:
+    """The starts of the claim's names that the context does not hold as they are but
+    writes otherwise: short (by initials, *GB*; as one word, *Physics Forums*; clipped,
+    *Lib Dems*), as the
+    name of a site its passages come from (*Singularity Hub* of *singularityhub.com*), or
+    as a role noun or initials before a name it holds (*Instructor Mariana*, *JK
+    Rowling*). A claim is looked up without them: they are
+    the same names the context gives, and :func:`absent_names` does not count them.
+
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp, cfg = load_pipeline(), load_config()
+    >>> c = context_features(nlp("Why It Speeds Up (singularityhub.com)\\nProgress speeds "
+    ...                          "up. Rowling wrote."), cfg)
+    >>> t = "Singularity Hub says progress speeds up. JK Rowling wrote. Ann Hub wrote."
+    >>> [sorted(t[i:i + 3] for i in held_otherwise(x, c, text=t))
+    ...  for x in extract_claims(nlp(t))]
+    [['Hub', 'Sin'], ['JK '], []]
+    """
+    return _read_names(claim, context, query, text)[1]
+
+
+def _read_names(claim, context: ContextFeatures, query: QueryFeatures | None,
+                text: str) -> tuple[tuple[str, ...], frozenset[int]]:
+    """(:func:`absent_names`, :func:`held_otherwise`) of one claim."""
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
     names = sorted((w.word for w in claim.words
@@ -308,7 +346,7 @@ def absent_names(claim, context: ContextFeatures,
                      if w.word.pos != "PROPN")
     named_by = tuple(n for n in named_by if n)
     if not absent:
-        return named_by
+        return named_by, frozenset()
     excused: set[int] = set()
     runs = _name_runs(names)
     for run in runs:
@@ -318,6 +356,9 @@ def absent_names(claim, context: ContextFeatures,
             excused.update(w.start for w in run)
     for run in _name_runs(names, text) if text else ():
         excused.update(w.start for w in _written_short(run, index, whole=False))
+    # "New Year's" where a review writes "New Years", without its apostrophe
+    excused.update(w.start for w in absent if text and text[w.end:w.end + 2] in _POSSESSIVE
+                   and w.key + "s" in index)
     for run in runs:
         if any(w.start in excused for w in run):
             continue  # written short: every word of it, or a stretch, excused above
@@ -327,7 +368,10 @@ def absent_names(claim, context: ContextFeatures,
                 and all(index.locate(w) for w in run[1:])):
             excused.add(run[0].start)  # "Instructor Mariana", "Therapists Lisa and Amy"
         elif INITIALS.fullmatch(run[0].text) and all(index.locate(w) for w in run[1:]):
-            excused.add(run[0].start)  # "J.K. Rowling" where the context says "Rowling"
+            excused.add(run[0].start)  # "J.K. Rowling", "JK Rowling": the context's "Rowling"
+        elif _given_name(run, index):
+            excused.add(run[-2].start)  # "Barack Obama" where the context has "Mr Obama"
+    otherwise = frozenset(w.start for w in absent if w.start in excused)
     in_runs = {w.start for run in runs for w in run}
     if text:  # "Reviewers praise ...", "- Drawbacks: ...": capitalised for their place
         table = paraphrases()
@@ -338,12 +382,43 @@ def absent_names(claim, context: ContextFeatures,
                             or _written_lower(w.text, text))  # "- Mapmakers could walk"
                        and _SENTENCE_START.search(text, max(0, w.start - 40), w.start))
     return tuple(dict.fromkeys([*(w.text for w in absent if w.start not in excused),
-                                *named_by]))
+                                *named_by])), otherwise
 
 
 #: Words that join the parts of a hyphenated name without naming anything (*Wednesday-to-
 #: Saturday*, *Paris-to-London*).
 _PART_JOINERS = frozenset({"to", "and", "or", "through", "thru", "via", "on", "upon", "of"})
+
+
+#: Words of office written before a surname, besides :data:`TITLES` and role nouns
+#: (:func:`role_noun`: *Senator*, *Coach*, *Judge*), that the shipped table does not give as
+#: a person's role.
+OFFICES = frozenset({
+    "president", "prime", "minister", "captain", "officer", "general", "colonel", "sergeant",
+    "lieutenant", "commander", "inspector", "constable", "chancellor", "king", "queen",
+    "prince", "princess", "pope", "bishop", "rev", "reverend", "pastor", "rabbi", "imam",
+    "professor", "justice", "secretary", "ambassador", "councillor", "chairman", "speaker",
+    "premier",
+})
+#: A word this common (Zipf) is read as a word, not a given name (*David* 5.1, *New* 6.3).
+GIVEN_NAME_ZIPF = 5.5
+
+
+def _given_name(run: Sequence, index) -> bool:
+    """Whether the word before the last of a run of names is a given name the context
+    leaves out: the surname is there after a title or a word of office (:data:`OFFICES`,
+    role nouns: *President*, *Coach*, *Mr*), never after another name (*President Barack
+    Obama* where it says "President Obama" and "Mr Obama"; not *Richard Wood* where it
+    says "Chris Wood"). The word must be no common word: none of the shipped WordNet
+    table's, and rarer than :data:`GIVEN_NAME_ZIPF` (*New*, *Will*, *Real* of *Real
+    Madrid* are not given names here)."""
+    first, last = run[-2], run[-1]
+    if (index.locate(first) or not index.locate(last) or not first.text.istitle()
+            or not first.text.isalpha() or first.key in paraphrases() or role_noun(first.key)
+            or zipf(first.key) >= GIVEN_NAME_ZIPF):
+        return False
+    before = index.capitalised_before(last)
+    return bool(before) and all(k in TITLES or k in OFFICES or role_noun(k) for k in before)
 
 
 def _parts_held(word, index) -> bool:
@@ -526,12 +601,17 @@ def _written_lower(word: str, text: str) -> bool:
 #: What may stand between two words of a name that its initials abbreviate (*Police and
 #: Crime Commissioner* for *PCC*, *Bank of England* for *BoE*): the words the matcher's
 #: acronyms skip (:data:`~evaltools.scoring.matcher.ACRONYM_INNER`), and *&*.
-_NAME_GAP = re.compile(rf"\s+(?:(?:{'|'.join(sorted(ACRONYM_INNER))}|&)\s+){{0,2}}")
+_NAME_GAP = re.compile(rf"(?:['\u2019]s)?\s+(?:(?:{'|'.join(sorted(ACRONYM_INNER))}|&)\s+){{0,2}}")
+
+
+#: A possessive's ending, as the response may write it.
+_POSSESSIVE = frozenset({"'s", "\u2019s"})
 
 
 def _name_runs(names: Sequence, text: str = "") -> list[list]:
     """Runs of two or more capitalised words one space apart (*Cashier Teddy*); given the
-    response's ``text``, also across *and*, *of*, *for*, *the* and *&* (:data:`_NAME_GAP`).
+    response's ``text``, also across *and*, *of*, *for*, *the* and *&*, and a possessive's
+    *'s* (*New Year's Eve*; :data:`_NAME_GAP`).
 
     >>> _NAME_GAP.fullmatch(" and "), _NAME_GAP.fullmatch(" or ")  # doctest: +ELLIPSIS
     (<re.Match object...>, None)
@@ -550,8 +630,10 @@ def _written_short(run: Sequence, index, whole: bool = True) -> list:
     """The words of a run of names (:func:`_name_runs`) that the context writes short: a
     stretch of them whose initials the context holds (*Great Britain* for *GB*, with
     ``whole`` the whole run; else three or more: *Sussex Police and Crime Commissioner*
-    for *Sussex PCC*, not *Egypt and Lebanon* for an *El*), or whose words it writes as
-    one (*Physics Forums* for *www.physicsforums.com*).
+    for *Sussex PCC*, not *Egypt and Lebanon* for an *El*), whose words it writes as
+    one (*Physics Forums* for *www.physicsforums.com*), or each clipped
+    (:meth:`~evaltools.scoring.matcher.SentenceIndex.holds_clipped`: *Liberal Democrats*
+    for *Lib Dems*).
 
     >>> from evaltools.scoring.matcher import SentenceIndex, words_of
     >>> from evaltools.text import load_pipeline
@@ -572,7 +654,8 @@ def _written_short(run: Sequence, index, whole: bool = True) -> list:
             part = run[i:j]
             initials = "".join(w.text[0] for w in part).lower()
             by_initials = ((whole and j - i == n) or j - i >= 3) and index.positions(initials)
-            if by_initials or index.positions("".join(w.key for w in part)):
+            if (by_initials or index.positions("".join(w.key for w in part))
+                    or index.holds_clipped([w.key for w in part])):
                 found.extend(w for w in part if w not in found)
     return found
 
@@ -797,11 +880,14 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         # introduces the response's own points states no fact of the context
         introduces = any(own_counts.get(v.start) == OWN_LIST for v in c.values) or (
             _heads_list(c, response.text))
-        if any(v.start in own_counts or v.start in past or about_sources(v.start)
-               for v in c.values):
-            c = dataclasses.replace(c, values=tuple(
-                v for v in c.values if v.start not in own_counts and v.start not in past
-                and not about_sources(v.start)))
+        # values that are the response's own counts, run past the record's hours, stand in
+        # a statement about the sources or restate the query ("whether the creditor owed
+        # $1M gets paid" to "I have $1M debt") are no facts the claim needs the context for
+        kept = tuple(v for v in c.values if v.start not in own_counts and v.start not in past
+                     and not about_sources(v.start)
+                     and find_support(v, query_mentions) is None)
+        if len(kept) < len(c.values):
+            c = dataclasses.replace(c, values=kept)
         if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
             c = dataclasses.replace(c, words=tuple(
                 w for w in c.words if not about_sources(w.word.start)))
@@ -825,6 +911,17 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                                             key=lambda w: w.word.start))
                 s = dataclasses.replace(
                     named, note=f"{named.note} (its subject read as '{name}', named before)")
+        absent, otherwise = ((), frozenset()) if s.supported else _read_names(
+            c, context, query, response.text)
+        if otherwise and s.contradiction is None:
+            # "Singularity Hub ties this ..." of singularityhub.com, "JK Rowling" where the
+            # context says "Rowling": looked up without the names it writes otherwise
+            again = support(dataclasses.replace(c, words=tuple(
+                w for w in c.words if w.word.start not in otherwise)))
+            if again.supported:
+                s = dataclasses.replace(again, note=f"{again.note} (with its names as the "
+                                                    f"context writes them)")
+                absent = ()
         evidence = context.text[s.evidence_start:s.evidence_end] \
             if s.evidence_start is not None else None
         triple = f"{c.subject or '(pronoun)'} / {'not ' if c.negated else ''}{c.verb} / {c.object}"
@@ -833,7 +930,6 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         suffix = ("; restated from the query, not counted" if echo else
                   "; introduces the response's own points or list items, not counted"
                   if introduces else "")
-        absent = () if s.supported else absent_names(c, context, query, response.text)
         terms = () if s.supported or echo else absent_terms(
             c, context, query, zipf_below=term_zipf_below, paraphrase=paraphrase,
             paraphrase_cosine=paraphrase_cosine)

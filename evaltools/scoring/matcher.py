@@ -142,6 +142,23 @@ def _closes_name(tok) -> bool:
             and (tok.i + 1 == len(doc) or doc[tok.i + 1].is_punct))
 
 
+#: Street suffixes that are also titles or codes (*Dr* for *Doctor*, *Ct* for Connecticut),
+#: read as the street's only right after its name and before no other name (*Airline Dr*,
+#: not *Dr Ruiz*).
+STREET_AFTER_NAME = {"dr": "drive", "ct": "court"}
+
+
+def _ends_street_name(tok) -> bool:
+    """Whether ``tok`` (a capitalised *Dr* or *Ct*) ends a street's name: a capitalised word
+    right before it, and no capitalised word after it."""
+    doc = tok.doc
+    before = doc[tok.i - 1] if tok.i else None
+    after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    return (tok.text[:1].isupper() and before is not None and before.text[:1].isupper()
+            and before.is_alpha and before.whitespace_ != ""
+            and (after is None or not after.text[:1].isupper()))
+
+
 def token_key(tok) -> str:
     """The matching key of a spaCy token: folded lemma, with unit and weekday equivalents.
 
@@ -159,6 +176,8 @@ def token_key(tok) -> str:
     ['tax', '', 'crisis', '', 'inbox']
     >>> [token_key(t) for t in load_pipeline()("1250 S Broadway, Ste 104")]
     ['1250', 'south', 'broadway', '', 'suite', '104']
+    >>> [token_key(t) for t in load_pipeline()("5530 Airline Dr, Maple Ct, Dr Ruiz, Ct.")]
+    ['5530', 'airline', 'drive', '', 'maple', 'court', '', 'dr', 'ruiz', '', 'ct', '']
     >>> [token_key(t) for t in load_pipeline()("Multifuel Energy Ltd. and Apple Inc. said")]
     ['multifuel', 'energy', 'ltd', 'and', 'apple', 'inc', 'say']
     >>> [token_key(t) for t in load_pipeline()("The sims and Ms Sims, our bday")]
@@ -179,6 +198,8 @@ def token_key(tok) -> str:
         return ""  # the scale after a degree sign: 72 °F = 72 degrees
     if not _is_wordlike(tok):
         return ""
+    if low.rstrip(".") in STREET_AFTER_NAME and _ends_street_name(tok):
+        return STREET_AFTER_NAME[low.rstrip(".")]  # "5530 Airline Dr": drive, not doctor
     if _ABBREVIATION.match(text):  # U.S. = US, R. = R; St. = street
         key = fold(text.replace(".", ""))
         return tables["address"].get(key, key)
@@ -795,6 +816,48 @@ class SentenceIndex:
         return any(self.text[s:s + n].isupper() and self.text[s:s + n].lower() == key
                    and not self.text[s + n:s + n + 1].isalnum()
                    for s in (self._starts[p] for p in self.positions(key)))
+
+    def capitalised_before(self, word: Word) -> tuple[str, ...]:
+        """The keys of the capitalised words right before each place the text holds
+        ``word`` (:meth:`locate`), in order: *president* and *mr* for *Obama* in
+        "President Obama said ... Mr Obama"; none where a lower-case word or nothing
+        comes first.
+
+        >>> from evaltools.text import load_pipeline
+        >>> nlp = load_pipeline()
+        >>> idx = SentenceIndex(nlp("President Obama spoke. Then Mr Obama left; Obama wept."))
+        >>> idx.capitalised_before(words_of(nlp("Obama"))[0])
+        ('president', 'mr')
+        """
+        return tuple(self._keys[j - 1] for j in self.locate(word)
+                     if j and self._flags[j - 1] & 1
+                     and self._word_sent[j - 1] == self._word_sent[j])
+
+    def holds_clipped(self, keys: Sequence[str]) -> bool:
+        """Whether the text writes a name of two or more words (``keys``, in order) with
+        each word clipped to its first letters, three or more, a plural *s* aside, and
+        capitalised (*Lib Dems* for ``["liberal", "democrats"]``; *Fed Reserve*).
+
+        >>> from evaltools.text import load_pipeline
+        >>> idx = SentenceIndex(load_pipeline()("The Lib Dems tabled it. The lib won."))
+        >>> [idx.holds_clipped(k) for k in (["liberal", "democrats"], ["liberal", "party"],
+        ...                                  ["lib", "dems"], ["liberty", "dems"])]
+        [True, False, False, True]
+        """
+        memo = ("clipped", tuple(keys))
+        if memo not in self._memo:
+            n = len(keys)
+
+            def clips(j: int, key: str) -> bool:
+                short = self._keys[j].removesuffix("s") if len(self._keys[j]) > 3 \
+                    else self._keys[j]
+                return (self._flags[j] & 1 and len(short) >= 3 and key.startswith(short))
+
+            self._memo[memo] = n > 1 and any(
+                all(clips(j + i, k) for i, k in enumerate(keys))
+                and any(len(self._keys[j + i]) < len(k) for i, k in enumerate(keys))
+                for j in range(len(self._keys) - n + 1))
+        return self._memo[memo]
 
     def pos_at(self, position: int) -> str:
         """The part of speech (spaCy's coarse tag) of the word at ``position``."""

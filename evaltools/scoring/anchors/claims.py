@@ -561,7 +561,10 @@ NEGATION_WORDS = frozenset({"not", "n't", "n\u2019t", "never"})
 #: "prohibits smoking"), as a record's "no" says; negated, it is ("does not ban dogs").
 #: (Not *limit* or *restrict*: "limits groups to ten" has groups.)
 PREVENTING_VERBS = frozenset({"ban", "bar", "prohibit", "forbid", "disallow", "prevent",
-                              "preclude"})
+                              "preclude", "lack"})
+#: An adjective that denies the noun it modifies, or whose conjunct does ("a lot cramped and
+#: lacking shade", as the parser may read it): "lacking shade" says there is no shade.
+LACKING_ADJ = frozenset({"lacking"})
 
 
 def _negates(child) -> bool:
@@ -679,8 +682,18 @@ def clause_negated(tok) -> bool:
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['alcohol', 'seating']
 
+    *Lacks* and *lacking* deny what they take, as *bars* does:
+
+    >>> doc = load_pipeline()("The lot lacks shade. The lot was cramped and lacking shade.")
+    >>> [t.text for t in doc if t.text == "shade" and clause_negated(t)]
+    ['shade', 'shade']
+
     What *or* (or *nor*) joins to a negated word shares its negation, what *but* joins
-    does not:
+    does not, nor does a gerund after a finite verb:
+
+    >>> doc = load_pipeline()("Causes are a lens that doesn't fit or rubbing your eyes.")
+    >>> [t.text for t in doc if t.text in ("fit", "rubbing", "eyes") and clause_negated(t)]
+    ['fit']
 
     >>> doc = load_pipeline()("It is not cheap or suited to kids. It is not cheap but "
     ...                       "suited to kids.")
@@ -691,6 +704,11 @@ def clause_negated(tok) -> bool:
     own_article = False
     came = None  # the word the climb came from, a child of t
     words = _lower_words(tok.doc)
+    if "lacking" in words and tok.pos_ in ("NOUN", "PROPN") and any(
+            c.dep_ == "amod" and (c.lower_ in LACKING_ADJ or any(
+                g.dep_ == "conj" and g.lower_ in LACKING_ADJ for g in c.children))
+            for c in tok.children):
+        return True  # "cramped and lacking shade" (the parser's "lacking" on "shade")
     neither = "neither" in words
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
@@ -703,8 +721,9 @@ def clause_negated(tok) -> bool:
         if (t.dep_ == "npadvmod" and t.head.lower_ == "free" and t.i + 2 == t.head.i
                 and t.doc[t.i + 1].text in JOINERS):
             return True  # "alcohol-free": no alcohol
-        if (came is not None and came.dep_ in ("dobj", "nsubjpass") and t.pos_ == "VERB"
-                and _lemma(t) in PREVENTING_VERBS):
+        if (came is not None and came.dep_ in ("dobj", "nsubjpass")
+                and ((t.pos_ == "VERB" and _lemma(t) in PREVENTING_VERBS)
+                     or t.lower_ in LACKING_ADJ)):
             # "bars dogs", "prohibits smoking": what is kept out is not had
             return not any(_negates(c) for c in t.children)
         came = t
@@ -726,8 +745,11 @@ def clause_negated(tok) -> bool:
         if t.dep_ == "conj" and t.head.i < t.i and any(
                 c.dep_ == "cc" and c.lower_ in ("or", "nor") and t.head.i < c.i < t.i
                 for c in t.head.children) and not any(
-                c.dep_ in ("nsubj", "nsubjpass", "aux") for c in t.children):
-            t = t.head  # "not accessible or geared toward kids": neither
+                c.dep_ in ("nsubj", "nsubjpass", "aux") for c in t.children) and not (
+                t.tag_ == "VBG" and t.head.tag_ in ("VB", "VBP", "VBZ", "VBD")):
+            # "not accessible or geared toward kids": neither; a gerund is no verb the
+            # "not" of a finite one reaches ("a lens that doesn't fit or rubbing your eyes")
+            t = t.head
             continue
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
                 and any(c.dep_ == "det" or c.lower_ in ("only", "just") for c in t.children)):
@@ -1155,7 +1177,9 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
     """"Tim Cook, the former CEO of Apple, ...": Tim Cook is the former CEO of Apple.
 
     Negated only by a negation of its own ("Tim Cook, not the CEO, ..."), never by its head's
-    verb: "The shop does not accept credit cards (cash or check only)" does not deny cash."""
+    verb: "The shop does not accept credit cards (cash or check only)" does not deny cash;
+    but for a list of bare nouns the parser took for one ("does not offer seating, Wi-Fi, or
+    TV"), whose items the verb's "not" denies too."""
     head = tok.head
     if (head.pos_ not in ("NOUN", "PROPN") or tok.pos_ not in ("NOUN", "PROPN")
             or head.dep_ == "ROOT"):
@@ -1165,6 +1189,13 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
         return None  # set off by a comma, a bracket or a dash: "Tim Cook, the CEO of Apple,"
     if words.mention_at(tok.idx, tok.idx + len(tok.text)):
         return None
+    # a list of bare nouns the parser read as an apposition ("doesn't offer seating, Wi-Fi,
+    # or TV"): its items are what its head's clause says of them, "not" and all ("Ann, the
+    # owner, and Bob" is an apposition)
+    listed = (tok.doc[before].text == ","
+              and any(c.dep_ == "cc" and c.lower_ in ("or", "and", "nor") for c in tok.children)
+              and any(c.dep_ == "conj" for c in tok.children)
+              and not any(c.dep_ in ("det", "poss") for c in tok.children))
     subj_tokens = _phrase(head)
     obj_tokens = _phrase(tok)
     subj_words, subj_values = words.claim_words(subj_tokens, "subject", frozenset({head.i}))
@@ -1180,7 +1211,8 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
                  # item the parser misread ("no outdoor seating, Wi-Fi, or TV")
                  negated=any(_no_det(c) or _negates(c) for c in tok.children) or (
                      any(_no_det(c) for c in head.children)
-                     and not any(c.dep_ == "det" for c in tok.children)),
+                     and not any(c.dep_ == "det" for c in tok.children))
+                 or (listed and clause_negated(head)),
                  words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
                  focus=token_key(tok))
 

@@ -11,6 +11,8 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
 
 - *a* or *an* (or *one*) before a unit of time, and *a dozen*: the amount 1 (12) of that
   unit (``("quantity", "month", 1)``, ``("number", 12)``);
+- a US coin as a price (*everything is a quarter*, *a dime each*): its worth,
+  ``("money", "USD", 0.25)``, which a response's *25-cent stamps* restates;
 - a list of three to twelve names joined by commas and *and* / *or* on one line (*Conwy,
   Anglesey, ... and Powys*): the number of its items, ``("number", 7)``, as a mention of kind
   ``"count"``, which supports only a bare count (*seven counties*), never an amount with a
@@ -55,6 +57,15 @@ _TIME_WORDS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week"
 _ONE_UNIT = re.compile(r"(?i)\b(?:an?|one)\s+(?:full\s+|single\s+|whole\s+)?("
                        + "|".join(_TIME_WORDS) + r")\b(?!-)")
 _DOZEN = re.compile(r"(?i)\ba\s+dozen\b(?!s)")
+#: US coins, by their worth in dollars.
+COINS = {"penny": Decimal("0.01"), "nickel": Decimal("0.05"), "dime": Decimal("0.10"),
+         "quarter": Decimal("0.25")}
+#: A coin as a price: *a* and the coin, after a word that prices (*everything is a quarter*,
+#: *for a dime*) or before *each* / *apiece*; not *a quarter of the staff* nor *the first
+#: quarter*.
+_COIN = re.compile(r"(?i)\b(?:is|was|are|were|for|costs?|paid|pay|just|only|charges?)\s+"
+                   r"(?P<at>an?\s+(?P<coin>" + "|".join(COINS) + r"))\b(?!\s+of\b|-)"
+                   r"|\b(?P<each>a\s+(?P<coin_each>" + "|".join(COINS) + r"))\s+(?:each|apiece)\b")
 #: The fewest and most items of a list whose count is read.
 LIST_MIN, LIST_MAX = 3, 12
 
@@ -77,7 +88,8 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     >>> doc = load_pipeline()("We had a 7:30 reservation but sat at 8:15. It opens at 9 am. "
     ...                       "A 2pm slot began at 2:40. It was banned in 1952 and four years "
     ...                       "later. We waited an hour and ten minutes, then 2 hours, 5 min. "
-    ...                       "Booked at 2 but seated at 2:25. A $12 tube plus $10 labor.")
+    ...                       "Booked at 2 but seated at 2:25. A $12 tube plus $10 labor. In at "
+    ...                       "6:15, sat around 7.")
     >>> for m in implied_mentions(doc, find_mentions(doc.text)):
     ...     print(repr(m.text), m.value)
     '7:30 reservation but sat at 8:15' ('quantity', 'min', Decimal('45'))
@@ -88,6 +100,12 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     '2 hours, 5 min' ('quantity', 'min', Decimal('125'))
     '2 but seated at 2:25' ('quantity', 'min', Decimal('25'))
     '$12 tube plus $10' ('money', 'USD', Decimal('22'))
+    '6:15, sat around 7' ('quantity', 'min', Decimal('45'))
+    >>> for m in implied_mentions(load_pipeline()("Everything is a quarter, a dime each. "
+    ...                                           "A quarter of us paid for a quarter of it.")):
+    ...     print(repr(m.text), m.value)
+    'a quarter' ('money', 'USD', Decimal('0.25'))
+    'a dime' ('money', 'USD', Decimal('0.10'))
     """
     text = doc.text
     found = [Mention("number", m.group(), m.start(), m.end(),
@@ -95,6 +113,11 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
              for m in _ONE_UNIT.finditer(text)]
     found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
               for m in _DOZEN.finditer(text)]
+    for m in _COIN.finditer(text):
+        g = "at" if m.group("at") else "each"
+        coin = (m.group("coin") or m.group("coin_each")).lower()
+        found.append(Mention("number", m.group(g), m.start(g), m.end(g),
+                             ("money", "USD", COINS[coin])))
     found += _list_counts(doc)
     starts = [sent.start_char for sent in doc.sents]  # once, for both readings by sentence
     ordered = sorted(mentions, key=lambda m: m.start)  # once, for the three readings below
@@ -154,12 +177,16 @@ _YEARS_ON = re.compile(r"(?i)\s*(later|after(?:wards)?|on|earlier|before)\b")
 DURATION_MAX = 12 * 60
 
 
+#: What puts a bare hour on the clock: *sat around 7*, *left at 9*, *open until 5*.
+_AT_HOUR = re.compile(r"(?i)\b(?:at|around|about|until|till|by)\s+$")
+
+
 def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
     """The minutes between each two successive clock times of one sentence (``ordered``: the
     context's mentions sorted by start; ``starts``: the sentences' first characters), when
     the later is within :data:`DURATION_MAX` of the earlier (an hour without *am* / *pm*
-    read on the same half of the day); the first may be a bare hour read as a clock time
-    (*at 11 ... until 11:40*: 40 minutes)."""
+    read on the same half of the day); either may be a bare hour read as a clock time
+    (*at 11 ... until 11:40*: 40 minutes; *in at 6:15 and sat around 7*: 45)."""
     times = [(m, m.value[1:]) for m in ordered if m.kind == "date" and m.value[0] == "time"]
     pairs = list(itertools.pairwise(times))
     # a bare hour read as a clock time (*an appointment at 2 ... until 2:25*) and the clock
@@ -171,6 +198,14 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
             k = bisect.bisect_right(begins, m.start)
             if k < len(times):
                 pairs.append(((m, m.others[0][1:]), times[k]))
+        if (m.kind == "number" and begins and m.start > begins[0] and len(m.value) == 2
+                and m.value[1] in range(1, 13)
+                and _AT_HOUR.search(doc.text, max(0, m.start - 10), m.start)):
+            # ... and a bare hour after a clock time (*put our name in at 6:15 and sat
+            # around 7*: 45 minutes)
+            earlier = times[bisect.bisect_right(begins, m.start) - 1]
+            if not HALF_DAY.search(earlier[0].text):
+                pairs.append((earlier, (m, (int(m.value[1]), 0))))
     out = []
     for (a, (ah, am)), (b, (bh, bm)) in sorted(pairs, key=lambda p: p[0][0].start):
         if bisect.bisect_right(starts, a.start) != bisect.bisect_right(starts, b.start):

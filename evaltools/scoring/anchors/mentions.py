@@ -262,11 +262,12 @@ def _join_money(text: str, spans: list) -> list:
 #: Qualifiers an amount can carry, and the words that state them (``docs/anchors.md``).
 QUALIFIERS = {
     ">": ("more than", "over", "above", "greater than", "in excess of", "exceeding",
-          "upwards of", "higher than", "larger than", "longer than", "older than"),
+          "upwards of", "higher than", "larger than", "longer than", "older than",
+          "over the age of", "above the age of"),
     ">=": ("at least", "no less than", "not less than", "no fewer than", "minimum of",
            "a minimum of", "minimum", "min.", "starting at", "starting from", "from"),
     "<": ("less than", "fewer than", "under", "below", "lower than", "shorter than",
-          "younger than", "cheaper than"),
+          "younger than", "cheaper than", "under the age of", "below the age of"),
     "<=": ("up to", "at most", "no more than", "not more than", "maximum of",
            "a maximum of", "maximum", "max.", "max", "as many as", "as much as", "within"),
     "~": ("about", "around", "approximately", "approx.", "approx", "roughly", "nearly",
@@ -276,8 +277,10 @@ QUALIFIERS = {
 }
 # Written after the amount: "40+", "40 or more", "3 or fewer".
 _AFTER = {"+": ">=", "or more": ">=", "or higher": ">=", "or above": ">=", "and up": ">=",
-          "and above": ">=", "or over": ">=", "plus": ">=", "or less": "<=",
-          "or fewer": "<=", "or under": "<=", "or below": "<=", "and under": "<="}
+          "and above": ">=", "or over": ">=", "and over": ">=", "or older": ">=",
+          "and older": ">=", "plus": ">=", "or less": "<=", "or fewer": "<=",
+          "or under": "<=", "or below": "<=", "and under": "<=", "or younger": "<=",
+          "and younger": "<="}
 _QUALIFIABLE = ("money", "quantity", "percent", "number")
 _BEFORE_RE = re.compile(
     r"(?i)(?:^|(?<=[^\w.\-]))(?P<q>"  # not a compound's part: "five-under 67" (golf)
@@ -295,6 +298,12 @@ _BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
 _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 
+#: Qualifier words that also rank one thing against others (*costs below two other
+#: lenders*, *chose it over two others*).
+_RANKING = frozenset({"over", "above", "under", "below", "higher than", "lower than",
+                      "cheaper than"})
+#: *Other* right after an amount: the amount counts the things compared with.
+_OTHERS_AFTER = re.compile(r"(?i)[ \u00a0]+others?\b")
 #: An amount just before a qualifier word (*$1,200 below*, *10% above*).
 _AMOUNT_BEFORE = re.compile(r"[0-9%]\s*$")
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
@@ -340,6 +349,15 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> _qualifier("about $1,200 below two competitors", 20, 23)
     ''
 
+    Before a count of *other* things, a word that ranks compares with them, not the count
+    (*closing costs below two other lenders*, *picked over three other gyms*); *more than
+    three other shops* still counts them:
+
+    >>> [_qualifier(t, t.index("two"), t.index("two") + 3) for t in (
+    ...  "costs below two other lenders", "chose it over two others",
+    ...  "more than two other shops", "below two lenders")]
+    ['', '', '>', '<']
+
     An amount written with *-ish* is about it:
 
     >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
@@ -352,6 +370,8 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
         return ""  # "$1,200 below two competitors": the word compares the amount before it
     if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()
+        if q in _RANKING and _OTHERS_AFTER.match(text, end):
+            return ""  # "closing costs below two other lenders": theirs, not the count
         if (q == "over" and ((value[:1] == ("quantity",) and value[1] in DURATIONS)
                              or (value[:1] == ("number",) and _OCCASIONS.match(text, end)))
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())

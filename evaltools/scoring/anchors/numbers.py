@@ -289,6 +289,7 @@ def _digits_re(run: str) -> re.Pattern:
         "(?P<ord>st|nd|rd|th)"
         f"|{_SUFFIX}"
         "|(?P<ish>-?ish)"  # "25ish": about 25 (mentions read the qualifier)
+        "|(?<=[0-9]{2}[1-9])s"  # "quarterly 941s", "1099s": forms or models by number
         ")?"
         f"(?:(?<=[{_CJK_SYMBOLS}])|(?![\\w]))"
     )

@@ -91,7 +91,7 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
     a = _APPOSITION.match(text, m.end, m.end + 300)
     if a is not None and len(re.findall(_LISTED_NAME, a.group(1))) == n:
         return True
-    if _ordinals_follow(text, m, n):
+    if _ordinals_follow(text, m, n) or _bullets_follow(text, m, n):
         return True
     b = _LISTED_BEFORE.search(text, max(0, m.start - 250), m.start)
     if b is None:
@@ -120,6 +120,31 @@ def _ordinals_follow(text: str, m: Mention, n: int) -> bool:
             and not set(seen) & set(ORDINALS[count:]))
 
 
+#: A bulleted line (*- **The tear film.** ...*, *\u2022 lid pressure*).
+_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*+\u2022][ \t]+\S")
+
+
+def _bullets_follow(text: str, m: Mention, n: int) -> bool:
+    """Whether the first bulleted list after the count ``m``'s sentence, opening within
+    :data:`ORDINAL_REACH` characters of its end (a heading may come between), has exactly
+    ``n`` items, one a line (*two things hold a lens in place. ... ### What keeps it\n-
+    **The tear film.** ...\n- **Eyelid pressure.** ...*)."""
+    stop = _SENTENCE_STOP.search(text, m.end)
+    if stop is None:
+        return False
+    first = _BULLET_LINE.search(text, stop.end(), stop.end() + ORDINAL_REACH)
+    if first is None:
+        return False
+    lines = text[first.start():first.start() + ORDINAL_REACH * (int(n) + 2)].split("\n")
+    items = 0
+    for line in lines:
+        if _BULLET_LINE.match(line):
+            items += 1
+        elif line.strip() and not line.startswith((" ", "\t")):
+            break  # the list ends at the first line that is neither an item nor inside one
+    return items == n
+
+
 #: What may open a sentence before the subject a count sums up (*Based on the passages
 #: provided, aperture and shutter speed are two ...*).
 _LEAD = re.compile(r"(?i)^(?:based\s+on|according\s+to|in\s+short|in\s+summary|overall|"
@@ -127,8 +152,9 @@ _LEAD = re.compile(r"(?i)^(?:based\s+on|according\s+to|in\s+short|in\s+summary|o
                    r"\b[^,]{0,60},\s*")
 
 
-#: "the two", "these three": a definite article or demonstrative before a count.
-_DEFINITE = re.compile(r"\b(?:the|these|those)\s+$", re.IGNORECASE)
+#: "the two", "these three", "the other two": a definite article or demonstrative before a
+#: count.
+_DEFINITE = re.compile(r"\b(?:the|these|those)\s+(?:other\s+)?$", re.IGNORECASE)
 #: ... and after it nothing it modifies, or a plural: "compare the two.", "the two kinds of",
 #: "the two are"; not "the ten pin bowling" (a count inside a name or a compound).
 _AFTER_BACK = re.compile(r"\s*(?:[^\w\s]|$|[A-Za-z-]+s\b|(?:are|were|have|had|differ|do|did|"
@@ -148,13 +174,18 @@ def refers_back(text: str, m: Mention) -> bool:
     >>> [(m.text, refers_back(text, m)) for m in find_mentions(text)]
     [('two', True), ('three', True), ('3', False), ('Two', False)]
     >>> [refers_back(t, find_mentions(t)[0]) for t in ("I play the ten pin game.",
-    ...                                                 "The two are alike.")]
-    [False, True]
+    ...                                                 "The two are alike.",
+    ...                                                 "The other two relate to typos.")]
+    [False, True, True]
     """
     value = m.value
-    return (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10
-            and m.text.isalpha() and _DEFINITE.search(text, max(0, m.start - 8), m.start)
-            is not None and _AFTER_BACK.match(text, m.end) is not None)
+    if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10
+            and m.text.isalpha()):
+        return False
+    before = _DEFINITE.search(text, max(0, m.start - 14), m.start)
+    # "the other two" refers back whatever follows ("the other two relate to typos")
+    return before is not None and ("other" in before.group().lower()
+                                   or _AFTER_BACK.match(text, m.end) is not None)
 
 
 def counts_own_list(text: str, m: Mention) -> bool:
@@ -192,6 +223,10 @@ def counts_own_list(text: str, m: Mention) -> bool:
     ...         "police said, were hurt. Three firms, Apple and Google, grew.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text) if m.text[0] in "TF"]
     [('Two', True), ('Two', False), ('Three', False)]
+    >>> text = ("Two things hold it. A note first.\n### Why\n- **Tear film.** It sticks.\n"
+    ...         "- Lid pressure.\n\nIt has three rooms. Perks:\n- a pool\n- a bar")
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('Two', True), ('three', False)]
     >>> text = ("Based on the passages provided, aperture and shutter speed are two of the "
     ...         "main settings. Rain and hail are three of the hazards.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
