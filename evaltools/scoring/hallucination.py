@@ -30,6 +30,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from evaltools.scoring.anchors.claims import KIND_NOUNS, REVIEW_FRAMING, TITLES
 from evaltools.scoring.anchors.dates import DECADE_WORDS
@@ -302,18 +303,26 @@ def absent_names(claim, context: ContextFeatures,
     ...     [absent_names(x, c, text=t) for x in extract_claims(nlp(t))]
     ([('Charred',)], [()])
     """
-    return _read_names(claim, context, query, text)[0]
+    return read_names(claim, context, query, text).absent
 
 
-def held_otherwise(claim, context: ContextFeatures, query: QueryFeatures | None = None,
-                   text: str = "") -> frozenset[int]:
-    """The starts of the claim's names that the context does not hold as they are but
-    writes otherwise: short (by initials, *GB*; as one word, *Physics Forums*; clipped,
-    *Lib Dems*), as the
-    name of a site its passages come from (*Singularity Hub* of *singularityhub.com*), or
-    as a role noun or initials before a name it holds (*Instructor Mariana*, *JK
-    Rowling*). A claim is looked up without them: they are
-    the same names the context gives, and :func:`absent_names` does not count them.
+class NameReading(NamedTuple):
+    """How a claim's names stand in the context (:func:`read_names`)."""
+
+    #: the names the context never mentions, as :func:`absent_names` gives them
+    absent: tuple[str, ...]
+    #: the starts of the names it writes otherwise: short (by initials, *GB*; as one word,
+    #: *Physics Forums*; clipped, *Lib Dems*), as the name of a site its passages come from
+    #: (*Singularity Hub* of *singularityhub.com*), or a role noun, initials or a given name
+    #: before a name it holds (*Instructor Mariana*, *JK Rowling*, *Barack Obama*)
+    otherwise: frozenset[int]
+
+
+def read_names(claim, context: ContextFeatures, query: QueryFeatures | None = None,
+               text: str = "") -> NameReading:
+    """The claim's names the context never mentions, and those it writes otherwise. A claim
+    the context does not support is looked up again without the second
+    (:func:`check_anchors`): they are the names the context gives, in its own way.
 
     >>> from evaltools.config import load_config
     >>> from evaltools.scoring.anchors.claims import extract_claims
@@ -323,16 +332,10 @@ def held_otherwise(claim, context: ContextFeatures, query: QueryFeatures | None 
     >>> c = context_features(nlp("Why It Speeds Up (singularityhub.com)\\nProgress speeds "
     ...                          "up. Rowling wrote."), cfg)
     >>> t = "Singularity Hub says progress speeds up. JK Rowling wrote. Ann Hub wrote."
-    >>> [sorted(t[i:i + 3] for i in held_otherwise(x, c, text=t))
-    ...  for x in extract_claims(nlp(t))]
-    [['Hub', 'Sin'], ['JK '], []]
+    >>> [(r.absent, sorted(t[i:i + 3] for i in r.otherwise))
+    ...  for r in (read_names(x, c, text=t) for x in extract_claims(nlp(t)))]
+    [((), ['Hub', 'Sin']), ((), ['JK ']), (('Ann', 'Hub'), [])]
     """
-    return _read_names(claim, context, query, text)[1]
-
-
-def _read_names(claim, context: ContextFeatures, query: QueryFeatures | None,
-                text: str) -> tuple[tuple[str, ...], frozenset[int]]:
-    """(:func:`absent_names`, :func:`held_otherwise`) of one claim."""
     keys = query.keys if query is not None else frozenset()
     index = context.index.sentences
     names = sorted((w.word for w in claim.words
@@ -346,7 +349,7 @@ def _read_names(claim, context: ContextFeatures, query: QueryFeatures | None,
                      if w.word.pos != "PROPN")
     named_by = tuple(n for n in named_by if n)
     if not absent:
-        return named_by, frozenset()
+        return NameReading(named_by, frozenset())
     excused: set[int] = set()
     runs = _name_runs(names)
     for run in runs:
@@ -381,8 +384,9 @@ def _read_names(claim, context: ContextFeatures, query: QueryFeatures | None,
                                           stem(f.lower())))
                             or _written_lower(w.text, text))  # "- Mapmakers could walk"
                        and _SENTENCE_START.search(text, max(0, w.start - 40), w.start))
-    return tuple(dict.fromkeys([*(w.text for w in absent if w.start not in excused),
-                                *named_by])), otherwise
+    return NameReading(tuple(dict.fromkeys([*(w.text for w in absent
+                                              if w.start not in excused), *named_by])),
+                       otherwise)
 
 
 #: Words that join the parts of a hyphenated name without naming anything (*Wednesday-to-
@@ -911,7 +915,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                                             key=lambda w: w.word.start))
                 s = dataclasses.replace(
                     named, note=f"{named.note} (its subject read as '{name}', named before)")
-        absent, otherwise = ((), frozenset()) if s.supported else _read_names(
+        absent, otherwise = NameReading((), frozenset()) if s.supported else read_names(
             c, context, query, response.text)
         if otherwise and s.contradiction is None:
             # "Singularity Hub ties this ..." of singularityhub.com, "JK Rowling" where the
