@@ -298,12 +298,6 @@ _BEFORE_WORD = {w: q for q, ws in QUALIFIERS.items() for w in ws}
 _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 
 
-#: Qualifier words that also rank one thing against others (*costs below two other
-#: lenders*, *chose it over two others*).
-_RANKING = frozenset({"over", "above", "under", "below", "higher than", "lower than",
-                      "cheaper than"})
-#: *Other* right after an amount: the amount counts the things compared with.
-_OTHERS_AFTER = re.compile(r"(?i)[ \u00a0]+others?\b")
 #: An amount just before a qualifier word (*$1,200 below*, *10% above*).
 _AMOUNT_BEFORE = re.compile(r"[0-9%]\s*$")
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
@@ -349,15 +343,6 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> _qualifier("about $1,200 below two competitors", 20, 23)
     ''
 
-    Before a count of *other* things, a word that ranks compares with them, not the count
-    (*closing costs below two other lenders*, *picked over three other gyms*); *more than
-    three other shops* still counts them:
-
-    >>> [_qualifier(t, t.index("two"), t.index("two") + 3) for t in (
-    ...  "costs below two other lenders", "chose it over two others",
-    ...  "more than two other shops", "below two lenders")]
-    ['', '', '>', '<']
-
     An amount written with *-ish* is about it:
 
     >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
@@ -370,8 +355,6 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
         return ""  # "$1,200 below two competitors": the word compares the amount before it
     if m is not None and not (m.group("article") and _NOUN_AFTER.match(text, end)):
         q = m.group("q").lower()
-        if q in _RANKING and _OTHERS_AFTER.match(text, end):
-            return ""  # "closing costs below two other lenders": theirs, not the count
         if (q == "over" and ((value[:1] == ("quantity",) and value[1] in DURATIONS)
                              or (value[:1] == ("number",) and _OCCASIONS.match(text, end)))
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
