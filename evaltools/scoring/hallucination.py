@@ -25,7 +25,6 @@ dates the Tundra 2008.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import functools
 import re
@@ -828,12 +827,6 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     # after midnight on weekends" (a time the hours run past) and its days and hours
     times = clock_times(response.mentions) if context.week is not None else []
     past = times_run_past(response.text, times, context.week) if times else {}
-    # "its two opposite DNA strands" in an answer over passages that name the strands
-    # without a number (a summary's "two bottles" of an article's bottles is its own claim)
-    answer = (query is not None and bool(query.text.strip()) and not query.instruction
-              and not context.structured)
-    pairs = {m.start: noun for m in response.mentions if answer and m.start not in own_counts
-             and (noun := _pair_named(m, response, context))}
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -846,11 +839,6 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if m.start in own_counts:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
                                   note=f"{own_counts[m.start]}; not counted", counted=False))
-            continue
-        if m.start in pairs:
-            anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
-                                  note=f"counts the {pairs[m.start]} the context names "
-                                       "without a number; not counted", counted=False))
             continue
         if m.start in past:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, True,
@@ -896,12 +884,11 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         # introduces the response's own points states no fact of the context
         introduces = any(own_counts.get(v.start) == OWN_LIST for v in c.values) or (
             _heads_list(c, response.text))
-        # values that are the response's own counts, count a pair the context names, run
-        # past the record's hours, stand in a statement about the sources or restate the
-        # query ("whether the creditor owed $1M gets paid" to "I have $1M debt") are no
-        # facts the claim needs the context for
+        # values that are the response's own counts, run past the record's hours, stand in
+        # a statement about the sources or restate the query ("whether the creditor owed
+        # $1M gets paid" to "I have $1M debt") are no facts the claim needs the context for
         kept = tuple(v for v in c.values if v.start not in own_counts and v.start not in past
-                     and v.start not in pairs and not about_sources(v.start)
+                     and not about_sources(v.start)
                      and find_support(v, query_mentions) is None)
         if len(kept) < len(c.values):
             c = dataclasses.replace(c, values=kept)
@@ -979,33 +966,6 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         anchors = denied_by_hours(anchors, response, context, about_sources, times)
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
-
-
-def _pair_named(m: Mention, response: ResponseFeatures, context: ContextFeatures) -> str:
-    """The plural noun that *two* (a word) counts in the response (*its two opposite DNA
-    strands*, *distinguish two processes*) when the context names those things and never
-    with a number before them (*the opposite strands*, *processes*): the response counts
-    what the context names, it states no figure of it; else "". Not a pair the context
-    counts otherwise (*two men* where it says *three men*). Asked of answers over passages
-    only (:func:`check_anchors`): an answer explains in pairs (*two processes*, *two
-    approaches*); a summary's *two bottles* of an article's *bottles* is a claim of its
-    own (XSumFaith)."""
-    if not (m.text.isalpha() and m.value == ("number", 2)):
-        return ""
-    units = response.units
-    k = bisect.bisect_right([w.start for w in units], m.start)
-    noun = None
-    for w in units[k:k + 4]:
-        if w.pos == "NOUN" and w.text.lower().endswith("s"):
-            noun = w
-            break
-        if w.pos not in ("ADJ", "NOUN", "PROPN", "VERB") or w.num:
-            return ""
-    index = context.index.sentences
-    if noun is None or not index.positions(noun.key):
-        return ""
-    counts = sorted(c.end for c in context.mentions if c.value[:1] == ("number",))
-    return "" if index.counted_anywhere(noun.key, counts) else noun.text
 
 
 def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,

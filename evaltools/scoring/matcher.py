@@ -867,21 +867,6 @@ class SentenceIndex:
         """The sentence of the word at ``position``."""
         return self._word_sent[position]
 
-    def counted_anywhere(self, key: str, counts: Sequence[int], reach: int = 30) -> bool:
-        """Whether any place the text holds ``key`` has one of ``counts`` (the ends of its
-        numbers, sorted) within ``reach`` characters before it (*three men* for ``"man"``).
-
-        >>> from evaltools.text import load_pipeline
-        >>> idx = SentenceIndex(load_pipeline()("Opposite strands code. Three men came."))
-        >>> idx.counted_anywhere("strand", [28]), idx.counted_anywhere("man", [28])
-        (False, True)
-        """
-        for j in self.positions(key):
-            k = bisect.bisect_right(counts, self._starts[j])
-            if k and self._starts[j] - counts[k - 1] <= reach:
-                return True
-        return False
-
     def word_at(self, offset: int) -> int:
         """Position of the word starting at or before character ``offset`` (0 if none)."""
         return max(bisect.bisect_right(self._starts, offset) - 1, 0)
