@@ -827,6 +827,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     # after midnight on weekends" (a time the hours run past) and its days and hours
     times = clock_times(response.mentions) if context.week is not None else []
     past = times_run_past(response.text, times, context.week) if times else {}
+    echoed: set[int] = set()  # numbers the query states too, found below for the claims
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -850,6 +851,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             found = index.find(m)
             note = describe_support(m, found, index.candidates(m))
         echo = find_support(m, query_mentions) is not None
+        if echo:
+            echoed.add(m.start)
         suffix = "; restated from the query, not counted" if echo else ""
         if found is None:
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, False,
@@ -888,8 +891,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         # a statement about the sources or restate the query ("whether the creditor owed
         # $1M gets paid" to "I have $1M debt") are no facts the claim needs the context for
         kept = tuple(v for v in c.values if v.start not in own_counts and v.start not in past
-                     and not about_sources(v.start)
-                     and find_support(v, query_mentions) is None)
+                     and not about_sources(v.start) and v.start not in echoed)
         if len(kept) < len(c.values):
             c = dataclasses.replace(c, values=kept)
         if any(about_sources(w.word.start) for w in c.words):  # "according to passage 3, ..."
