@@ -3011,3 +3011,78 @@ def test_a_list_read_as_an_apposition_keeps_its_not(wifi, contradicted):
     r = evaltools.score(CAFE_Q, rec, "It doesn't offer outdoor seating, Wi-Fi, or "
                                      "reservations.")
     assert any(a.contradiction for a in r.anchors if a.kind == "claim") is contradicted
+
+
+# ------------------------------------------------------------ thirty-fifth round's readings
+@pytest.mark.parametrize(("text", "silent"), [
+    # where to look instead is about the sources, not the world
+    ("For those details you'd need additional sources.", True),
+    ("For that, you'd need a source that covers the server's behaviour.", True),
+    ("For a fuller explanation you'd want an optometrist or a more detailed source.", True),
+    ("A technical source on the player would be needed to answer it properly.", True),
+    ("You'd need a permit from the city.", False),
+    ("The data would be needed by Friday.", False),
+    # the writer's own step beyond them
+    ("Linking them to your question is my inference.", True),
+    ("That's an inference from the passages, not something they state.", True),
+    ("The court drew an inference that the defendant lied.", False),
+    ("The inference engine runs fast.", False),
+    # how far it declines, and how the sources stand to each other
+    ("I can't give a full answer to this specific question.", True),
+    ("None of them deals with seeking within a buffered video.", True),
+    ("None of them compares episodes with films.", True),
+    ("There's only a partial answer here.", True),
+    ("The sources pull in slightly different directions.", True),
+    ("The teams pull in different directions.", False),
+    ("There isn't a direct technical explanation of why pages stop loading.", True),
+    ("There's nothing here on how the player manages its buffer.", True),
+    ("So that part of your question isn't really answered here.", True),
+    ("I can't give the dog chocolate.", False),
+    ("There's nothing here but sand.", False),
+])
+def test_referrals_inferences_and_partial_answers_are_about_the_sources(text, silent):
+    assert bool(abstention_sentences(text, [(0, len(text))])) is silent
+
+
+def test_they_after_but_is_silent_after_a_sentence_naming_the_sources():
+    t = "The passages explain the grip. But they don't directly discuss penalties."
+    assert [t[a:b] for a, b in abstention_sentences(t, [(0, 30), (31, len(t))])] == [
+        "But they don't directly discuss penalties."]
+    t = "The pitcher explains the grip. But they don't directly discuss penalties."
+    assert abstention_sentences(t, [(0, 30), (31, len(t))]) == ()
+
+
+@pytest.mark.parametrize(("text", "lead"), [
+    # "the same source" is a source; implying and giving an example are reporting
+    ("The same source gives a worked example.", "The same source gives a worked example"),
+    ("The passages imply the payoff is more movement.", "The passages imply"),
+    ("The same wine gives a worked example.", None),
+])
+def test_the_same_source_and_implying_are_attributions(text, lead):
+    from evaltools.scoring.sources import attribution_spans
+    spans = [text[a:b] for a, b in attribution_spans(text)]
+    assert spans == ([lead] if lead else [])
+
+
+@pytest.mark.parametrize(("text", "sentences"), [
+    # a clock time's "p.m." that ends a sentence ends it
+    ("Saturday from 5:30 a.m. to 2 p.m. Care is by appointment only.", 2),
+    ("It closes at 10 p.m. Reviewers love the pie.", 2),
+    ("It opens at 9 a.m. Monday through Friday.", 1),
+    ("It opens at 9 a.m. and closes at 5 p.m. daily.", 1),
+    ("Doors open at 7 p.m. ET on the day.", 1),
+])
+def test_a_clock_times_full_stop_can_end_its_sentence(nlp, text, sentences):
+    assert len(list(nlp(text).sents)) == sentences
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "over" after leaving, before a priced thing, is because of it
+    ("One member left a big bank over $12 maintenance fees.", [True]),
+    ("One member left a big bank over $15 maintenance fees.", [False]),
+])
+def test_leaving_over_a_fee_is_because_of_it(response, supported):
+    ctx = _review("Summit Credit Union", "Switched from a big bank after getting hit with one "
+                                         "too many $12 maintenance fees.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == supported

@@ -36,14 +36,20 @@ _ABSTAIN = re.compile(
     r"confirm|verify)"
     r"|(?:cannot|can't|can ?not|could not|couldn't) (?:be )?" + _FULLY + r"(?:answer|determin|"
     r"find|tell|say|provide|confirm|verify|know|explain)\w*"
+    r"|(?:cannot|can't|can ?not|could not|couldn't) (?:give|offer) (?:you )?(?:a |an )?(?:full|"
+    r"complete|definitive|direct|clear|precise) (?:answer|explanation)"
+    r"|(?:only|at best) (?:a )?partial (?:answer|explanation)"
     r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
     r"mention|answer)"
     r"|(?:no|(?:is|are|was|were)(?: not|n't) (?:a|an|any)) (?:direct|clear|specific|explicit|"
-    r"definitive|straightforward|single) (?:answer|explanation|comparison|mention|figure)"
+    r"definitive|straightforward|single) (?:[\w-]+ )?(?:answer|explanation|comparison|mention|"
+    r"figure)"
     r"|(?:not|(?:is|are|was|were|has|have|had)n't)(?: been)? (?:mentioned|specified|stated|"
     r"discussed|addressed|covered here)"
+    r"|(?:not|(?:is|are)n't) (?:really |directly |fully )?answered (?:here|there|by them|in them)"
+    r"|there(?:'s| is) nothing (?:here|there|in them) (?:on|about)"
     r"|(?:none|neither) of them (?:discuss|mention|cover|address|say|give|explain|specif|"
-    r"state)\w*"
+    r"state|compar|deal|touch|answer|talk)\w*"
     r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
     r"|i (?:do not|don't) know"
     r"|nothing (?:here )?to (?:summari[sz]e|answer|report|go on)"
@@ -55,7 +61,7 @@ _ABSTAIN = re.compile(
 _SRC = (r"(?:passages?|texts?|documents?|sources?|contexts?|articles?|information|data|"
         r"excerpts?|snippets?|references?|knowledge|materials?|records?|search results|"
         r"results|reviews?|paragraphs?|content|descriptions?|listings?|pieces?)")
-_MOD = (r"(?:(?:the|these|this|those|my|all|both|two|three|given|provided|above|following|"
+_MOD = (r"(?:(?:the|these|this|those|my|all|both|two|three|same|given|provided|above|following|"
         r"available|supplied|retrieved|relevant|cited|referenced|search|business|product|"
         r"structured|json|original|reference)\s+){0,4}")  # bounded: linear in long texts
 _NAMED = (_MOD + _SRC + r"(?:\s+(?:\d+|#\d+|[A-Z])\b)?"
@@ -118,7 +124,17 @@ _META = re.compile(
     r"|\b" + _SRC_ONLY + r"\b[^.?!\n]{0,120}?\bneither(?:\s+of\s+them)?\s+"
     r"(?:gives|says|mentions|offers|provides|explains|covers|specifies|quantifies|states|"
     r"addresses|discusses)\b"
-    r"|\bsources?\s+beyond\s+(?:the|these|this|those)\s+" + _SRC_ONLY,
+    r"|\bsources?\s+beyond\s+(?:the|these|this|those)\s+" + _SRC_ONLY
+    # ... "the sources pull in slightly different directions"
+    + r"|\b" + _SRC_ONLY + r"\s+(?:also\s+)?pull\s+in\s+(?:[\w-]+\s+)?different\s+directions"
+    # where to look instead: "you'd need another source", "a technical source on it would be
+    # needed to answer it", "you'd want an optometrist or a more detailed source"
+    + r"|\byou(?:'d|\s+would|\s+will|'ll)\s+(?:need|want|have)\s+(?:to\s+(?:consult|check|"
+    r"find|look\s+at)\s+)?(?:[\w-]+\s+){0,6}?" + _SRC_ONLY + r"\b"
+    + r"|\b" + _SRC_ONLY + r"\b[^.?!\n]{0,60}?\bwould\s+be\s+needed\b"
+    # the writer's own step beyond them: "that's an inference from the passages", "linking
+    # them to your question is my inference"
+    + r"|\b(?:my\s+(?:own\s+)?|an\s+)inference\b(?!\s+(?:that|about|of)\b)",
     re.IGNORECASE)
 # After a sentence that names the sources, "They don't explain ...", "It also says nothing
 # about ..."; or in one sentence, "Because the source is a definition, it doesn't describe".
@@ -126,7 +142,8 @@ _META = re.compile(
 # and they don't fully agree with each other"; "They don't settle the question".
 _PRONOUN_SILENT = (r"(?:they|it)\s+(?:also\s+|only\s+)?(?:" + _NEG_REPORT
                    + r"|says?\s+nothing|gives?\s+no|offers?\s+no|disagree|differ)\b")
-_THEY_SILENT = re.compile(r"^[\W_]*" + _PRONOUN_SILENT, re.IGNORECASE)
+_THEY_SILENT = re.compile(r"^[\W_]*(?:(?:but|and|however|still|yet),?\s+)?" + _PRONOUN_SILENT,
+                          re.IGNORECASE)
 _SOURCE_THEN_IT = re.compile(r"\b" + _SRC_ONLY + r"\b[^.?!\n]{0,100}?,\s*(?:(?:and|but|though|"
                              r"although)\s+)?" + _PRONOUN_SILENT, re.IGNORECASE)
 # A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
@@ -137,6 +154,7 @@ _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|ac
 _REPORT = (r"(?:(?:only|mainly|mostly|largely|chiefly|both|all)\s+)?"
            r"(?:states?|says?|mentions?|indicates?|suggests?|notes?|explains?|describes?|"
            r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
+           r"impl(?:y|ies)|"
            r"points?\s+out|hints?\s+at|argues?|observes?|adds?|discuss(?:es)?|stress(?:es)?|"
            r"emphasi[sz]es?|touch(?:es)?\s+on|talks?\s+about|claims?|covers?|warns?|"
            r"focus(?:es)?(?:\s+(?:instead|mainly|mostly|largely|almost\s+entirely))?\s+on)")
@@ -155,7 +173,8 @@ _ATTRIBUTION = re.compile(
     + r"|\b(?:given|provided|mentioned|described|stated|listed|outlined|cited|discussed|noted)"
     + r"\s+(?:in|by)\s+(?:(?:the|these|this|both)\s+)?" + _SILENT_NAMED   # cited in passage 2
     + r"|\b(?:the|these|this|both)\s+" + _NAMED + r"\s+(?:also\s+)?" + _GIVE
-    + r"\s+(?:[\w-]+\s+){0,3}?" + POINT_NOUNS + r"\b"                    # they give two reasons
+    + r"\s+(?:[\w-]+\s+){0,3}?(?:" + POINT_NOUNS
+    + r"|examples?|figures|definitions?)\b"    # they give two reasons, it gives a worked example
     + r"|\b(?:the|these|this|both)\s+(?:[\w&'.-]+\s+)?" + _NAMED + r"\s+(?:also\s+)?" + _REPORT
     + r"(?:\s+that)?\b"                                   # the (HuffPost) passage states that
     + r"|\b(?:one|another|a|each|some|several|other|most)\s+(?:of\s+the\s+)?" + _SRC_ONLY

@@ -303,6 +303,12 @@ _AMOUNT_BEFORE = re.compile(r"[0-9%]\s*$")
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
 #: The rest of a range after its first amount: "to 8", "- 10", "until $15".
 _RANGE_END = re.compile(r"(?i)[ \u00a0]*(?:[-\u2013]|to\b|until\b|till\b)[ \u00a0]*\$?[0-9]")
+#: Verbs of leaving or disputing before *over* and a priced thing: *left a big bank over $12
+#: maintenance fees* is because of them, not more than $12.
+_LEFT_OVER = re.compile(r"(?i)\b(?:left|leave|leaves|leaving|quit|quits|switched|switching|"
+                        r"complained|complaining|complaints?|sued|suing|fired|dispute[sd]?|"
+                        r"argued|arguing|fought|fighting|upset|frustrated|frustration|angry|"
+                        r"anger)(?:[ \u00a0]+[\w'-]+){0,4}[ \u00a0]+$")
 #: Plural nouns of occasions a count can span: *over three mornings* is during them.
 _OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w-]+){0,2}?[ \u00a0]+(?:mornings|afternoons|evenings|"
                         r"nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
@@ -343,6 +349,15 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> _qualifier("about $1,200 below two competitors", 20, 23)
     ''
 
+    *Over* after a verb of leaving or disputing, before a priced thing, is because of it:
+
+    >>> t = "who left a big bank over $12 maintenance fees"
+    >>> _qualifier(t, t.index("$"), t.index("$") + 3, ("money", "USD", 12))
+    ''
+    >>> t = "who left a tip over $12 in cash"
+    >>> _qualifier(t, t.index("$"), t.index("$") + 3, ("money", "USD", 12))
+    '>'
+
     An amount written with *-ish* is about it:
 
     >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
@@ -360,6 +375,9 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
                 and not _FOR_OVER.search(text, max(0, m.start() - 12), m.start())
                 and not text[end:end + 4].lower().startswith(" old")):
             return ""
+        if (q == "over" and value[:1] == ("money",) and _NOUN_AFTER.match(text, end)
+                and _LEFT_OVER.search(text, max(0, m.start() - 60), m.start())):
+            return ""  # "left a big bank over $12 maintenance fees": because of them
         if q == "from" and _RANGE_END.match(text, end):
             return ""  # "from 5 to 8", "from $10-$15": where a range starts, not a floor
         return _BEFORE_WORD[q]
