@@ -104,10 +104,24 @@ _AFTER_CLOCK = frozenset({
 _CLOCK_SUFFIX = frozenset({"a.m.", "p.m.", "A.M.", "P.M."})
 
 
+def opens_sentence_after_clock(word: str) -> bool:
+    """Whether ``word``, right after a clock time's *a.m.* or *p.m.*, says that the
+    abbreviation's full stop also ends the sentence: it is capitalised, is no day, month or
+    time word the time runs on into (*Mondays*, *Jan*, *noon*) and is not an abbreviation
+    written in capitals (*ET*).
+
+    >>> [opens_sentence_after_clock(w) for w in ("Care", "The", "A", "Mondays", "ET", "and")]
+    [True, True, True, False, False, False]
+    """
+    low = word.lower()
+    return (word[:1].isupper() and not (len(word) > 1 and word.isupper())
+            and low not in _AFTER_CLOCK and low.removesuffix("s") not in _AFTER_CLOCK)
+
+
 def clock_ends(doc):
     """Sentence starts after a clock time's *a.m.* or *p.m.* that ends a sentence, set before
-    the parser (which keeps them): the next word is capitalised, is no day, month or time
-    word the time runs on into, and is not written in capitals (*ET*).
+    the parser (which keeps them), when the next word opens a sentence
+    (:func:`opens_sentence_after_clock`).
 
     The abbreviation's full stop is also the sentence's, and the parser ran the two
     sentences together: *Saturday from 5:30 a.m. to 2 p.m. Care is by appointment only*
@@ -127,8 +141,7 @@ def clock_ends(doc):
         return doc
     for tok in doc[1:]:
         prev = doc[tok.i - 1]
-        if (prev.text in _CLOCK_SUFFIX and tok.text[:1].isupper() and not tok.text.isupper()
-                and tok.text.lower() not in _AFTER_CLOCK):
+        if prev.text in _CLOCK_SUFFIX and opens_sentence_after_clock(tok.text):
             tok.is_sent_start = True
     return doc
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from evaltools.scoring.anchors.dates import HALF_DAY, MERIDIEM
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import WEEK
+from evaltools.text import opens_sentence_after_clock
 
 _DAY = rf"(?:{'|'.join(WEEK)})s?"
 _RANGE_SEP = r"\s*(?:through|thru|to|until|till|-|–|—)\s*"
@@ -123,10 +124,9 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     return out
 
 
-#: After a time's closing period, what says the period also ends the sentence: a capital
-#: letter ("... to 8 p.m. The restaurant offers ...") that opens no weekday ("4-10 p.m.
-#: Tuesday"), a line break or the text's end.
-_NEXT_SENTENCE = re.compile(rf"[ \t]+(?!{_DAY}\b)[A-Z]|[ \t]*(?:\n|$)")
+#: After a time's closing period, the next word ("... to 8 p.m. The restaurant offers ...",
+#: "4-10 p.m. Tuesday"), a line break or the text's end.
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_][\w'-]*)|[ \t]*(?:\n|$)")
 
 
 def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
@@ -139,7 +139,9 @@ def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
     """
     chars = list(text)
     for start, end, _ in times:
-        stop = end - 1 if text[end - 1] == "." and _NEXT_SENTENCE.match(text, end) else end
+        after = _NEXT_WORD.match(text, end) if text[end - 1] == "." else None
+        stop = end - 1 if after and (
+            after.group(1) is None or opens_sentence_after_clock(after.group(1))) else end
         chars[start:stop] = _MASK * (stop - start)
     return "".join(chars)
 
