@@ -102,20 +102,31 @@ _AFTER_CLOCK = frozenset({
     "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
     "sept", "oct", "nov", "dec", "noon", "midnight", "and", "or", "to", "through", "until"})
 _CLOCK_SUFFIX = frozenset({"a.m.", "p.m.", "A.M.", "P.M."})
+#: Words after a day's name that make it a new sentence's subject: *... until 8 p.m.
+#: Saturday hours are 9 a.m. to 5 p.m.*, *... 6 p.m. Sunday is brunch only*.
+_DAY_AS_SUBJECT = frozenset({"hours", "is", "are", "was", "were", "has", "have", "opens",
+                             "closes", "runs", "starts", "brings", "sees", "tends", "gets"})
 
 
-def opens_sentence_after_clock(word: str) -> bool:
+def opens_sentence_after_clock(word: str, following: str = "") -> bool:
     """Whether ``word``, right after a clock time's *a.m.* or *p.m.*, says that the
-    abbreviation's full stop also ends the sentence: it is capitalised, is no day, month or
-    time word the time runs on into (*Mondays*, *Jan*, *noon*) and is not an abbreviation
-    written in capitals (*ET*).
+    abbreviation's full stop also ends the sentence: it is capitalised, is not an
+    abbreviation written in capitals (*ET*), and is no day, month or time word the time runs
+    on into (*Mondays*, *Jan*, *noon*) unless the word ``following`` it makes that word a
+    new sentence's subject (*Saturday hours are ...*).
 
     >>> [opens_sentence_after_clock(w) for w in ("Care", "The", "A", "Mondays", "ET", "and")]
     [True, True, True, False, False, False]
+    >>> opens_sentence_after_clock("Saturday", "hours"), opens_sentence_after_clock(
+    ...     "Saturday", "through")
+    (True, False)
     """
     low = word.lower()
-    return (word[:1].isupper() and not (len(word) > 1 and word.isupper())
-            and low not in _AFTER_CLOCK and low.removesuffix("s") not in _AFTER_CLOCK)
+    if not word[:1].isupper() or (len(word) > 1 and word.isupper()):
+        return False
+    if low in _AFTER_CLOCK or low.removesuffix("s") in _AFTER_CLOCK:
+        return following.lower() in _DAY_AS_SUBJECT
+    return True
 
 
 def clock_ends(doc):
@@ -141,7 +152,8 @@ def clock_ends(doc):
         return doc
     for tok in doc[1:]:
         prev = doc[tok.i - 1]
-        if prev.text in _CLOCK_SUFFIX and opens_sentence_after_clock(tok.text):
+        following = doc[tok.i + 1].text if tok.i + 1 < len(doc) else ""
+        if prev.text in _CLOCK_SUFFIX and opens_sentence_after_clock(tok.text, following):
             tok.is_sent_start = True
     return doc
 

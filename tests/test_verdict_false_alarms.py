@@ -3086,3 +3086,81 @@ def test_leaving_over_a_fee_is_because_of_it(response, supported):
                                          "too many $12 maintenance fees.")
     r = evaltools.score(CAFE_Q, ctx, response)
     assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+
+
+# ---------------------------------------- thirty-fifth round: readings from batches 113-115
+@pytest.mark.parametrize(("text", "silent"), [
+    ("The passages describe this process in fairly general terms.", True),
+    ("Any comparison with a movie goes beyond what these sources cover.", True),
+    ("There's no actual probability figure in them.", True),
+    ("The treaty was written in general terms.", False),
+    ("It goes beyond what the law requires.", False),
+])
+def test_general_terms_and_beyond_the_sources_are_about_the_sources(text, silent):
+    assert bool(abstention_sentences(text, [(0, len(text))])) is silent
+
+
+@pytest.mark.parametrize(("wheelchair", "contradicted"), [
+    # a clause's own "not" after a comma is its own, not the "X, not Y" of a list
+    ("False", False),
+    ("True", True),
+])
+def test_a_clauses_not_after_a_comma_is_its_own(wheelchair, contradicted):
+    rec = json.dumps({"name": "Canyon Jump", "categories": "Bungee Jumping",
+                      "attributes": {"WheelchairAccessible": wheelchair, "DogsAllowed": "False"},
+                      "review_info": [{"review_text": "Great jump."}]})
+    r = evaltools.score(CAFE_Q, rec, "The shop is not wheelchair accessible, dogs are not "
+                                     "allowed, and the jump is great.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and "wheelchair" in a.text)
+    assert claim.supported is not contradicted
+    assert (claim.contradiction == "record_yes") is contradicted
+
+
+def test_good_alone_is_no_good_for_kids_key():
+    # batch 113-115's overview of a yakitori bar: its record's "good for kids: no" denied
+    # "Cocktails such as the yuzu highball also get good marks" for its "good"
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "probe_responses.jsonl"
+    row = next(r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+               if r["id"] == "biz1360")
+    r = evaltools.score(row["query"], row["context"],
+                        "Cocktails such as the yuzu highball also get good marks.")
+    assert not any(a.contradiction for a in r.anchors)
+    r = evaltools.score(row["query"], row["context"], "It is a good spot for kids.")
+    assert any(a.contradiction == "record_no" for a in r.anchors)
+
+
+@pytest.mark.parametrize(("word", "contradicted"), [
+    # "X not Y" without a comma affirms X
+    ("crispy", False),
+    ("soggy", True),
+])
+def test_x_not_y_without_a_comma_affirms_x(word, contradicted):
+    ctx = _review("Slice Shack", "Huge slices, thin crust. They reheat in the deck oven so it "
+                                 "comes out crispy not soggy.")
+    r = evaltools.score(CAFE_Q, ctx, "Reviewers describe huge slices with a thin crust, "
+                                     f"reheated in a deck oven so they come out {word}.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and word in a.text)
+    assert (claim.contradiction == "negation") is contradicted
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a verb's "not" before "more than" makes the amount a ceiling
+    ("The cap limits payments to no more than 55% above normal rates.", [True]),
+    ("The cap limits payments to more than 55% above normal rates.", [False]),
+])
+def test_not_paying_more_than_is_a_ceiling(response, supported):
+    ctx = ("Trusts should not be paying more than 55% above normal shift rates for any "
+           "staff.")
+    r = evaltools.score("What does the cap do?", ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+
+
+@pytest.mark.parametrize(("text", "sentences"), [
+    # a day's name after "p.m." that is the next sentence's subject starts it
+    ("It stays open until 8 p.m. Saturday hours are 9 a.m. to 5 p.m.", 2),
+    ("It stays open until 8 p.m. Saturday through Monday.", 1),
+])
+def test_a_day_after_pm_can_open_the_next_sentence(nlp, text, sentences):
+    assert len(list(nlp(text).sents)) == sentences

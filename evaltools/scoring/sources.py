@@ -42,8 +42,8 @@ _ABSTAIN = re.compile(
     r"|(?:no|not enough|insufficient|no specific|no relevant) (?:information|details?|data|"
     r"mention|answer)"
     r"|(?:no|(?:is|are|was|were)(?: not|n't) (?:a|an|any)) (?:direct|clear|specific|explicit|"
-    r"definitive|straightforward|single) (?:[\w-]+ )?(?:answer|explanation|comparison|mention|"
-    r"figure)"
+    r"definitive|straightforward|single|actual|exact|precise) (?:[\w-]+ )?(?:answer|"
+    r"explanation|comparison|mention|figure)"
     r"|(?:not|(?:is|are|was|were|has|have|had)n't)(?: been)? (?:mentioned|specified|stated|"
     r"discussed|addressed|covered here)"
     r"|(?:not|(?:is|are)n't) (?:really |directly |fully )?answered (?:here|there|by them|in them)"
@@ -125,8 +125,12 @@ _META = re.compile(
     r"(?:gives|says|mentions|offers|provides|explains|covers|specifies|quantifies|states|"
     r"addresses|discusses)\b"
     r"|\bsources?\s+beyond\s+(?:the|these|this|those)\s+" + _SRC_ONLY
-    # ... "the sources pull in slightly different directions"
+    # ... "the sources pull in slightly different directions", "the passages describe it in
+    # fairly general terms", "a comparison goes beyond what these sources cover"
     + r"|\b" + _SRC_ONLY + r"\s+(?:also\s+)?pull\s+in\s+(?:[\w-]+\s+)?different\s+directions"
+    + r"|\b" + _SRC_ONLY + r"\b[^.?!\n]{0,60}?\bin\s+(?:fairly\s+|very\s+|only\s+|rather\s+)?"
+    r"(?:general|broad|vague)\s+terms\b"
+    + r"|\bbeyond\s+what\s+(?:the|these|this|those|both|my)\s+" + _SRC_ONLY
     # where to look instead: "you'd need another source", "a technical source on it would be
     # needed to answer it", "you'd want an optometrist or a more detailed source"
     + r"|\byou(?:'d|\s+would|\s+will|'ll)\s+(?:need|want|have)\s+(?:to\s+(?:consult|check|"

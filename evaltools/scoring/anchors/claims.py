@@ -595,11 +595,38 @@ def _likened(tok) -> bool:
 
 
 def _comma_not(tok, since) -> bool:
-    """Whether ``tok`` is a *not* after ``since`` (the X of *X, not Y*) with a comma between
-    them, which denies what follows it, however the parser hangs it: on X (*credit cards,
-    not Bitcoin*) or on Y (*transferable, not refundable*)."""
-    return (tok.dep_ == "neg" and tok.i > since.i
-            and any(x.text == "," for x in tok.doc[since.i + 1:tok.i]))
+    """Whether ``tok`` is a *not* after ``since`` (the X of *X, not Y*) that opens its part
+    after a comma (*, not*, *, but not*), which denies what follows it, however the parser
+    hangs it: on X (*credit cards, not Bitcoin*) or on Y (*transferable, not refundable*);
+    not a clause's own *not* after a comma (*it is not accessible, dogs are not allowed*).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It takes cards, but not Bitcoin, and dogs are not allowed.")
+    >>> [_comma_not(t, doc[2]) for t in doc if t.dep_ == "neg"]
+    [True, False]
+    """
+    if tok.dep_ != "neg" or tok.i <= since.i + 1:
+        return False
+    before = tok.doc[tok.i - 1]
+    if before.lower_ in ("but", "and", "yet") and tok.i >= since.i + 3:
+        before = tok.doc[tok.i - 2]
+    return before.text == ","
+
+
+def _before_not(tok) -> bool:
+    """Whether ``tok`` is the X of *X not Y* written without a comma, where the parser may
+    hang X under Y (*crispy not soggy*: *crispy* the subject of *soggy*): a noun or
+    adjective right before a *not* that negates the noun or adjective right after it.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It comes out crispy not soggy.")
+    >>> [t.text for t in doc if _before_not(t)]
+    ['crispy']
+    """
+    doc, i = tok.doc, tok.i
+    return (i + 2 < len(doc) and tok.pos_ in ("ADJ", "NOUN") and doc[i + 1].lower_ == "not"
+            and doc[i + 1].dep_ == "neg" and doc[i + 1].head.i == i + 2
+            and doc[i + 2].pos_ in ("ADJ", "NOUN"))
 
 
 def _lower_words(doc) -> frozenset[str]:
@@ -695,6 +722,12 @@ def clause_negated(tok) -> bool:
     >>> [t.text for t in doc if t.text in ("fit", "rubbing", "eyes") and clause_negated(t)]
     ['fit']
 
+    *X not Y* without a comma affirms X:
+
+    >>> doc = load_pipeline()("They reheat it so it comes out crispy not soggy.")
+    >>> [t.text for t in doc if t.text in ("crispy", "soggy") and clause_negated(t)]
+    ['soggy']
+
     >>> doc = load_pipeline()("It is not cheap or suited to kids. It is not cheap but "
     ...                       "suited to kids.")
     >>> [t.text for t in doc if t.text in ("suited", "kids") and clause_negated(t)]
@@ -704,6 +737,8 @@ def clause_negated(tok) -> bool:
     own_article = False
     came = None  # the word the climb came from, a child of t
     words = _lower_words(tok.doc)
+    if "not" in words and _before_not(tok):
+        return False  # "comes out crispy not soggy": the "not" is the next word's
     if "lacking" in words and tok.pos_ in ("NOUN", "PROPN") and any(
             c.dep_ == "amod" and (c.lower_ in LACKING_ADJ or any(
                 g.dep_ == "conj" and g.lower_ in LACKING_ADJ for g in c.children))

@@ -107,6 +107,11 @@ _KEY_NEGATION = re.compile(r"\b(?:no|not|non|without)\b", re.IGNORECASE)
 #: deny what they name (*patio seating: no* denies a patio).
 SERVICE_HEADS = frozenset({"service", "card"})
 
+#: Words that open a record's keys of several words (*good for kids*, *good for groups*):
+#: alone, a claim's *good* (*the highball gets good marks*) is none of those keys, so a
+#: key's "no" does not deny it; *good for kids* is still read by its *kids*.
+KEY_PREFIX_WORDS = frozenset({"good"})
+
 
 def _modifies_in_piece(tok, start: int, pieces, piece_starts) -> bool:
     """Whether ``tok`` (at character ``start``) is a noun modifying a head of
@@ -340,6 +345,7 @@ class ContextIndex:
         if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
                 w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
                 and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
+                and w.word.key not in KEY_PREFIX_WORDS  # "good marks": no "good for kids: no"
                 and not w.negated  # "squeezed in without an appointment": by_appointment: no
                 and not w.likened  # "looks like a garage": the record's "garage: no" is not it
                 and self._only_keyed_no(w.word, s)

@@ -124,9 +124,10 @@ def clock_times(mentions: Sequence[Mention]) -> list[tuple[int, int, int]]:
     return out
 
 
-#: After a time's closing period, the next word ("... to 8 p.m. The restaurant offers ...",
-#: "4-10 p.m. Tuesday"), a line break or the text's end.
-_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_][\w'-]*)|[ \t]*(?:\n|$)")
+#: After a time's closing period, the next two words ("... to 8 p.m. The restaurant offers
+#: ...", "4-10 p.m. Tuesday", "until 8 p.m. Saturday hours are ..."), a line break or the
+#: text's end.
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_][\w'-]*)(?:[ \t]+([\w'-]+))?|[ \t]*(?:\n|$)")
 
 
 def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
@@ -141,7 +142,8 @@ def _masked(text: str, times: Sequence[tuple[int, int, int]]) -> str:
     for start, end, _ in times:
         after = _NEXT_WORD.match(text, end) if text[end - 1] == "." else None
         stop = end - 1 if after and (
-            after.group(1) is None or opens_sentence_after_clock(after.group(1))) else end
+            after.group(1) is None
+            or opens_sentence_after_clock(after.group(1), after.group(2) or "")) else end
         chars[start:stop] = _MASK * (stop - start)
     return "".join(chars)
 
