@@ -1268,6 +1268,12 @@ def test_a_friendly_compound_is_found_where_its_first_part_is(response, supporte
     assert claims and all(a.supported for a in claims) is supported
 
 
+def _numbers_supported(query: str, context: str, response: str) -> list[bool]:
+    """Whether each number anchor of the scored response is supported, in order."""
+    r = evaltools.score(query, context, response)
+    return [a.supported for a in r.anchors if a.kind == "number"]
+
+
 def _review(name: str, text: str) -> str:
     """A business record holding one review, as a JSON string."""
     return json.dumps({"name": name, "review_info": [{"review_text": text}]})
@@ -2790,9 +2796,8 @@ def test_a_title_before_a_name_is_not_looked_up(response, supported):
     ("Groups run exactly 25 people.", [False]),
 ])
 def test_an_amount_written_ish_is_about_it(response, supported):
-    r = evaltools.score("How big are the groups?", "Group was big (25ish) but he projected "
-                        "well.", response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported("How big are the groups?", "Group was big (25ish) but he projected "
+                              "well.", response) == supported
 
 
 CATERER = json.dumps({
@@ -2843,9 +2848,8 @@ def test_a_word_the_response_writes_in_lower_case_is_no_name(response, absent):
     ("The quote was $1,200 below three competitors.", [True, False]),
 ])
 def test_a_qualifier_after_an_amount_compares_it(response, supported):
-    r = evaltools.score("How was the quote?", "Quote was $1,200 less than the other 2 "
-                        "companies.", response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported("How was the quote?", "Quote was $1,200 less than the other 2 "
+                              "companies.", response) == supported
 
 
 # ------------------------------------------------------------ thirty-fourth round's readings
@@ -2879,8 +2883,7 @@ def test_names_the_record_writes_otherwise(response, absent):
     ("A bargain box holds 10-cent stamps.", [False]),
 ])
 def test_a_coin_as_a_price_is_its_worth(response, supported):
-    r = evaltools.score(CAFE_Q, SHOP, response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported(CAFE_Q, SHOP, response) == supported
 
 
 @pytest.mark.parametrize(("response", "contradicted"), [
@@ -2963,9 +2966,8 @@ def test_a_given_name_before_a_surname_after_titles_only(response, absent):
     ("It houses men under 35.", [False]),
 ])
 def test_over_the_age_of_is_more_than(response, supported):
-    r = evaltools.score("Who does it house?", "It houses single homeless men over the age "
-                        "of 35.", response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported("Who does it house?", "It houses single homeless men over the age "
+                              "of 35.", response) == supported
 
 
 @pytest.mark.parametrize(("response", "supported"), [
@@ -2976,8 +2978,7 @@ def test_over_the_age_of_is_more_than(response, supported):
 def test_a_bare_hour_after_a_clock_time_gives_the_minutes(response, supported):
     ctx = _review("Trattoria Sole", "No reservations so we put our name in at 6:15 and sat "
                                     "around 7. Valet was $8.")
-    r = evaltools.score(CAFE_Q, ctx, response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported(CAFE_Q, ctx, response) == supported
 
 
 @pytest.mark.parametrize(("response", "supported"), [
@@ -2987,8 +2988,7 @@ def test_a_bare_hour_after_a_clock_time_gives_the_minutes(response, supported):
 ])
 def test_a_numbered_form_in_the_plural_is_its_number(response, supported):
     ctx = _review("Keystone Payroll", "They also handle my quarterly 941s now.")
-    r = evaltools.score(CAFE_Q, ctx, response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported(CAFE_Q, ctx, response) == supported
 
 
 def test_the_other_two_refers_back():
@@ -3084,8 +3084,7 @@ def test_a_clock_times_full_stop_can_end_its_sentence(nlp, text, sentences):
 def test_leaving_over_a_fee_is_because_of_it(response, supported):
     ctx = _review("Summit Credit Union", "Switched from a big bank after getting hit with one "
                                          "too many $12 maintenance fees.")
-    r = evaltools.score(CAFE_Q, ctx, response)
-    assert [a.supported for a in r.anchors if a.kind == "number"] == supported
+    assert _numbers_supported(CAFE_Q, ctx, response) == supported
 
 
 # ---------------------------------------- thirty-fifth round: readings from batches 113-115

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from evaltools.scoring.anchors.claims import POINT_NOUNS
 from evaltools.scoring.anchors.mentions import Mention
+from evaltools.text import BULLETS
 
 #: Why a count is the response's own (:func:`own_counts`): it counts its points or list items
 #: (the line holding it introduces them), it refers back to things the response names, or it
@@ -120,8 +121,10 @@ def _ordinals_follow(text: str, m: Mention, n: int) -> bool:
             and not set(seen) & set(ORDINALS[count:]))
 
 
-#: A bulleted line (*- **The tear film.** ...*, *\u2022 lid pressure*).
-_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*+\u2022][ \t]+\S")
+#: A bulleted line (*- **The tear film.** ...*, *\u2022 lid pressure*): a mark of
+#: :data:`~evaltools.text.BULLETS`, the marks the pipeline starts list items at.
+_BULLET_LINE = re.compile(r"(?m)^[ \t]*[" + "".join(re.escape(b) for b in sorted(BULLETS))
+                          + r"][ \t]+\S")
 
 
 def _bullets_follow(text: str, m: Mention, n: int) -> bool:
