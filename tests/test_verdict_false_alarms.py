@@ -3151,3 +3151,135 @@ def test_x_not_y_without_a_comma_affirms_x(word, contradicted):
 ])
 def test_a_day_after_pm_can_open_the_next_sentence(nlp, text, sentences):
     assert len(list(nlp(text).sents)) == sentences
+
+
+# ---------------------------------------------------------- thirty-sixth round's readings
+# (batches 116-118 and 119-121)
+
+_SNOW = ("\"Fake Snow\" Debunked (wafflesatnoon.com)\nThe water wicks into the snow.\n"
+         "Fake snow? (www.popularmechanics.com)\nThe snow sublimates.\n")
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # a site named with a small word inside ("Waffles at Noon"), after an adverb ("instead
+    # says") or as "the ... site" is the passage's site; an unknown one is checked as a name
+    ("Waffles at Noon adds that the water wicks into the snow.", []),
+    ("Popular Mechanics instead says the snow sublimates.", []),
+    ("The Waffles at Noon site says the water wicks into the snow.", []),
+    ("Snopes and the Waffles at Noon site say the water wicks into the snow.",
+     ["Snopes and the Waffles at Noon site say", "Noon"]),
+    ("Pancakes at Noon adds that the water wicks into the snow.",
+     ["Pancakes at Noon adds", "Noon"]),
+])
+def test_a_sites_name_with_small_words_or_an_adverb_is_an_attribution(response, unsupported):
+    r = evaltools.score("What is going on with fake snow?", _SNOW, response)
+    assert [a.text for a in r.anchors if a.counted and not a.supported] == unsupported
+
+
+@pytest.mark.parametrize(("hours", "denied"), [
+    # "Saturday hours run from 9:30 a.m. to 7 p.m." states Saturday's hours
+    ("9:30-19:0", False),
+    ("9:30-17:0", True),
+])
+def test_a_days_hours_run_from_a_range(hours, denied):
+    week = {d: "10:0-19:0" for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")}
+    rec = json.dumps({"name": "Kashan Rugs", "hours": {**week, "Saturday": hours},
+                      "review_info": [{"review_text": "Lovely rugs."}]})
+    r = evaltools.score(CAFE_Q, rec, "It is open Friday from 10 a.m. to 7 p.m., while Saturday "
+                                     "hours run from 9:30 a.m. to 7 p.m.")
+    assert any(a.contradiction == "record_hours" for a in r.anchors) is denied
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "over two $140 visits" is during them, not more than two
+    ("Sam tuned the piano over two $140 visits.", [True, True]),
+    ("Sam tuned the piano in over two visits.", [False]),
+])
+def test_over_a_count_of_priced_occasions_is_during_them(response, supported):
+    ctx = _review("Harmonia Pianos", "Sam said it needed two tunings, $140 each, and came "
+                                     "on time both visits.")
+    assert _numbers_supported(CAFE_Q, ctx, response) == supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a list whose first clause the parser hangs under the second keeps its subject: the
+    # second clause is checked, as it is when the parse is right
+    ("The business works by appointment only, offers free estimates, and keeps weekday "
+     "hours.", True),
+    ("The business works by appointment only, offers free concrete, and keeps weekday "
+     "hours.", False),
+])
+def test_a_list_of_clauses_hung_under_its_second_keeps_its_subject(response, supported):
+    ctx = _review("Ironwood Fence", "By appointment only. They offer free estimates and keep "
+                                    "weekday hours.")
+    claims = evaltools.score(CAFE_Q, ctx, response).anchors
+    offers = next(a for a in claims if a.kind == "claim" and a.text.startswith("offers"))
+    assert offers.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "..., with reviewers paying $65 to $72" is a fact of its own: the varieties need not
+    # share a sentence with the prices
+    ("Varieties include white pines, with reviewers paying $65 to $72.", True),
+    ("Varieties include red cedars, with reviewers paying $65 to $72.", False),
+])
+def test_an_absolute_clause_is_no_part_of_the_claim_it_hangs_on(response, supported):
+    ctx = _review("Hollow Pines", "Paid $65 for a 7 footer. Fraser firs were $72. They also "
+                                  "have white pines and a few blue spruce.")
+    claims = evaltools.score(CAFE_Q, ctx, response).anchors
+    include = next(a for a in claims if a.kind == "claim" and "include" in a.text)
+    assert include.supported is supported
+
+
+@pytest.mark.parametrize(("review", "supported"), [
+    # ... and the absolute clause's own participle is a claim: "with towels provided"
+    ("Showers stocked with nice shampoo. Towels provided too.", True),
+    ("Showers stocked with nice shampoo.", False),
+])
+def test_an_absolute_clause_is_a_claim_of_its_own(review, supported):
+    r = evaltools.score(CAFE_Q, _review("Float Haus", review),
+                        "Reviewers describe showers stocked with nice shampoo, with towels "
+                        "provided.")
+    towels = next(a for a in r.anchors if a.kind == "claim" and a.text.startswith("towels"))
+    assert towels.supported is supported
+
+
+@pytest.mark.parametrize(("takeout", "contradicted"), [
+    # "rather than" sets aside its own conjunct, not a later clause after "and"
+    ("True", False),
+    ("False", True),
+])
+def test_rather_than_does_not_reach_past_the_next_and(takeout, contradicted):
+    rec = json.dumps({"name": "El Cortadito", "attributes": {"RestaurantsTakeOut": takeout,
+                                                             "RestaurantsTableService": "False"},
+                      "review_info": [{"review_text": "Great cubano."}]})
+    r = evaltools.score(CAFE_Q, rec, "Ordering is done at the counter rather than through "
+                                     "table service, and the shop offers takeout.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and "takeout" in a.text)
+    assert (claim.contradiction == "record_no") is contradicted
+    assert claim.contradiction != "record_yes"
+
+
+# ---------------------------------------- thirty-sixth round: readings from batches 122-124
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # a site that "gives a similar explanation" or "offers a different account" is cited
+    ("Snopes gives a similar explanation: the water wicks into the snow.", []),
+    ("Popular Mechanics offers a somewhat different account: the snow sublimates.", []),
+    ("Popular Mechanics offers a free subscription.",
+     ["Popular Mechanics offers a free subscription"]),
+])
+def test_a_site_giving_an_explanation_is_an_attribution(response, unsupported):
+    ctx = _SNOW + "Snow Myths | Snopes.com (www.snopes.com)\nSnow is porous.\n"
+    r = evaltools.score("What is going on with fake snow?", ctx, response)
+    assert [a.text for a in r.anchors if a.counted and not a.supported] == unsupported
+
+
+@pytest.mark.parametrize(("text", "silent"), [
+    # "the passages ...; they don't cover ...": a semicolon or a dash joins them as a comma does
+    ("The passages focus on file copies; they don't cover internet downloads.", True),
+    ("The passages focus on file copies \u2014 they don't cover downloads.", True),
+    ("The studies focus on mice; they don't cover humans.", False),
+])
+def test_they_after_a_semicolon_in_a_sentence_naming_the_sources(text, silent):
+    assert bool(abstention_sentences(text, [(0, len(text))])) is silent

@@ -148,8 +148,8 @@ _PRONOUN_SILENT = (r"(?:they|it)\s+(?:also\s+|only\s+)?(?:" + _NEG_REPORT
                    + r"|says?\s+nothing|gives?\s+no|offers?\s+no|disagree|differ)\b")
 _THEY_SILENT = re.compile(r"^[\W_]*(?:(?:but|and|however|still|yet),?\s+)?" + _PRONOUN_SILENT,
                           re.IGNORECASE)
-_SOURCE_THEN_IT = re.compile(r"\b" + _SRC_ONLY + r"\b[^.?!\n]{0,100}?,\s*(?:(?:and|but|though|"
-                             r"although)\s+)?" + _PRONOUN_SILENT, re.IGNORECASE)
+_SOURCE_THEN_IT = re.compile(r"\b" + _SRC_ONLY + r"\b[^.?!\n]{0,100}?[,;:\u2014]\s*(?:(?:and|but|"
+                             r"though|although)\s+)?" + _PRONOUN_SILENT, re.IGNORECASE)
 # A source named by its number: "passage 5", "passages 1 and 3", "documents 2-4".
 _NUMBERED = (_NUMBERABLE + r"\s+#?\d{1,3}(?:\s*(?:,|and|&|or|to|\u2013|-)\s*#?\d{1,3}\b)*\b")
 _LEAD = (r"(?:based\s+(?:solely\s+|only\s+|entirely\s+|purely\s+)?(?:on|upon)|according\s+to|"
@@ -389,23 +389,34 @@ _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu"})
 #: A site name as a response writes it: one to four words, each with a capital letter
 #: ("WIRED", "Verywell Health", "Dr. Weil", "wikiHow", "Dictionary.com").
 #: Bounded (four words a name, four names) and each word read one way: linear in long texts.
-_SITE = (r"(?=[a-z]*[A-Z])[\w'\u2019.-]++(?:[ \t]+(?:(?=[A-Z])[\w'\u2019.-]++|of|the|&)){0,3}")
-_SITES = (_SITE + r"(?:(?:,[ \t]*|[ \t]+)(?:and|&)[ \t]+" + _SITE + r"|,[ \t]*" + _SITE
-          + r"){0,3}")
+_SITE = (r"(?=[a-z]*[A-Z])[\w'\u2019.-]++(?:[ \t]+(?:(?=[A-Z])[\w'\u2019.-]++|of|the|at|in|on|"
+         r"for|&)){0,3}")
+#: One site of a list, as a response may name it: "the Waffles at Noon site".
+_LISTED = r"(?:the[ \t]+)?" + _SITE + r"(?:[ \t]+(?:site|website|blog))?"
+_SITES = (_SITE + r"(?:[ \t]+(?:site|website|blog))?(?:(?:,[ \t]*|[ \t]+)(?:and|&)[ \t]+"
+          + _LISTED + r"|,[ \t]*" + _LISTED + r"){0,3}")
 _SITE_ATTRIBUTION = re.compile(
     r"\b(?:[Aa]ccording[ \t]+to|[Aa]s[ \t]+(?:stated|noted|explained|described|reported)[ \t]+by"
     r"|[Pp]er)[ \t]+(" + _SITES + r")"                                 # according to WIRED
     r"|\b[Aa]s[ \t]+(" + _SITES + r")[ \t]+(?:puts?|says?|notes?|explains?)\b(?:[ \t]+it)?"
     r"|(?:^|(?<=[.!?:;,\n(])|(?<=\s))(" + _SITES + r")[ \t]+(?:(?:also|likewise|both|similarly|"
-    r"further)[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|agrees?|defines?|lists?|calls?)"
+    r"further|instead|too|meanwhile|separately)[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|"
+    r"agrees?|defines?|lists?|calls?|(?:gives?|offers?|provides?)[ \t]+an?[ \t]+"
+    r"(?:[\w-]+[ \t]+){0,2}(?:explanation|account|answer|view|take|definition|description|"
+    r"summary|overview))"
     r"\b(?:[ \t]+that)?"
     r"|(?:^|(?<=[\s(]))((?=[a-z]*[A-Z])[\w.-]++(?:[ \t]+(?=[A-Z])[\w.-]++){0,3})"
     r"(?=['\u2019]s\b)"                                             # Microsoft's Junk Email Filter
     r"|\b(?:from|at|on)[ \t]+(" + _SITE + r")\b(?![ \t]*['\u2019])"   # a guide from WebMD
     r"|\b(?:[Aa]n?|[Oo]ne|[Aa]nother|[Tt]he)[ \t]+(" + _SITE + r")[ \t]+(?:poster|answer|user|"
-    r"commenter|contributor|article|page|post|writer|author|guide|piece|entry|thread|reply)"
+    r"commenter|contributor|article|page|post|writer|author|guide|piece|entry|thread|reply|"
+    r"site|website|blog)"
     r"[ \t]+(?:also[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|lists?|calls?)\b"
     r"(?:[ \t]+that)?")                                 # another Physics Forums answer says
+
+
+#: A listed site's article and kind word, which its name is read without.
+_LISTED_WORDS = re.compile(r"^the\s+|\s+(?:site|website|blog)$", re.IGNORECASE)
 
 
 def _squeeze(name: str) -> str:
@@ -465,7 +476,8 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
     out = []
     for m in _SITE_ATTRIBUTION.finditer(text):
         names = next(g for g in m.groups() if g is not None)
-        parts = [p for p in re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", names) if p]
+        parts = [_LISTED_WORDS.sub("", p) for p in
+                 re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", names) if p]
         if parts and all(_squeeze(p) in sites or _squeeze(re.sub(r"\.[a-z]{2,4}$", "", p))
                          in sites for p in parts):
             out.append((m.start(), m.end()))

@@ -399,11 +399,20 @@ def _not_asserted(verb) -> bool:
 
 
 def _is_predicate(tok) -> bool:
+    if _absolute_participle(tok):
+        return True  # "..., with towels and earplugs provided": a fact of its own
     if tok.dep_ not in PREDICATE_DEPS or _speaking_of_manner(tok):
         return False
     if tok.pos_ == "VERB":
         return True
     return tok.pos_ == "AUX" and tok.lemma_ in ("be", "have")
+
+
+def _absolute_participle(tok) -> bool:
+    """Whether ``tok`` is the participle of an absolute clause as the parser may read it,
+    hung on *with* with its own subject (*with towels and earplugs provided*)."""
+    return (tok.dep_ == "pcomp" and tok.tag_ in ("VBG", "VBN") and tok.head.lower_ == "with"
+            and any(c.dep_ in SUBJECT_DEPS for c in tok.children))
 
 
 def _speaking_of_manner(tok) -> bool:
@@ -420,7 +429,8 @@ def _infinitive(tok) -> bool:
 
 def _subject(pred):
     """The subject token of a predicate (relatives resolved), or None; and whether passive."""
-    passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in pred.children)
+    passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in pred.children) or (
+        pred.tag_ == "VBN" and _absolute_participle(pred))  # "with towels provided"
     tok = pred
     for _ in range(12):
         for child in tok.children:
@@ -443,11 +453,38 @@ def _subject(pred):
                        and c.tag_ not in RELATIVE_TAGS]
                 if own:
                     return own[0], passive
+        listed = _listed_before(tok)
+        if listed is not None:
+            return listed, passive
         if tok.dep_ in ("conj", "xcomp") and tok.head.i != tok.i:
             tok = tok.head
         else:
             return None, passive
     return None, passive
+
+
+def _listed_before(verb):
+    """The subject of a list's first clause that the parser hung under a later verb without
+    a subject of its own (*The business works by appointment only, offers free estimates,
+    and keeps hours ...*: *works* a ``ccomp`` of *offers*): the list's subject, or None.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("The business works by appointment only, offers free "
+    ...                       "estimates, and keeps hours on weekdays.")
+    >>> [_listed_before(t).text for t in doc if t.text == "offers"]
+    ['business']
+    """
+    for child in verb.children:
+        if child.dep_ == "ccomp" and child.i < verb.i and child.pos_ in ("VERB", "AUX"):
+            gap = verb.doc[child.right_edge.i + 1:verb.i]
+            own = [c for c in child.children if c.dep_ in SUBJECT_DEPS
+                   and c.tag_ not in RELATIVE_TAGS and c.i < child.i]
+            others = [t for t in child.subtree if t.dep_ in SUBJECT_DEPS and t.i != own[0].i
+                      ] if own else []
+            if own and not others and len(gap) == 1 and gap[0].text == ",":
+                return own[0]  # (a clause of its own inside the first, "while the pie,
+                # likened to gumbo, was ...", leaves the subject unknown)
+    return None
 
 
 def _objects(pred) -> list:
@@ -509,6 +546,30 @@ def _discourse(child, pred) -> bool:
         return False
     sub = list(child.subtree)
     return " ".join(t.lower_ for t in sub if not t.is_punct) in DISCOURSE_MARKERS
+
+
+def _absolute(child) -> bool:
+    """Whether ``child`` is an absolute clause, *with* a noun and a participle (*..., with
+    reviewers paying $65 to $72*): a fact of its own, which its participle's claim and
+    the anchors check, not part of the clause it hangs on.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Varieties include Fraser firs, with reviewers paying $65 to "
+    ...                       "$72. It opened, with prices starting at $5. It comes with a lid.")
+    >>> [(c.text, _absolute(c)) for c in doc if c.text == "with"]
+    [('with', True), ('with', True), ('with', False)]
+    """
+    if child.dep_ != "prep" or child.lower_ != "with":
+        return False
+    for g in child.children:  # the parser's two readings: a noun with its participle, or
+        # the participle with its subject
+        if g.dep_ == "pobj" and any(c.dep_ == "acl" and c.tag_ in ("VBG", "VBN") and c.i > g.i
+                                    for c in g.children):
+            return True
+        if g.dep_ == "pcomp" and g.tag_ in ("VBG", "VBN") and any(
+                c.dep_ in SUBJECT_DEPS for c in g.children):
+            return True
+    return False
 
 
 #: Verbs whose clause states no fact: "I wish there was a sauna" says there is none.
@@ -857,15 +918,26 @@ SET_ASIDE = {"than": "rather", "of": "instead"}
 
 def _set_aside(tok) -> bool:
     """Whether ``tok`` follows *rather than* or *instead of*: the object of the preposition
-    (*rather than a thin liquid*) or, as the parser may read it, a conjunct after it."""
+    (*rather than a thin liquid*) or, as the parser may read it, a conjunct after it.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It is a dense gel rather than a thin liquid. Ordering is done "
+    ...                       "at the counter rather than at tables, and the shop offers takeout.")
+    >>> [(t.text, _set_aside(t)) for t in doc if t.text in ("liquid", "offers")]
+    [('liquid', True), ('offers', False)]
+    """
     def marks(c) -> bool:
         return SET_ASIDE.get(c.lower_) is not None and any(
             g.lower_ == SET_ASIDE[c.lower_] for g in c.children)
 
     if tok.dep_ == "pobj" and marks(tok.head):
         return True
-    return tok.dep_ == "conj" and any(
-        c.dep_ == "cc" and tok.head.i < c.i < tok.i and marks(c) for c in tok.head.children)
+    if tok.dep_ != "conj":
+        return False
+    # the conjunction right before the conjunct: after "rather than through table service,
+    # and the shop offers takeout", the shop's takeout is not set aside
+    joins = [c for c in tok.head.children if c.dep_ == "cc" and tok.head.i < c.i < tok.i]
+    return bool(joins) and marks(joins[-1])
 
 
 #: Conjunctions after which a listed noun is had whatever came before it: "no delivery,
@@ -1093,7 +1165,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
     obj_ids = {o.i for o in objs}
     for child in pred.children:
         if child.dep_ in ARGUMENT_DEPS and child.i not in obj_ids and not _discourse(
-                child, pred) and not (
+                child, pred) and not _absolute(child) and not (
                 child.dep_ in ("prep", "agent") and any(g.i in obj_ids for g in child.children)):
             shared.extend(_phrase(child))
     prep_objs = {o.i for o in objs if o.dep_ == "pobj"}

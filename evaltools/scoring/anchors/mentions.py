@@ -310,8 +310,8 @@ _LEFT_OVER = re.compile(r"(?i)\b(?:left|leave|leaves|leaving|quit|quits|switched
                         r"argued|arguing|fought|fighting|upset|frustrated|frustration|angry|"
                         r"anger)(?:[ \u00a0]+[\w'-]+){0,4}[ \u00a0]+$")
 #: Plural nouns of occasions a count can span: *over three mornings* is during them.
-_OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w-]+){0,2}?[ \u00a0]+(?:mornings|afternoons|evenings|"
-                        r"nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
+_OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w$\u00a3\u20ac.,-]+){0,2}?[ \u00a0]+(?:mornings|"
+                        r"afternoons|evenings|nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
                         r"matches|rounds|fittings|appointments|treatments|lessons|classes|"
                         r"courses|sittings|shifts|episodes)\b", re.IGNORECASE)
 
@@ -328,8 +328,9 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     ['', '>', '>']
     >>> [_qualifier(t, t.index("3"), t.index("3") + 1, ("number", 3))
     ...  for t in ("the same menu over 3 mornings", "over 3 people",
-    ...            "a sleeve done over 3 roughly four-hour sessions", "hemmed over 3 fittings")]
-    ['', '>', '', '']
+    ...            "a sleeve done over 3 roughly four-hour sessions", "hemmed over 3 fittings",
+    ...            "tuned over 3 $140 visits")]
+    ['', '>', '', '', '']
 
     With an article between, the word qualifies the noun the amount describes, not the
     amount: *came in under a $2,200 budget* (the budget is $2,200), but *well over a

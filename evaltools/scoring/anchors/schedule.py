@@ -270,7 +270,9 @@ _CLOSING_WORD = re.compile(r"\b(?:until|till|clos(?:es|ing)\s+at)\b", re.IGNOREC
 _OPENING_WORD = re.compile(r"\b(?:from|opens?|opening)\b", re.IGNORECASE)
 #: Before a one-sided time, what makes it the closing time: "until 7 PM", "closes at 9 PM".
 _CLOSING = re.compile(r"(?:\buntil|\btill|\bclos(?:es|ing)\s+at)\s*$", re.IGNORECASE)
-_AFTER_GAP = re.compile(r"[\s,:]*")
+#: Between a day group and the hours after it: "Saturday, 9 AM-5 PM", "Saturday hours run
+#: from 9:30 a.m. to 5 p.m.", "Saturday hours are 9 to 5".
+_AFTER_GAP = re.compile(r"[\s,:]*(?:hours(?:\s+(?:run|are|go))?[\s,:]*)?", re.IGNORECASE)
 #: A day group right after a time ("until midnight on Fridays"): the time is that group's.
 _DAY_NEXT = re.compile(rf"\s*,?\s*(?:on\s+|every\s+)?(?:{_DAY}|weekdays?|weekends?)\b")
 #: A day whose hours the response says are not given: "(Monday hours aren't listed)".
@@ -351,6 +353,8 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     >>> [(len(s.days), s.hours) for s in statements(
     ...     "It is open Monday through Friday from 7 a.m. to 5 p.m. and closed on weekends.")]
     [(5, (420, 1020)), (2, None)]
+    >>> [(s.days, s.hours) for s in statements("Saturday hours run from 9:30 a.m. to 5 p.m.")]
+    [(('Saturday',), (570, 1020))]
     >>> statements("Happy hour runs Monday through Friday from 3 PM to 6 PM.")
     []
     >>> [(s.days[0], s.open) for s in statements(  # no closed Saturday
