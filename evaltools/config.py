@@ -84,6 +84,7 @@ class HallucinationConfig:
     value_fail_probability: float = setting(0.0, 1.0)
     name_fail_probability: float = setting(0.0, 1.0)
     amenities: tuple[str, ...]
+    offering_verbs: tuple[str, ...]
     provenance: tuple[str, ...]
     amenity_fail_probability: float = setting(0.0, 1.0)
     term_zipf_below: float = setting(0.0, 8.0)

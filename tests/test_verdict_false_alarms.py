@@ -3283,3 +3283,30 @@ def test_a_site_giving_an_explanation_is_an_attribution(response, unsupported):
 ])
 def test_they_after_a_semicolon_in_a_sentence_naming_the_sources(text, silent):
     assert bool(abstention_sentences(text, [(0, len(text))])) is silent
+
+
+@pytest.mark.parametrize(("review", "contradiction"), [
+    # what an overview says the business offers, when its record never uses the word, is
+    # added as an amenity is; a service the reviews name is not
+    ("Great alterations and quick hemming.", None),
+    ("Great alterations, done fast.", "record_absent"),
+])
+def test_an_offered_thing_the_record_never_names_is_added(review, contradiction):
+    r = evaltools.score(CAFE_Q, _review("Stitch Tailors", review),
+                        "The shop also offers free hemming.")
+    claim = next(a for a in r.anchors if a.kind == "claim")
+    assert claim.contradiction == contradiction
+    assert claim.supported is (contradiction is None)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a reviewer's "30+ people" states "more than 30" as much as "at least 30"; not "fewer"
+    ("One session was packed with more than 30 people.", [True]),
+    ("One session was packed with at least 30 people.", [True]),
+    ("One session was packed with fewer than 30 people.", [False]),
+    ("One session was packed with more than 40 people.", [False]),
+])
+def test_a_figure_with_a_plus_states_more_than_it(response, supported):
+    ctx = _review("Paint & Sip", "The room was packed, 30+ people at long tables.")
+    assert _numbers_supported(CAFE_Q, ctx, response) == supported
+

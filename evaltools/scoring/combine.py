@@ -26,7 +26,8 @@ from evaltools.scoring.verdict import VerdictInputs, redecide
 
 @functools.lru_cache(maxsize=8)
 def _amenities(words: tuple[str, ...]) -> frozenset[str]:
-    """The configured amenity keys as a set, made once per configuration."""
+    """Configured words (amenity keys, offering verbs) as a set, made once per
+    configuration."""
     return frozenset(words)
 
 
@@ -186,6 +187,7 @@ def score_features(rid: Any, query: QueryFeatures,
         paraphrase=config.grounding.paraphrase,
         paraphrase_cosine=config.grounding.paraphrase_cosine,
         amenities=_amenities(config.hallucination.amenities),
+        offering=_amenities(config.hallucination.offering_verbs),
         provenance=_provenance(config.hallucination.provenance),
         term_zipf_below=config.hallucination.term_zipf_below)
     declined = abstention_sentences(response.text, response.sentences)

@@ -713,6 +713,38 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
         and not index.locate(w.word)))
 
 
+def absent_offered(claim, context: ContextFeatures, verbs: frozenset[str]) -> tuple[str, ...]:
+    """The object of a claim whose verb offers it (one of ``verbs``, config
+    ``hallucination.offering_verbs``: *offers free hemming*, *handles installation*) when the
+    context never uses the word under any form the matcher reads. Asked, as
+    :func:`absent_amenities` is, of a business's records only.
+
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp, cfg = load_pipeline(), load_config()
+    >>> c = context_features(nlp("categories: Tailors. Great alterations, fast hems."), cfg)
+    >>> verbs = frozenset(cfg.hallucination.offering_verbs)
+    >>> [absent_offered(x, c, verbs) for x in extract_claims(nlp(
+    ...     "The shop offers alterations. The shop also offers free shipping. The shop does "
+    ...     "not offer shipping. Shipping costs extra. Dana offered free shipping. Shipping "
+    ...     "is handled by the staff."))]
+    [(), ('shipping',), (), (), (), ()]
+    """
+    if claim.negated or claim.verb not in verbs or not claim.object or claim.kind == "passive":
+        return ()
+    if any(w.role == "subject" and w.head and w.word.pos == "PROPN" for w in claim.words):
+        return ()  # a person the reviews name (*Owner Renee gives a low-pressure
+        # introduction*, *Dan handled the sale*): what happened on a visit, not what the
+        # business offers
+    index = context.index.sentences
+    return tuple(dict.fromkeys(
+        w.word.text for w in claim.words
+        if w.role == "predicate" and w.head and not w.negated and w.word.pos != "PROPN"
+        and claim.object in (w.word.key, *w.word.forms) and not index.locate(w.word)))
+
+
 #: A denial right before a phrase: "*no* in-house delivery", "is *not* homemade".
 _DENIED_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|without|never)|n['\u2019]t)\s+$")
 
@@ -802,6 +834,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   paraphrase: bool = False,
                   paraphrase_cosine: float = 0.0,
                   amenities: frozenset[str] = frozenset(),
+                  offering: frozenset[str] = frozenset(),
                   provenance: Provenance | None = None,
                   term_zipf_below: float = 0.0) -> tuple[Anchor, ...]:
     """Every anchor of the response with its support in the context, in text order.
@@ -939,11 +972,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         terms = () if s.supported or echo else absent_terms(
             c, context, query, zipf_below=term_zipf_below, paraphrase=paraphrase,
             paraphrase_cosine=paraphrase_cosine)
-        if s.contradiction is None and (amenities or unstated) and not echo and business:
+        if s.contradiction is None and (amenities or offering or unstated) and not echo and (
+                business):
             # "a sauna" in an overview of a gym's record that never mentions one (a claim
             # the matcher does not support); "a family-owned diner" where the record never
             # says so (any claim: the diner may be one the record names)
-            added = (() if s.supported else absent_amenities(c, context, amenities)) + tuple(
+            added = (() if s.supported else absent_amenities(c, context, amenities)
+                     + absent_offered(c, context, offering)) + tuple(
                 said for start, _, said in unstated if c.start <= start < c.end)
             if added:
                 s = dataclasses.replace(s, supported=False, contradiction="record_absent",
@@ -1016,6 +1051,7 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                         paraphrase: bool = False,
                         paraphrase_cosine: float = 0.0,
                         amenities: frozenset[str] = frozenset(),
+                        offering: frozenset[str] = frozenset(),
                         provenance: Provenance | None = None,
                         term_zipf_below: float = 0.0) -> HallucinationScore:
     """Spec 3: anchors, ``S_claims``, the drift gate and ``S_hall``."""
@@ -1024,7 +1060,7 @@ def hallucination_score(response: ResponseFeatures, context: ContextFeatures,
                             count_query_anchors=count_query_anchors,
                             number_context=number_context, claim_window=claim_window,
                             paraphrase=paraphrase, paraphrase_cosine=paraphrase_cosine,
-                            amenities=amenities, provenance=provenance,
+                            amenities=amenities, offering=offering, provenance=provenance,
                             term_zipf_below=term_zipf_below)
     s_claims = claims_score(anchors)
     overlap, _ = ngram_overlap(response.words, context.ngrams_by_n, n=ngram)

@@ -276,9 +276,9 @@ QUALIFIERS = {
     "=": ("exactly", "precisely"),
 }
 # Written after the amount: "40+", "40 or more", "3 or fewer".
-_AFTER = {"+": ">=", "or more": ">=", "or higher": ">=", "or above": ">=", "and up": ">=",
+_AFTER = {"+": "+", "or more": ">=", "or higher": ">=", "or above": ">=", "and up": ">=",
           "and above": ">=", "or over": ">=", "and over": ">=", "or older": ">=",
-          "and older": ">=", "plus": ">=", "or less": "<=", "or fewer": "<=",
+          "and older": ">=", "plus": "+", "or less": "<=", "or fewer": "<=",
           "or under": "<=", "or below": "<=", "and under": "<=", "or younger": "<=",
           "and younger": "<="}
 _QUALIFIABLE = ("money", "quantity", "percent", "number")
@@ -454,13 +454,15 @@ def supports(claimed: Mention, found: Mention) -> bool:
 _IMPLIED_BY = {
     # A bare "40" restates the context's figure, whatever it says of it: "over 40 years" is
     # often answered "40 years". Dropping a qualifier is noted, not held against the claim.
-    "": ("", "=", "~", ">=", "<=", ">", "<"),
+    "": ("", "=", "~", ">=", "<=", ">", "<", "+"),
     "=": ("",),
     # "about 5 minutes" rounds the context's "more than 5 minutes", as a bare "5" would
-    "~": ("", "=", ">=", "<=", ">", "<"),
-    ">=": ("", "=", ">"),
+    "~": ("", "=", ">=", "<=", ">", "<", "+"),
+    ">=": ("", "=", ">", "+"),
     "<=": ("", "=", "<"),
-    ">": (),
+    # "30+ people" (code "+") is how a reviewer writes "more than 30" as much as "30 or more"
+    ">": ("+",),
+    "+": ("", "=", ">", ">="),
     "<": (),
 }
 
@@ -481,6 +483,14 @@ def qualifier_allows(claimed: str, found: str) -> bool:
     (False, True, True)
     >>> qualifier_allows("~", ">"), qualifier_allows(">", "~")
     (True, False)
+
+    A figure written with a plus (*30+ people*, code ``"+"``) states *more than 30* and *at
+    least 30* alike; a claim's *30+* is stated as *at least 30* is:
+
+    >>> qualifier_allows(">", "+"), qualifier_allows(">=", "+"), qualifier_allows("+", "")
+    (True, True, True)
+    >>> qualifier_allows("<", "+"), qualifier_allows("+", "<")
+    (False, False)
     """
     return claimed == found or found in _IMPLIED_BY.get(claimed, ())
 
@@ -545,6 +555,8 @@ def _unqualified(m: Mention) -> Mention:
 
 
 def _qualified(m: Mention) -> str:
+    if m.qualifier == "+":
+        return f"{m.text}+"
     words = _QUALIFIER_WORDS.get(m.qualifier)
     return f"{words} {m.text}" if words else m.text
 
