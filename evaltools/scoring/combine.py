@@ -25,7 +25,7 @@ from evaltools.scoring.verdict import VerdictInputs, redecide
 
 
 @functools.lru_cache(maxsize=8)
-def _amenities(words: tuple[str, ...]) -> frozenset[str]:
+def _word_set(words: tuple[str, ...]) -> frozenset[str]:
     """Configured words (amenity keys, offering verbs) as a set, made once per
     configuration."""
     return frozenset(words)
@@ -186,8 +186,8 @@ def score_features(rid: Any, query: QueryFeatures,
         penalty=config.drift.penalty, claim_window=config.hallucination.claim_window,
         paraphrase=config.grounding.paraphrase,
         paraphrase_cosine=config.grounding.paraphrase_cosine,
-        amenities=_amenities(config.hallucination.amenities),
-        offering=_amenities(config.hallucination.offering_verbs),
+        amenities=_word_set(config.hallucination.amenities),
+        offering=_word_set(config.hallucination.offering_verbs),
         provenance=_provenance(config.hallucination.provenance),
         term_zipf_below=config.hallucination.term_zipf_below)
     declined = abstention_sentences(response.text, response.sentences)

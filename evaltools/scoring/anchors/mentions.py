@@ -309,11 +309,12 @@ _LEFT_OVER = re.compile(r"(?i)\b(?:left|leave|leaves|leaving|quit|quits|switched
                         r"complained|complaining|complaints?|sued|suing|fired|dispute[sd]?|"
                         r"argued|arguing|fought|fighting|upset|frustrated|frustration|angry|"
                         r"anger)(?:[ \u00a0]+[\w'-]+){0,4}[ \u00a0]+$")
-#: Plural nouns of occasions a count can span: *over three mornings* is during them.
+#: Plural nouns of occasions a count can span, up to two words after it (a price may be one):
+#: *over three mornings*, *over two $140 visits* are during them.
 _OCCASIONS = re.compile(r"(?:[ \u00a0]+[\w$\u00a3\u20ac.,-]+){0,2}?[ \u00a0]+(?:mornings|"
-                        r"afternoons|evenings|nights|weekends|visits|sessions|seasons|meals|stays|trips|games|"
-                        r"matches|rounds|fittings|appointments|treatments|lessons|classes|"
-                        r"courses|sittings|shifts|episodes)\b", re.IGNORECASE)
+                        r"afternoons|evenings|nights|weekends|visits|sessions|seasons|meals|"
+                        r"stays|trips|games|matches|rounds|fittings|appointments|treatments|"
+                        r"lessons|classes|courses|sittings|shifts|episodes)\b", re.IGNORECASE)
 
 
 def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
