@@ -682,13 +682,15 @@ def _opens_site(run: Sequence, sites: frozenset[str]) -> bool:
     return len(joined) >= 5 and any(site.startswith(joined) for site in sites)
 
 
-def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
-                     ) -> tuple[str, ...]:
+def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str],
+                     offering: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The words of ``claim`` that name an amenity (one of ``amenities``, config
-    ``hallucination.amenities``, by any of the word's forms) which the context never
-    mentions under any form the matcher reads. Asked of a business's records only (a JSON
-    record with reviews or weekly hours): such a record lists what its business has and
-    offers, so an amenity it never mentions is one the response adds.
+    ``hallucination.amenities``, by any of the word's forms), or the object of a verb that
+    offers it (one of ``offering``, config ``hallucination.offering_verbs``: *offers free
+    hemming*, *handles installation*), which the context never mentions under any form the
+    matcher reads. Asked of a business's records only (a JSON record with reviews or weekly
+    hours): such a record lists what its business has and offers, so an amenity it never
+    mentions is one the response adds.
 
     >>> from evaltools.config import load_config
     >>> from evaltools.scoring.anchors.claims import extract_claims
@@ -705,44 +707,36 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str]
     >>> [absent_amenities(x, c, frozenset(cfg.hallucination.amenities))
     ...  for x in extract_claims(nlp("The gym has no sauna."))]
     [()]
-    """
-    index = context.index.sentences
-    return tuple(dict.fromkeys(
-        w.word.text for w in claim.words
-        if not w.negated and any(f in amenities for f in w.word.forms)
-        and not index.locate(w.word)))
 
+    What the business is said to offer, not what a person the reviews name gave on a visit,
+    nor a passive's subject:
 
-def absent_offered(claim, context: ContextFeatures, verbs: frozenset[str]) -> tuple[str, ...]:
-    """The object of a claim whose verb offers it (one of ``verbs``, config
-    ``hallucination.offering_verbs``: *offers free hemming*, *handles installation*) when the
-    context never uses the word under any form the matcher reads. Asked, as
-    :func:`absent_amenities` is, of a business's records only.
-
-    >>> from evaltools.config import load_config
-    >>> from evaltools.scoring.anchors.claims import extract_claims
-    >>> from evaltools.scoring.features import context_features
-    >>> from evaltools.text import load_pipeline
-    >>> nlp, cfg = load_pipeline(), load_config()
     >>> c = context_features(nlp("categories: Tailors. Great alterations, fast hems."), cfg)
     >>> verbs = frozenset(cfg.hallucination.offering_verbs)
-    >>> [absent_offered(x, c, verbs) for x in extract_claims(nlp(
+    >>> [absent_amenities(x, c, frozenset(), verbs) for x in extract_claims(nlp(
     ...     "The shop offers alterations. The shop also offers free shipping. The shop does "
     ...     "not offer shipping. Shipping costs extra. Dana offered free shipping. Shipping "
     ...     "is handled by the staff."))]
     [(), ('shipping',), (), (), (), ()]
     """
-    if claim.negated or claim.verb not in verbs or not claim.object or claim.kind == "passive":
-        return ()
-    if any(w.role == "subject" and w.head and w.word.pos == "PROPN" for w in claim.words):
-        return ()  # a person the reviews name (*Owner Renee gives a low-pressure
-        # introduction*, *Dan handled the sale*): what happened on a visit, not what the
-        # business offers
+    offered = _offers(claim, offering)
     index = context.index.sentences
     return tuple(dict.fromkeys(
         w.word.text for w in claim.words
-        if w.role == "predicate" and w.head and not w.negated and w.word.pos != "PROPN"
-        and claim.object in (w.word.key, *w.word.forms) and not index.locate(w.word)))
+        if not w.negated and (
+            any(f in amenities for f in w.word.forms)
+            or (offered and w.role == "predicate" and w.head and w.word.pos != "PROPN"
+                and claim.object in (w.word.key, *w.word.forms)))
+        and not index.locate(w.word)))
+
+
+def _offers(claim, verbs: frozenset[str]) -> bool:
+    """Whether ``claim`` says the business offers its object: an affirmed, active verb of
+    ``verbs`` whose subject is no name (a person the reviews name, *Owner Renee gives a
+    low-pressure introduction*, *Dan handled the sale*, tells what happened on a visit)."""
+    return (bool(verbs) and not claim.negated and claim.verb in verbs and bool(claim.object)
+            and claim.kind != "passive" and not any(
+                w.role == "subject" and w.head and w.word.pos == "PROPN" for w in claim.words))
 
 
 #: A denial right before a phrase: "*no* in-house delivery", "is *not* homemade".
@@ -977,8 +971,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             # "a sauna" in an overview of a gym's record that never mentions one (a claim
             # the matcher does not support); "a family-owned diner" where the record never
             # says so (any claim: the diner may be one the record names)
-            added = (() if s.supported else absent_amenities(c, context, amenities)
-                     + absent_offered(c, context, offering)) + tuple(
+            added = (() if s.supported else absent_amenities(c, context, amenities, offering)
+                     ) + tuple(
                 said for start, _, said in unstated if c.start <= start < c.end)
             if added:
                 s = dataclasses.replace(s, supported=False, contradiction="record_absent",

@@ -391,10 +391,12 @@ _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu"})
 #: Bounded (four words a name, four names) and each word read one way: linear in long texts.
 _SITE = (r"(?=[a-z]*[A-Z])[\w'\u2019.-]++(?:[ \t]+(?:(?=[A-Z])[\w'\u2019.-]++|of|the|at|in|on|"
          r"for|&)){0,3}")
-#: One site of a list, as a response may name it: "the Waffles at Noon site".
-_LISTED = r"(?:the[ \t]+)?" + _SITE + r"(?:[ \t]+(?:site|website|blog))?"
-_SITES = (_SITE + r"(?:[ \t]+(?:site|website|blog))?(?:(?:,[ \t]*|[ \t]+)(?:and|&)[ \t]+"
-          + _LISTED + r"|,[ \t]*" + _LISTED + r"){0,3}")
+#: What a response may call a site after its name: "the Waffles at Noon site".
+_SITE_KIND = r"(?:site|website|blog)"
+_SITE_CALLED = _SITE + r"(?:[ \t]+" + _SITE_KIND + r")?"
+#: A later site of a list may take an article: "Snopes and the Waffles at Noon site".
+_SITES = (_SITE_CALLED + r"(?:(?:,[ \t]*|[ \t]+)(?:and|&)[ \t]+(?:the[ \t]+)?" + _SITE_CALLED
+          + r"|,[ \t]*(?:the[ \t]+)?" + _SITE_CALLED + r"){0,3}")
 _SITE_ATTRIBUTION = re.compile(
     r"\b(?:[Aa]ccording[ \t]+to|[Aa]s[ \t]+(?:stated|noted|explained|described|reported)[ \t]+by"
     r"|[Pp]er)[ \t]+(" + _SITES + r")"                                 # according to WIRED
@@ -410,13 +412,13 @@ _SITE_ATTRIBUTION = re.compile(
     r"|\b(?:from|at|on)[ \t]+(" + _SITE + r")\b(?![ \t]*['\u2019])"   # a guide from WebMD
     r"|\b(?:[Aa]n?|[Oo]ne|[Aa]nother|[Tt]he)[ \t]+(" + _SITE + r")[ \t]+(?:poster|answer|user|"
     r"commenter|contributor|article|page|post|writer|author|guide|piece|entry|thread|reply|"
-    r"site|website|blog)"
+    + _SITE_KIND + r")"
     r"[ \t]+(?:also[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|lists?|calls?)\b"
     r"(?:[ \t]+that)?")                                 # another Physics Forums answer says
 
 
 #: A listed site's article and kind word, which its name is read without.
-_LISTED_WORDS = re.compile(r"^the\s+|\s+(?:site|website|blog)$", re.IGNORECASE)
+_LISTED_WORDS = re.compile(r"^the\s+|\s+" + _SITE_KIND + r"$", re.IGNORECASE)
 
 
 def _squeeze(name: str) -> str:

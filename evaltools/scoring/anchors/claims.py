@@ -561,15 +561,11 @@ def _absolute(child) -> bool:
     """
     if child.dep_ != "prep" or child.lower_ != "with":
         return False
-    for g in child.children:  # the parser's two readings: a noun with its participle, or
-        # the participle with its subject
-        if g.dep_ == "pobj" and any(c.dep_ == "acl" and c.tag_ in ("VBG", "VBN") and c.i > g.i
-                                    for c in g.children):
-            return True
-        if g.dep_ == "pcomp" and g.tag_ in ("VBG", "VBN") and any(
-                c.dep_ in SUBJECT_DEPS for c in g.children):
-            return True
-    return False
+    # the parser's two readings: a noun with its participle, or the participle with its
+    # subject (:func:`_absolute_participle`)
+    return any(_absolute_participle(g) or (g.dep_ == "pobj" and any(
+        c.dep_ == "acl" and c.tag_ in ("VBG", "VBN") and c.i > g.i for c in g.children))
+        for g in child.children)
 
 
 #: Verbs whose clause states no fact: "I wish there was a sauna" says there is none.
