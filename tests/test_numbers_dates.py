@@ -595,7 +595,7 @@ euroish = st.lists(st.sampled_from(_EURO_PIECES), max_size=30).map("".join)
 def test_well_formed_on_european_like_text(text: str) -> None:
     mentions = _check_well_formed(text)
     for m in mentions:
-        assert m.qualifier in ("", ">", ">=", "<", "<=", "~", "=")
+        assert m.qualifier in ("", ">", ">=", "<", "<=", "~", "=", "+")
         assert all(isinstance(hash(o), int) for o in m.others)
 
 

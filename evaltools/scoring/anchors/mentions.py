@@ -80,10 +80,11 @@ class Mention:
     start, end : int
         Character offsets into the text it was found in.
     qualifier : str
-        What the text says of the amount just before or after it (one of
-        :data:`QUALIFIERS`): ``"more than 40"`` is ``">"``, ``"up to 3"``
-        ``"<="``, ``"about 2 million"`` ``"~"``, ``"exactly 40"`` ``"="``;
-        ``""`` when nothing is said.
+        What the text says of the amount just before or after it (a key of
+        :data:`QUALIFIERS`, or ``"+"``): ``"more than 40"`` is ``">"``,
+        ``"up to 3"`` ``"<="``, ``"about 2 million"`` ``"~"``, ``"exactly 40"``
+        ``"="``, ``"40+"`` ``"+"`` (more than, or at least, 40); ``""`` when
+        nothing is said.
     others : tuple
         Other readings of an ambiguous digit run (``1.234`` is 1.234 or
         1234): values that may match as well as ``value``.
