@@ -3310,3 +3310,100 @@ def test_a_figure_with_a_plus_states_more_than_it(response, supported):
     ctx = _review("Paint & Sip", "The room was packed, 30+ people at long tables.")
     assert _numbers_supported(CAFE_Q, ctx, response) == supported
 
+
+
+# ------------------------------------- thirty-seventh round: readings from batches 128-133
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # "X include ..." with a common noun lists what X heads: only the items are looked up
+    ("Amenities include showers, eucalyptus towels and free filtered water.", []),
+    ("Other examples include showers and towels.", []),
+    ("Amenities include showers and a sauna.", ["a sauna"]),
+])
+def test_a_common_noun_heading_a_list_is_not_looked_up(response, unsupported):
+    ctx = _review("Ember Hot Yoga", "Locker rooms have showers and eucalyptus towels, plus "
+                                    "free filtered water. Tom teaches the 9am class.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.text for a in r.anchors if a.kind == "claim" and not a.supported] == unsupported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "the space", "staff": the record's own place and people, as "the shop" is
+    ("The space is wheelchair accessible.", True),
+    ("Staff brought a water bowl.", True),
+    ("The space is not wheelchair accessible.", False),
+    ("Staff brought a cake.", False),
+])
+def test_the_space_and_its_staff_name_the_records_own(response, supported):
+    ctx = json.dumps({"name": "Old Pine Carving", "attributes": {"WheelchairAccessible": "True"},
+                      "review_info": [{"review_text": "Ate on the patio with my dog, they "
+                                                      "brought her a water bowl."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a state is found at its code beside the city even where a review also names it
+    ("It is in Denver, Colorado.", True),
+    ("It is in Boulder, Colorado.", False),
+])
+def test_a_state_is_found_at_its_code_even_where_its_name_stands_too(response, supported):
+    ctx = json.dumps({"name": "Brushline Sign Co.", "address": "912 S Broadway",
+                      "city": "Denver", "state": "CO", "postal_code": "80209",
+                      "categories": "Sign Painters, Graphic Design",
+                      "hours": {"Monday": "8:0-16:30", "Friday": "8:0-16:30"},
+                      "attributes": {"ByAppointmentOnly": "True", "WheelchairAccessible": "True",
+                                     "BusinessAcceptsBitcoin": "False"},
+                      "review_info": [{"review_text": "Hired them for our window. Luis did "
+                                                      "the gold leaf lettering. Quote was "
+                                                      "$1,400."},
+                                      {"review_text": "Small job, a sandwich board for $275. "
+                                                      "Maya was patient with me. Paint has held "
+                                                      "up great through a Colorado summer."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claim = next(a for a in r.anchors if a.kind == "claim" and a.text.endswith("Colorado"))
+    assert claim.supported is supported
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # a list the parser reads as an apposition to its first item: each item alone
+    ("Reviewers mention a 400 fps limit, a thorough safety briefing, eye protection, and "
+     "Friday night games.", []),
+    ("Reviewers mention a 400 fps limit, a thorough safety briefing, free pizza, and "
+     "Friday night games.", ["free pizza"]),
+])
+def test_a_list_read_as_an_apposition_checks_each_item(response, unsupported):
+    ctx = _review("Fort Airsoft", "400 fps limit, strictly enforced. The safety briefing was "
+                                  "thorough. Eye protection is mandatory. Went for the Friday "
+                                  "night games.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.text for a in r.anchors if a.kind == "claim" and not a.supported] == unsupported
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # "the lack of Sunday hours" says Sunday is closed, as "no Sunday hours" does
+    ("Shoppers note one register open on Saturdays and the lack of Sunday hours.", False),
+    ("Shoppers note one register open on Saturdays and short Sunday hours.", True),
+])
+def test_the_lack_of_a_days_hours_is_a_closed_day(response, denied):
+    week = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+    ctx = json.dumps({"name": "Sugar Arts Supply", "hours": {d: "10:0-18:0" for d in week},
+                      "review_info": [{"review_text": "Wish they were open Sundays."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert any(a.contradiction and "Sunday" in a.text for a in r.anchors) is denied
+
+
+@pytest.mark.parametrize(("attrs", "contradicted"), [
+    # "...; garage and street parking are available": the parking is the subject, not the
+    # seating the parser ran back across the semicolon
+    ({"OutdoorSeating": "False", "BusinessParking": "{'garage': True, 'street': True}"}, False),
+    ({"OutdoorSeating": "False", "BusinessParking": "{'garage': False, 'street': False}"}, True),
+])
+def test_a_subject_does_not_run_back_across_a_semicolon(attrs, contradicted):
+    ctx = json.dumps({"name": "Le Chalet", "attributes": attrs})
+    r = evaltools.score(CAFE_Q, ctx, "It does not offer takeout, outdoor seating or Wi-Fi; "
+                                     "garage and street parking are available.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and "available" in a.text)
+    assert claim.text.startswith("garage and street parking")
+    assert (claim.contradiction is not None) is contradicted

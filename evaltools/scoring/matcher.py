@@ -885,7 +885,8 @@ class SentenceIndex:
         """Positions holding ``word``: under any of its forms, or (a compound) its first
         part where all its parts share a sentence, or (an acronym) the first word of
         a name it abbreviates (:meth:`expansions`), or (a code or a capitalised name) the
-        name or code it stands for (:meth:`code_positions`) or the name's other form
+        name or code it stands for (:meth:`code_positions`; a capitalised word also where
+        it is found as itself) or the name's other form
         (:meth:`name_form_positions`: *Belgian* for *Belgium*).
 
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
@@ -896,8 +897,11 @@ class SentenceIndex:
         :data:`COUNTED_PEOPLE`) where its number is.
         """
         found = {j for f in word.forms for j in self.positions(f)}
-        if not found:
-            found = set(self.code_positions(word))
+        if not found or word.text[:1].isupper():
+            # a state or country is found at its code even where its name also stands
+            # elsewhere: "Denver, Colorado" where the record's "state: CO" sits beside
+            # "city: Denver" and a review speaks of "a Colorado summer"
+            found.update(self.code_positions(word))
         if not found and word.text[:1].isupper():
             found = set(self.name_form_positions(word))
         if not found and is_acronym(word.text):

@@ -118,6 +118,9 @@ ENTITY_NOUNS = frozenset({
     # (*the clinic accepts insurance* for a record whose categories say "Chiropractors");
     # a specific kind is still looked up (*the bakery* of a nail salon is no bakery)
     "clinic", "studio", "center", "centre", "eatery", "joint", "academy", "agency",
+    # the place by a general name (*the space is wheelchair accessible*), and its people
+    # (*staff brought a water bowl* where a review says "they brought her a water bowl")
+    "space", "staff", "team",
 })
 #: What reviewers do with what they review ("customers rave about the pancakes"): with a
 #: reviewer as subject the verb weighs nothing; what is praised is the claim.
@@ -181,6 +184,10 @@ SUBJECT_FOCUS = AVAILABILITY_WORDS | {"take"}
 #: noodles and soup*, where the record's categories say *Noodles, Soup*): they weigh nothing
 #: in a claim's support; what it specializes in is the claim.
 KIND_VERBS = frozenset({"specialize", "specialise"})
+#: Verbs by which a sentence lists what falls under a common noun (*other examples include
+#: binoculars*, *drinks include $22 pitchers of Cass*): the noun heads the list and is no
+#: fact of its own, so only what is listed is looked up; a name as the subject still is.
+LISTING_VERBS = frozenset({"include"})
 #: Titles before a name, which name no one themselves (*Ms Miller* where the context says
 #: *Gina Miller*): not looked up in a claim, nor an absent name.
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "mister",
@@ -427,6 +434,24 @@ def _infinitive(tok) -> bool:
     return tok.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in tok.children)
 
 
+def _after_semicolon(subj, pred):
+    """The subject ``subj`` of ``pred`` where the parser runs it back across a semicolon:
+    its first conjunct after the semicolon (*does not offer takeout, seating or Wi-Fi;
+    garage and street parking are available*: the parking is available, not the seating).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It does not offer takeout, outdoor seating or Wi-Fi; garage "
+    ...                       "and street parking are available.")
+    >>> _after_semicolon(doc[7], doc[18]).text
+    'parking'
+    """
+    semi = next((c for c in subj.children if c.text == ";" and subj.i < c.i < pred.i), None)
+    if semi is None:
+        return subj
+    after = [c for c in subj.conjuncts if semi.i < c.i < pred.i]
+    return min(after, key=lambda t: t.i) if after else subj
+
+
 def _subject(pred):
     """The subject token of a predicate (relatives resolved), or None; and whether passive."""
     passive = any(c.dep_ in ("auxpass", "nsubjpass", "csubjpass") for c in pred.children) or (
@@ -437,7 +462,7 @@ def _subject(pred):
             if child.dep_ in SUBJECT_DEPS:
                 if child.tag_ in RELATIVE_TAGS and tok.dep_ == "relcl":
                     return tok.head, passive
-                return child, passive
+                return _after_semicolon(child, tok), passive
         if tok.dep_ in ("relcl", "acl") and tok.head.pos_ in ("NOUN", "PROPN"):
             return tok.head, passive or tok.tag_ == "VBN"
         if tok.dep_ == "advcl" and tok.tag_ in ("VBN", "VBG"):
@@ -1153,8 +1178,11 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
     reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
-    named_subject = subj is not None and not _is_pronoun(subj) and not reviewer
-    own_subject = named_subject and subj.head.i == pred.i
+    listing = (subj is not None and not passive and subj.pos_ == "NOUN"
+               and _lemma(pred) in LISTING_VERBS)
+    named_subject = subj is not None and not _is_pronoun(subj) and not reviewer and not listing
+    own_subject = named_subject and (subj.head.i == pred.i or (  # or across a semicolon
+        subj.dep_ == "conj" and subj.i < pred.i and any(a.i == pred.i for a in subj.ancestors)))
     subj_tokens = _phrase(subj, drop_conj=False) if named_subject else []
     # the predicate's own tokens: the verb, its particles and arguments (objects apart)
     shared = [pred]
@@ -1187,7 +1215,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         # without an agent: "the pizza is praised", "parking was described as limited"
         agentless = passive and not any(c.dep_ == "agent" for c in pred.children)
         light = AVAILABILITY_WORDS | KIND_VERBS | KIND_NOUNS | (
-            REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless else frozenset())
+            REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless else frozenset()) | (
+            LISTING_VERBS if listing else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
                       if w.word.key in light and not w.qualifier else w
                       for w in pred_words]
@@ -1276,22 +1305,59 @@ def _with_antecedents(claims: list[Claim], sent_starts: list[int]) -> list[Claim
     return out
 
 
-def _appositive_claim(tok, words: _Words) -> Claim | None:
+def _listed_items(tok) -> list:
+    """The items of a list the parser read as an apposition to its first item (*mention a
+    400 fps limit, a thorough safety briefing, eye protection, and Friday night games*:
+    *briefing* an apposition of *limit*, the rest its conjuncts): ``tok`` and its
+    conjuncts, when a comma stands before the first conjunct and *and*, *or* or *nor*
+    joins them; else nothing (*Tim Cook, the CEO and co-founder*: one apposition).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Players mention a 400 fps limit, a thorough safety briefing, "
+    ...                       "eye protection, and Friday night games.")
+    >>> [t.text for t in _listed_items(doc[10])]
+    ['briefing', 'protection', 'games']
+    >>> doc = load_pipeline()("Tim Cook, the CEO and co-founder, spoke.")
+    >>> doc[4].text, _listed_items(doc[4])
+    ('CEO', [])
+    """
+    items = [tok, *sorted(tok.conjuncts, key=lambda t: t.i)]
+    if len(items) < 2:
+        return []
+    doc = tok.doc
+    k = items[1].left_edge.i - 1
+    if k >= 0 and doc[k].dep_ == "cc":
+        k -= 1
+    if k < 0 or doc[k].text != ",":
+        return []
+    if not any(c.dep_ == "cc" and c.lower_ in ("and", "or", "nor")
+               for t in items for c in t.children):
+        return []
+    return items
+
+
+def _appositive_claims(tok, words: _Words) -> list[Claim]:
     """"Tim Cook, the former CEO of Apple, ...": Tim Cook is the former CEO of Apple.
 
     Negated only by a negation of its own ("Tim Cook, not the CEO, ..."), never by its head's
     verb: "The shop does not accept credit cards (cash or check only)" does not deny cash;
     but for a list of bare nouns the parser took for one ("does not offer seating, Wi-Fi, or
-    TV"), whose items the verb's "not" denies too."""
+    TV"), whose items the verb's "not" denies too. A list of several items the parser took
+    for one (:func:`_listed_items`) gives a claim per item, each looked up alone, as the
+    list's first item is with its verb: no item is said to be the first."""
     head = tok.head
     if (head.pos_ not in ("NOUN", "PROPN") or tok.pos_ not in ("NOUN", "PROPN")
             or head.dep_ == "ROOT"):
-        return None  # a verbless fragment ("Great question, happy shopping!") asserts nothing
+        return []  # a verbless fragment ("Great question, happy shopping!") asserts nothing
     before = tok.left_edge.i - 1
     if head.i > tok.i or before < 0 or tok.doc[before].text not in (",", "(", "—", "–"):
-        return None  # set off by a comma, a bracket or a dash: "Tim Cook, the CEO of Apple,"
+        return []  # set off by a comma, a bracket or a dash: "Tim Cook, the CEO of Apple,"
+    if tok.doc[before].text == ",":
+        items = _listed_items(tok)
+        if items:
+            return [c for c in (_list_item_claim(t, head, words) for t in items) if c]
     if words.mention_at(tok.idx, tok.idx + len(tok.text)):
-        return None
+        return []
     # a list of bare nouns the parser read as an apposition ("doesn't offer seating, Wi-Fi,
     # or TV"): its items are what its head's clause says of them, "not" and all ("Ann, the
     # owner, and Bob" is an apposition)
@@ -1304,9 +1370,9 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
     subj_words, subj_values = words.claim_words(subj_tokens, "subject", frozenset({head.i}))
     pred_words, pred_values = words.claim_words(obj_tokens, "predicate", frozenset({tok.i}))
     if not subj_words or not pred_words:
-        return None
+        return []
     start, end = _span_of([*subj_tokens, *obj_tokens])
-    return Claim(text=words.text[start:end], start=start, end=end, subject=_lemma(head),
+    return [Claim(text=words.text[start:end], start=start, end=end, subject=_lemma(head),
                  verb="be", object=_lemma(tok), kind="appositive",
                  # what the apposition names holds whatever its head's verb says ("does not
                  # accept credit cards (cash or check only)": no claim that cash is refused);
@@ -1317,7 +1383,27 @@ def _appositive_claim(tok, words: _Words) -> Claim | None:
                      and not any(c.dep_ == "det" for c in tok.children))
                  or (listed and clause_negated(head)),
                  words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
-                 focus=token_key(tok))
+                 focus=token_key(tok))]
+
+
+def _list_item_claim(item, first, words: _Words) -> Claim | None:
+    """One item of a list the parser read as an apposition to its ``first`` item
+    (:func:`_listed_items`): the item's own phrase, denied by a negation of its own, or
+    (with no article of its own) by whatever denies the first item (*offers no seating,
+    Wi-Fi, or TV*)."""
+    tokens = _phrase(item, drop_conj=True)
+    if words.mention_at(item.idx, item.idx + len(item.text)):
+        return None
+    pred_words, pred_values = words.claim_words(tokens, "predicate", frozenset({item.i}))
+    if not pred_words:
+        return None
+    start, end = _span_of(tokens)
+    return Claim(text=words.text[start:end], start=start, end=end, subject=None,
+                 verb="be", object=_lemma(item), kind="appositive",
+                 negated=any(_no_det(c) or _negates(c) for c in item.children) or (
+                     not any(c.dep_ in ("det", "poss") for c in item.children)
+                     and clause_negated(first)),
+                 words=tuple(pred_words), values=tuple(pred_values), focus=token_key(item))
 
 
 #: Verbs that judge their object to be something ("reviewers consider it the best clinic in
@@ -1456,9 +1542,7 @@ def extract_claims(doc, *, mentions: Sequence[Mention] = (),
             if _is_predicate(tok):
                 claims.extend(_predicate_claims(tok, words))
             elif tok.dep_ == "appos" and not _not_asserted(tok.head.head):
-                c = _appositive_claim(tok, words)
-                if c is not None:
-                    claims.append(c)
+                claims.extend(_appositive_claims(tok, words))
             elif tok.dep_ in ("ccomp", "oprd"):
                 c = _small_clause_claim(tok, words)
                 if c is not None:

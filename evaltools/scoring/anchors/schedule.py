@@ -242,7 +242,10 @@ def _day_groups(clause: str):
         yield days, m.start(), m.end()
 
 
-_NEGATED = re.compile(r"\b(?:closed|no|not|never)\b|n['\u2019]t\b", re.IGNORECASE)
+#: Words that deny the day after them: "closed on Sundays", "no Monday hours", "the lack of
+#: Sunday hours".
+_NEGATED = re.compile(r"\b(?:closed|no|not|never|lack(?:s|ing)?(?: of)?|absence of)\b"
+                      r"|n['\u2019]t\b", re.IGNORECASE)
 #: A wish or suggestion, whose days are what someone wanted, not what the business does
 #: (*wished the bar were open Mondays*), up to a clause that turns back to the facts.
 _WISH = re.compile(r"\b(?:wish(?:ed|es)?|hop(?:e|ed|es|ing)|would (?:like|love|prefer)|"
