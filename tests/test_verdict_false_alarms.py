@@ -3407,3 +3407,15 @@ def test_a_subject_does_not_run_back_across_a_semicolon(attrs, contradicted):
     claim = next(a for a in r.anchors if a.kind == "claim" and "available" in a.text)
     assert claim.text.startswith("garage and street parking")
     assert (claim.contradiction is not None) is contradicted
+
+
+def test_a_listed_item_after_with_no_is_not_denied():
+    # an item of such a list is not denied by the "no" of a preposition's object before it
+    # (the list is the staircase's): "difficult street parking" agrees with street: True
+    ctx = json.dumps({"name": "Loom Room", "attributes": {
+        "BusinessParking": "{'garage': False, 'street': True}"}})
+    r = evaltools.score(CAFE_Q, ctx, "Complaints include a steep staircase with no elevator, "
+                                     "difficult street parking, a chilly room in "
+                                     "winter, and the early Sunday close.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and "street parking" in a.text)
+    assert claim.contradiction is None

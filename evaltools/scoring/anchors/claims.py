@@ -1390,7 +1390,9 @@ def _list_item_claim(item, first, words: _Words) -> Claim | None:
     """One item of a list the parser read as an apposition to its ``first`` item
     (:func:`_listed_items`): the item's own phrase, denied by a negation of its own, or
     (with no article of its own) by whatever denies the first item (*offers no seating,
-    Wi-Fi, or TV*)."""
+    Wi-Fi, or TV*), unless that is the object of a preposition other than *without*: in
+    *complaints include a staircase with no elevator, difficult street parking, ...* the
+    list is the staircase's, and the parking is no more denied than the staircase."""
     tokens = _phrase(item, drop_conj=True)
     if words.mention_at(item.idx, item.idx + len(item.text)):
         return None
@@ -1402,6 +1404,7 @@ def _list_item_claim(item, first, words: _Words) -> Claim | None:
                  verb="be", object=_lemma(item), kind="appositive",
                  negated=any(_no_det(c) or _negates(c) for c in item.children) or (
                      not any(c.dep_ in ("det", "poss") for c in item.children)
+                     and (first.dep_ != "pobj" or first.head.lower_ == "without")
                      and clause_negated(first)),
                  words=tuple(pred_words), values=tuple(pred_values), focus=token_key(item))
 
