@@ -3419,3 +3419,30 @@ def test_a_listed_item_after_with_no_is_not_denied():
                                      "winter, and the early Sunday close.")
     claim = next(a for a in r.anchors if a.kind == "claim" and "street parking" in a.text)
     assert claim.contradiction is None
+
+
+@pytest.mark.parametrize(("response", "contradiction"), [
+    # a record's "outdoor seating: yes" affirms outdoor seating, not the indoor kind
+    ("Downsides include so-so coffee, no indoor seating, and tough parking.", None),
+    ("Downsides include so-so coffee, no outdoor seating, and tough parking.", "record_yes"),
+])
+def test_an_opposite_kind_is_not_the_records_key(response, contradiction):
+    ctx = json.dumps({"name": "Bagel Hub", "attributes": {"OutdoorSeating": "True"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claim = next(a for a in r.anchors if a.kind == "claim" and "seating" in a.text)
+    assert claim.contradiction == contradiction
+
+
+def test_besides_and_a_second_subject_escape_a_no():
+    # "No food besides chips and frozen pizza ..., and the bathroom situation is one stall":
+    # what "besides" takes is had, and the clause after "and" has a subject of its own
+    ctx = _review("Tilt Pinball", "No food besides chips and frozen pizza which is kinda "
+                                  "lame, and the bathroom situation is one stall for the "
+                                  "whole place.")
+    r = evaltools.score(CAFE_Q, ctx, "Downsides include limited food (chips and frozen pizza) "
+                                     "and a single bathroom stall.")
+    verdicts = {a.text: (a.supported, a.contradiction) for a in r.anchors if a.kind == "claim"}
+    assert verdicts["chips"] == (True, None)
+    assert verdicts["a single bathroom stall"] == (True, None)
+    r = evaltools.score(CAFE_Q, ctx, "It serves hot food.")
+    assert [a.contradiction for a in r.anchors if a.kind == "claim"] == ["negation"]

@@ -814,6 +814,12 @@ def clause_negated(tok) -> bool:
     ...                       "suited to kids.")
     >>> [t.text for t in doc if t.text in ("suited", "kids") and clause_negated(t)]
     ['suited', 'kids']
+
+    What *besides* or *except* takes is left out of a negation above it:
+
+    >>> doc = load_pipeline()("No food besides chips and frozen pizza.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['food']
     """
     t = tok
     own_article = False
@@ -830,6 +836,8 @@ def clause_negated(tok) -> bool:
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
             return True
+        if t.dep_ == "pobj" and t.head.lower_ in EXCEPTING:
+            return False  # "no food besides chips", "nothing except coffee": these are had
         if neither and (any(c.dep_ == "preconj" and c.lower_ == "neither" for c in t.children)
                         or (t.head.i != t.i and any(
                             c.i < t.i and any(g.dep_ == "preconj" and g.lower_ == "neither"
@@ -895,7 +903,11 @@ def clause_negated(tok) -> bool:
             if any(_negates(c) or (
                     not own_article and c.dep_ in SUBJECT_DEPS | OBJECT_DEPS
                     and any(_no_det(g) for g in c.children)
-                    and not (c.dep_ in OBJECT_DEPS and _has_plain_object(t)))
+                    and not (c.dep_ in OBJECT_DEPS and _has_plain_object(t))
+                    # a verb the parser gives two subjects joins two clauses: "No food
+                    # besides chips, and the bathroom situation is one stall"
+                    and not (c.dep_ in SUBJECT_DEPS
+                             and sum(x.dep_ in SUBJECT_DEPS for x in t.children) > 1))
                     or (c.dep_ in SUBJECT_DEPS and c.lower_ in NEGATIVE_SUBJECTS)
                     for c in t.children):
                 return True
@@ -933,6 +945,9 @@ def clause_negated(tok) -> bool:
     return False
 
 
+#: Prepositions whose object a negation above them leaves out of what it denies (*no food
+#: besides chips*, *nothing is served except coffee*).
+EXCEPTING = frozenset({"besides", "except", "excepting"})
 #: Words that set aside what follows them: "rather than", "instead of".
 SET_ASIDE = {"than": "rather", "of": "instead"}
 

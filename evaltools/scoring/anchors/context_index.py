@@ -408,15 +408,21 @@ class ContextIndex:
         the other parts of a hyphenated word ending in it (*counter* of *counter-service*;
         a light part such as *friendly* need not be there) and a noun right before it
         (*counter* of *counter service*). Where the record's key names no kind (*patio:
-        no*), a claim's kind (*a courtyard patio*) is still of it."""
-        if s not in self._modified.get(key, ()):
-            return True
-
+        no*), a claim's kind (*a courtyard patio*) is still of it. A word before it whose
+        opposite the key names (*indoor* against *outdoor seating: yes*) makes it another
+        kind."""
         def there(k: str) -> bool:
             return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
                     or s in self._modifiers.get(k, ()))
 
         words = sorted(claim.words, key=lambda w: w.word.start)
+        for before, w in itertools.pairwise(words):
+            if (w.word.parts[-1] == key and before.word.sent == w.word.sent
+                    and 0 < w.word.start - before.word.end <= 1 and not there(before.word.key)
+                    and any(there(o) for o in opposites(before.word.key))):
+                return False  # "no indoor seating" is not the record's "outdoor seating: yes"
+        if s not in self._modified.get(key, ()):
+            return True
         for k, w in enumerate(words):
             parts = w.word.parts
             if parts[-1] != key:
