@@ -720,6 +720,40 @@ def _lower_words(doc) -> frozenset[str]:
     return words
 
 
+#: Words without which no clause is denied: every way :func:`clause_negated` finds a
+#: negation starts from one of them (or from a token the parser labels ``neg``).
+NEGATION_CUES = (NEGATION_WORDS | NEGATIVE_SUBJECTS | LACKING_ADJ | LACK_NOUNS
+                 | PREVENTING_VERBS | frozenset({"no", "without", "neither", "nor", "free",
+                                                 "rather", "instead", "yet", "lacks"}))
+
+
+def _root(tok):
+    """The root of the sentence tree ``tok`` belongs to."""
+    for _ in range(len(tok.doc)):
+        if tok.head.i == tok.i:
+            break
+        tok = tok.head
+    return tok
+
+
+def _denying_roots(doc) -> frozenset[int]:
+    """The roots of the sentences of ``doc`` that hold a word of :data:`NEGATION_CUES` or a
+    ``neg``, once per document: :func:`clause_negated` climbs a sentence's tree only, so a
+    word of any other sentence is not denied (most of a long context is read in one step).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("The shop sells yarn. It has no parking.")
+    >>> sorted(_denying_roots(doc)) == [_root(doc[6]).i]
+    True
+    """
+    roots = doc.user_data.get("evaltools.denying_roots")
+    if roots is None:
+        roots = doc.user_data["evaltools.denying_roots"] = frozenset(
+            _root(t).i for t in doc
+            if t.dep_ == "neg" or t.lower_ in NEGATION_CUES or _lemma(t) in NEGATION_CUES)
+    return roots
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
@@ -821,6 +855,8 @@ def clause_negated(tok) -> bool:
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['food']
     """
+    if _root(tok).i not in _denying_roots(tok.doc):
+        return False
     t = tok
     own_article = False
     came = None  # the word the climb came from, a child of t
