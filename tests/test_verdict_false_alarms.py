@@ -3446,3 +3446,17 @@ def test_besides_and_a_second_subject_escape_a_no():
     assert verdicts["a single bathroom stall"] == (True, None)
     r = evaltools.score(CAFE_Q, ctx, "It serves hot food.")
     assert [a.contradiction for a in r.anchors if a.kind == "claim"] == ["negation"]
+
+
+@pytest.mark.parametrize(("review", "response", "supported"), [
+    # a four-digit count with a plus is no year: "2000+ piece options" states more than 2,000
+    ("Wish they had more 2000+ piece options.", "Some want more puzzles over 2,000 pieces.",
+     [True]),
+    ("Wish they had more 2000+ piece options.", "Some want more puzzles over 3,000 pieces.",
+     [False]),
+    # "$75pp" is $75 per person
+    ("The dumpling class was $75pp for 2 hours.", "The class costs $75 per person.", [True]),
+    ("The dumpling class was $75pp for 2 hours.", "The class costs $85 per person.", [False]),
+])
+def test_a_count_with_a_plus_and_a_price_per_person(review, response, supported):
+    assert _numbers_supported(CAFE_Q, _review("Puzzle Cafe", review), response) == supported

@@ -289,6 +289,7 @@ def _digits_re(run: str) -> re.Pattern:
         "(?P<ord>st|nd|rd|th)"
         f"|{_SUFFIX}"
         "|(?P<ish>-?ish)"  # "25ish": about 25 (mentions read the qualifier)
+        "|(?P<pp>pp)"  # "$75pp": per person (read after a currency only)
         "|(?<=[0-9]{2}[1-9])s"  # "quarterly 941s", "1099s": forms or models by number
         ")?"
         f"(?:(?<=[{_CJK_SYMBOLS}])|(?![\\w]))"
@@ -520,6 +521,8 @@ def _digit_span(m: re.Match, text: str, convention: list, out: list) -> None:
         return
     pre = m.group("pre")
     prefix_currency = _prefix_currency(m) if pre is not None else None
+    if m.group("pp") and prefix_currency is None:
+        return  # "2pp" may be percentage points or pages: no amount is read
     money = _money_currency(m) is not None
     if not money and not convention and _LONE_MARK.fullmatch(num):
         convention.append(decimal_convention(text))
@@ -567,6 +570,7 @@ def _digit_value(m: re.Match, num: str, amount: Decimal, pre: str | None,
         if (
             scale is None and m.group("scalew") is None and not m.group("neg")
             and len(num) == 4 and num.isdigit() and YEAR_MIN <= int(num) <= YEAR_MAX
+            and not m.string.startswith("+", m.end())  # "2000+ piece puzzles": a count
         ):
             return (m.start(), m.end(), "date", ("year", int(num)))
         value = ("number", _canon(amount))
