@@ -3460,3 +3460,18 @@ def test_besides_and_a_second_subject_escape_a_no():
 ])
 def test_a_count_with_a_plus_and_a_price_per_person(review, response, supported):
     assert _numbers_supported(CAFE_Q, _review("Puzzle Cafe", review), response) == supported
+
+
+@pytest.mark.parametrize(("attrs", "contradicted"), [
+    # "no appointment is needed, and the shop is wheelchair accessible, offers bike parking":
+    # the clause after the shop's takes its subject, not the appointment's "no"
+    ({"ByAppointmentOnly": "False", "BikeParking": "True"}, False),
+    ({"ByAppointmentOnly": "False", "BikeParking": "False"}, True),
+])
+def test_a_clause_takes_the_subject_of_the_clause_just_before_it(attrs, contradicted):
+    ctx = json.dumps({"name": "Sal's Heel & Sole", "attributes": attrs})
+    r = evaltools.score(CAFE_Q, ctx, "Prices are moderate, no appointment is needed, and the "
+                                     "shop is wheelchair accessible, offers bike parking, and "
+                                     "relies on street parking.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and "bike" in a.text)
+    assert (claim.contradiction is not None) is contradicted

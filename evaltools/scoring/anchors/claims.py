@@ -184,10 +184,14 @@ SUBJECT_FOCUS = AVAILABILITY_WORDS | {"take"}
 #: noodles and soup*, where the record's categories say *Noodles, Soup*): they weigh nothing
 #: in a claim's support; what it specializes in is the claim.
 KIND_VERBS = frozenset({"specialize", "specialise"})
-#: Verbs by which a sentence lists what falls under a common noun (*other examples include
-#: binoculars*, *drinks include $22 pitchers of Cass*): the noun heads the list and is no
-#: fact of its own, so only what is listed is looked up; a name as the subject still is.
+#: Verbs by which a sentence lists what falls under a common noun in the plural (*other
+#: examples include binoculars*, *drinks include $22 pitchers of Cass*): the noun heads the
+#: list and is no fact of its own, so only what is listed is looked up; a name, a singular
+#: noun (*the tumbler includes a lid*) or a noun after *the* or *these* still is.
 LISTING_VERBS = frozenset({"include"})
+#: Determiners that point at particular things: *the tumbler includes a lid* and *these
+#: bottles include a lid* speak of those things, no list's heading.
+DEMONSTRATIVES = frozenset({"the", "this", "that", "these", "those"})
 #: Titles before a name, which name no one themselves (*Ms Miller* where the context says
 #: *Gina Miller*): not looked up in a claim, nor an absent name.
 TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "mister",
@@ -434,6 +438,17 @@ def _infinitive(tok) -> bool:
     return tok.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in tok.children)
 
 
+def _conjoined(tok) -> list:
+    """The clauses joined to ``tok`` as its conjuncts, and theirs, in any depth."""
+    out, stack = [], [tok]
+    while stack:
+        for c in stack.pop().children:
+            if c.dep_ == "conj":
+                out.append(c)
+                stack.append(c)
+    return out
+
+
 def _after_semicolon(subj, pred):
     """The subject ``subj`` of ``pred`` where the parser runs it back across a semicolon:
     its first conjunct after the semicolon (*does not offer takeout, seating or Wi-Fi;
@@ -471,8 +486,12 @@ def _subject(pred):
             # a clause without a subject shares that of the nearest clause before it in its
             # list (*No appointment is needed, and the clinic accepts cards, is accessible*:
             # the clinic is accessible), not always that of the list's first clause
-            before = [c for c in tok.head.children
-                      if c.dep_ == "conj" and c.i < tok.i and c.pos_ in ("VERB", "AUX")]
+            # (a clause joined to an earlier one counts where it stands: in *no appointment
+            # is needed, and the shop is accessible, offers bike parking*, the shop offers)
+            before = sorted({g for c in tok.head.children
+                             if c.dep_ == "conj" and c.i < tok.i and c.pos_ in ("VERB", "AUX")
+                             for g in (c, *_conjoined(c))
+                             if g.i < tok.i and g.pos_ in ("VERB", "AUX")}, key=lambda g: g.i)
             for sibling in reversed(before):
                 own = [c for c in sibling.children if c.dep_ in SUBJECT_DEPS
                        and c.tag_ not in RELATIVE_TAGS]
@@ -1229,8 +1248,10 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
     reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
-    listing = (subj is not None and not passive and subj.pos_ == "NOUN"
-               and _lemma(pred) in LISTING_VERBS)
+    listing = (subj is not None and not passive and subj.tag_ == "NNS"
+               and _lemma(pred) in LISTING_VERBS
+               and not any(c.dep_ == "det" and c.lower_ in DEMONSTRATIVES
+                           for c in subj.children))
     named_subject = subj is not None and not _is_pronoun(subj) and not reviewer and not listing
     own_subject = named_subject and (subj.head.i == pred.i or (  # or across a semicolon
         subj.dep_ == "conj" and subj.i < pred.i and any(a.i == pred.i for a in subj.ancestors)))
