@@ -3475,3 +3475,33 @@ def test_a_clause_takes_the_subject_of_the_clause_just_before_it(attrs, contradi
                                      "relies on street parking.")
     claim = next(a for a in r.anchors if a.kind == "claim" and "bike" in a.text)
     assert (claim.contradiction is not None) is contradicted
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # the vibe, the atmosphere: what a record's Ambience states; the attraction: the place
+    ("The vibe is casual and hipster.", [True, True]),
+    ("The atmosphere is romantic.", [False]),
+    ("The attraction is kid-friendly.", [True]),
+])
+def test_the_vibe_and_the_attraction_are_the_records_own(response, supported):
+    ctx = json.dumps({"name": "Tilt Arcade", "attributes": {
+        "Ambience": "{'romantic': False, 'casual': True, 'hipster': True}",
+        "GoodForKids": "True"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == supported
+
+
+@pytest.mark.parametrize(("response", "contradiction"), [
+    # a word the record never uses does not hide the record's "no" for the claim's focus
+    ("Leashed dogs are welcome.", "record_no"),
+    ("Leashed cats are welcome.", None),
+    # only the focus's own "no": the record's "walk-in: no" is not "by appointment only"'s
+    ("Service is by appointment only, with no walk-in drop-offs.", None),
+])
+def test_a_record_no_is_named_though_a_modifier_is_missing(response, contradiction):
+    ctx = json.dumps({"name": "Tiki Supply", "attributes": {"DogsAllowed": "False",
+                                                            "ByAppointmentOnly": "True"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert not claim.supported
+    assert claim.contradiction == contradiction

@@ -120,7 +120,10 @@ ENTITY_NOUNS = frozenset({
     "clinic", "studio", "center", "centre", "eatery", "joint", "academy", "agency",
     # the place by a general name (*the space is wheelchair accessible*), and its people
     # (*staff brought a water bowl* where a review says "they brought her a water bowl")
-    "space", "staff", "team",
+    "space", "staff", "team", "attraction",
+    # and its atmosphere, which a record states as an attribute (*the vibe is casual*, *the
+    # atmosphere is casual* for ``Ambience: casual``): what the claim says of it is checked
+    "vibe", "atmosphere", "ambience", "ambiance",
 })
 #: What reviewers do with what they review ("customers rave about the pancakes"): with a
 #: reviewer as subject the verb weighs nothing; what is praised is the claim.

@@ -509,7 +509,8 @@ class ContextIndex:
                     for w in claim.words]
         for w, f, req in zip(claim.words, found, required, strict=True):
             if req and not f and not any(a in self.sentences for a in opposites(w.word.key)):
-                return ClaimSupport(False, None, None, f"'{w.word.text}' is not in the context")
+                return self._record_denies(claim, found) or ClaimSupport(
+                    False, None, None, f"'{w.word.text}' is not in the context")
         for m, f in zip(claim.values, vals, strict=True):
             if not f:
                 return ClaimSupport(False, None, None, f"'{m.text}' is not in the context")
@@ -563,6 +564,29 @@ class ContextIndex:
         rank, s, note, kind = best
         start, end = self.spans[s]
         return ClaimSupport(False, start, end, note, kind)
+
+    def _record_denies(self, claim: Claim, found) -> ClaimSupport | None:
+        """A record's own ``key: no`` (or ``yes``) against the claim's focus, where a word
+        of the claim the record never uses leaves it unsupported anyway (*leashed dogs are
+        welcome* against ``dogs allowed: no``): named as the contradiction it is; else None."""
+        key = claim.focus
+        if not key or not self._keyed:
+            return None
+        # the focus itself said only "no" (an affirmed claim) or only "yes" (a negated one)
+        said, other = ((self._yes_key, self._neg) if claim.negated
+                       else (self._no_key, self._aff))
+        units = sorted({u for w, f in zip(claim.words, found, strict=True)
+                        if w.word.key == key for u in f})
+        for s in units:
+            if (s in said.get(key, ()) and s not in other.get(key, ())
+                    and self._modifiers_there(claim, key, s)):
+                start, end = self.spans[s]
+                if claim.negated:
+                    return ClaimSupport(False, start, end, "a record's 'yes' affirms it",
+                                        "record_yes")
+                return ClaimSupport(False, start, end, "a record's 'no' negates it",
+                                    "record_no")
+        return None
 
     def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
                  reach: int = 3) -> bool:
