@@ -3497,10 +3497,13 @@ def test_the_vibe_and_the_attraction_are_the_records_own(response, supported):
     ("Leashed cats are welcome.", None),
     # only the focus's own "no": the record's "walk-in: no" is not "by appointment only"'s
     ("Service is by appointment only, with no walk-in drop-offs.", None),
+    # only a claim that the business has the thing: "stairs-only access" is what was noted
+    ("Reviewers note stairs-only access.", None),
 ])
 def test_a_record_no_is_named_though_a_modifier_is_missing(response, contradiction):
     ctx = json.dumps({"name": "Tiki Supply", "attributes": {"DogsAllowed": "False",
-                                                            "ByAppointmentOnly": "True"}})
+                                                            "ByAppointmentOnly": "True",
+                                                            "WheelchairAccessible": "False"}})
     r = evaltools.score(CAFE_Q, ctx, response)
     (claim,) = [a for a in r.anchors if a.kind == "claim"]
     assert not claim.supported

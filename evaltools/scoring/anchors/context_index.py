@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaltools.scoring.anchors.claims import (
+    AVAILABILITY_WORDS,
     ENTITY_NOUNS,
     HYPOTHETICAL_CUES,
     KEY_YES_NO,
@@ -66,6 +67,10 @@ from evaltools.scoring.matcher import (
     token_key,
     words_of,
 )
+
+#: Verbs by which a claim says the business has a thing (*it has a patio*), with
+#: :data:`~evaltools.scoring.anchors.claims.AVAILABILITY_WORDS` (*dogs are welcome*).
+HAVING_VERBS = frozenset({"have", "be"})
 
 
 @dataclass(frozen=True)
@@ -568,10 +573,15 @@ class ContextIndex:
     def _record_denies(self, claim: Claim, found) -> ClaimSupport | None:
         """A record's own ``key: no`` (or ``yes``) against the claim's focus, where a word
         of the claim the record never uses leaves it unsupported anyway (*leashed dogs are
-        welcome* against ``dogs allowed: no``): named as the contradiction it is; else None."""
+        welcome* against ``dogs allowed: no``): named as the contradiction it is; else None.
+        Only for a claim that the business has the thing (its verb *have*, or a word of
+        :data:`~evaltools.scoring.anchors.claims.AVAILABILITY_WORDS`)."""
         key = claim.focus
-        if not key or not self._keyed:
-            return None
+        if not key or not self._keyed or not (
+                claim.verb in HAVING_VERBS
+                or any(w.word.key in AVAILABILITY_WORDS for w in claim.words)):
+            return None  # a claim that the business has the thing, not what was said of it
+            # ("noting stairs-only access" agrees with "wheelchair access: no")
         # the focus itself said only "no" (an affirmed claim) or only "yes" (a negated one)
         said, other = ((self._yes_key, self._neg) if claim.negated
                        else (self._no_key, self._aff))
