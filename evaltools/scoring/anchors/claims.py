@@ -1418,8 +1418,8 @@ def _appositive_claims(tok, words: _Words) -> list[Claim]:
     verb: "The shop does not accept credit cards (cash or check only)" does not deny cash;
     but for a list of bare nouns the parser took for one ("does not offer seating, Wi-Fi, or
     TV"), whose items the verb's "not" denies too. A list of several items the parser took
-    for one (:func:`_listed_items`) gives a claim per item, each looked up alone, as the
-    list's first item is with its verb: no item is said to be the first."""
+    for one (:func:`_listed_items`) gives a claim per item, each looked up alone (the first
+    item is looked up with its verb): no item is said to be the one before it."""
     head = tok.head
     if (head.pos_ not in ("NOUN", "PROPN") or tok.pos_ not in ("NOUN", "PROPN")
             or head.dep_ == "ROOT"):

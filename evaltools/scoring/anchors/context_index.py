@@ -574,8 +574,8 @@ class ContextIndex:
         """A record's own ``key: no`` (or ``yes``) against the claim's focus, where a word
         of the claim the record never uses leaves it unsupported anyway (*leashed dogs are
         welcome* against ``dogs allowed: no``): named as the contradiction it is; else None.
-        Only for a claim that the business has the thing (its verb *have*, or a word of
-        :data:`~evaltools.scoring.anchors.claims.AVAILABILITY_WORDS`)."""
+        Only for a claim that the business has the thing (its verb *have* or *be*, or a
+        word of :data:`~evaltools.scoring.anchors.claims.AVAILABILITY_WORDS`)."""
         key = claim.focus
         if not key or not self._keyed or not (
                 claim.verb in HAVING_VERBS
