@@ -319,6 +319,23 @@ class ContextIndex:
         record's ``key: no``: *an upscale cafe* against ``ambience upscale: no``) or
         "record_yes" (a negated claim's focus there as a record's ``key: yes``: *does not
         take reservations* against ``restaurants reservations: yes``)."""
+        kind = self._focus_polarity(claim, s)
+        if kind is not None:
+            return kind
+        if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
+                w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
+                and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
+                and w.word.key not in KEY_PREFIX_WORDS  # "good marks": no "good for kids: no"
+                and not w.negated  # "squeezed in without an appointment": by_appointment: no
+                and not w.likened  # "looks like a garage": the record's "garage: no" is not it
+                and self._only_keyed_no(w.word, s)
+                and self._modifiers_there(claim, w.word.parts[-1], s) for w in claim.words):
+            return "record_no"
+        return None
+
+    def _focus_polarity(self, claim: Claim, s: int) -> str | None:
+        """What :meth:`_polarity` reads from the claim's focus word alone in unit ``s``:
+        "negation", "record_no", "record_yes", or None."""
         if claim.negated and _SET_ASIDE.search(claim.text) and any(
                 s in table.get(w, ()) for table in (self._aff, self._neg)
                 for w in SET_ASIDE.values()):
@@ -347,15 +364,6 @@ class ContextIndex:
                 if not claim.negated and keyed_no:
                     return "record_no"
                 return "record_yes" if s in self._yes_key.get(key, ()) else "negation"
-        if not claim.negated and any(  # a verb is no attribute: "takes reservations" is
-                w.role == "predicate" and w.weight > 0 and not w.word.num  # not denied by
-                and w.word.pos not in ("VERB", "AUX")                   # "take out: no"
-                and w.word.key not in KEY_PREFIX_WORDS  # "good marks": no "good for kids: no"
-                and not w.negated  # "squeezed in without an appointment": by_appointment: no
-                and not w.likened  # "looks like a garage": the record's "garage: no" is not it
-                and self._only_keyed_no(w.word, s)
-                and self._modifiers_there(claim, w.word.parts[-1], s) for w in claim.words):
-            return "record_no"
         return None
 
     def _derived_polarity(self, claim: Claim, key: str, s: int) -> tuple[set[bool], bool]:
@@ -582,20 +590,15 @@ class ContextIndex:
                 or any(w.word.key in AVAILABILITY_WORDS for w in claim.words)):
             return None  # a claim that the business has the thing, not what was said of it
             # ("noting stairs-only access" agrees with "wheelchair access: no")
-        # the focus itself said only "no" (an affirmed claim) or only "yes" (a negated one)
-        said, other = ((self._yes_key, self._neg) if claim.negated
-                       else (self._no_key, self._aff))
         units = sorted({u for w, f in zip(claim.words, found, strict=True)
                         if w.word.key == key for u in f})
         for s in units:
-            if (s in said.get(key, ()) and s not in other.get(key, ())
-                    and self._modifiers_there(claim, key, s)):
+            kind = self._focus_polarity(claim, s)  # the focus's own key, no other word's
+            if kind in ("record_no", "record_yes"):
                 start, end = self.spans[s]
-                if claim.negated:
-                    return ClaimSupport(False, start, end, "a record's 'yes' affirms it",
-                                        "record_yes")
-                return ClaimSupport(False, start, end, "a record's 'no' negates it",
-                                    "record_no")
+                return ClaimSupport(False, start, end, "a record's 'no' negates it"
+                                    if kind == "record_no" else "a record's 'yes' affirms it",
+                                    kind)
         return None
 
     def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
