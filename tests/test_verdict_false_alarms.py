@@ -16,6 +16,7 @@ from evaltools.config import load_config
 from evaltools.errors import ConfigError
 from evaltools.scoring.anchors.claims import clause_negated
 from evaltools.scoring.anchors.mentions import find_mentions
+from evaltools.scoring.anchors.numbers import find_numbers
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.context import unmark
 from evaltools.scoring.features import topical_words
@@ -3508,3 +3509,107 @@ def test_a_record_no_is_named_though_a_modifier_is_missing(response, contradicti
     (claim,) = [a for a in r.anchors if a.kind == "claim"]
     assert not claim.supported
     assert claim.contradiction == contradiction
+
+
+# -------------------------------------- thirty-eighth round: readings from batches 137-142
+
+@pytest.mark.parametrize(("response", "contradiction"), [
+    # "cash only: no" (which the reader writes for a record that takes cards) denies that
+    # only cash is taken, not cash
+    ("Cash and cards are accepted.", None),
+    ("It accepts only cash.", "record_no"),
+    ("It accepts cash only.", "record_no"),  # "only" after the object: in the claim's text
+])
+def test_a_restricted_keys_no_denies_the_restriction(response, contradiction):
+    ctx = json.dumps({"name": "Griddle Hollow", "attributes": {"BusinessAcceptsCreditCards":
+                                                               "True"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (contradiction is None, contradiction)
+
+
+def test_a_quote_mark_is_inches_only_after_digits():
+    # the quote closing "two over one" is no unit; 12" is twelve inches
+    quoted = find_numbers('the "one over two, two over one" rule')
+    assert all(m[3][0] == "number" for m in quoted)
+    assert [m[3] for m in find_numbers('a 12" pizza')] == [("quantity", "in", Decimal("12"))]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a compound's part is found as written where its key is a lemma: "wood-fired" (wood,
+    # fire) where the record's category writes "Wood Fired"
+    ("It sells wood-fired bagels.", True),
+    ("It sells wood-smoked bagels.", False),
+])
+def test_a_compound_is_found_where_its_parts_are_written_apart(response, supported):
+    ctx = json.dumps({"name": "Ember & Rye", "categories": "Wood Fired Bagels, Bagels"})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a brand in the plural ("walls of Hohners") is the brand
+    ("It stocks Hohner harmonicas.", True),
+    ("It stocks Bushman harmonicas.", False),
+])
+def test_a_brand_is_found_in_the_plural(response, supported):
+    ctx = _review("Blue Reed", "Walls of Hohners, Seydels, Suzukis in every key. Great "
+                               "harmonicas.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "X earns praise": what reviews give weighs nothing; X is the claim
+    ("Earl earns praise.", True),
+    ("The in-house tune-up earns raves.", True),
+    ("Marcus earns praise.", False),
+])
+def test_earning_praise_is_a_claim_about_its_subject(response, supported):
+    ctx = _review("Blue Reed", "Earl let me try a couple through his little test amp. "
+                               "Earl's in-house tune-up is worth it.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+@pytest.mark.parametrize(("street", "contradiction"), [
+    # "stairs with no elevator, tough street parking, ...": the parser makes the parking an
+    # apposition of the elevator; nothing renames what is not there, so the parking is an
+    # item of the list, looked up alone and not denied by the elevator's "no"
+    ("True", None),
+    ("False", "record_no"),
+])
+def test_an_apposition_to_a_denied_thing_is_a_list_item(street, contradiction):
+    ctx = json.dumps({"name": "Pressing Tours", "attributes": {
+        "BusinessParking": f"{{'garage': False, 'street': {street}}}"}})
+    r = evaltools.score(CAFE_Q, ctx, "Downsides include many stairs with no elevator, tough "
+                                     "street parking, booking about two weeks ahead for "
+                                     "Saturdays, and tours running only three days a week.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim" and "parking" in a.text]
+    assert claim.text == "tough street parking"
+    assert claim.contradiction == contradiction
+
+
+@pytest.mark.parametrize(("review", "supported"), [
+    # who someone is to the place is looked up, however common the word, and not as a
+    # paraphrase (WordNet's founder is a "beginner"): "the studio's founder" where the
+    # reviews only name Theo is invented, and a business record never naming a founder
+    # says so ("record_absent", as for an amenity it never mentions)
+    ("We watched Theo make a vase in the beginner class.", False),
+    ("Theo, who founded the studio in 2009, made a vase.", True),
+    ("The founder, Theo, made a vase.", True),
+])
+def test_a_persons_relation_to_the_place_is_looked_up(review, supported):
+    r = evaltools.score(CAFE_Q, _review("Glass Studio", review),
+                        "Theo, the studio's founder, made a vase.")
+    claim = next(a for a in r.anchors if a.kind == "claim" and a.text.endswith("founder"))
+    assert claim.supported is supported
+    assert claim.contradiction == (None if supported else "record_absent")
+
+
+def test_a_reviewer_who_owns_a_dog_is_no_relation():
+    # "owner" as a subject is a reviewer (a dog's owner), not the business's owner
+    r = evaltools.score(CAFE_Q, _review("Paws Inn", "They gave my dog a water bowl."),
+                        "One dog owner noted a water bowl.")
+    assert [(a.supported, a.contradiction) for a in r.anchors if a.kind == "claim"] == [
+        (True, None)]

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evaltools.scoring.anchors.claims import KIND_NOUNS, REVIEW_FRAMING, TITLES
+from evaltools.scoring.anchors.claims import KIND_NOUNS, RELATION_NOUNS, REVIEW_FRAMING, TITLES
 from evaltools.scoring.anchors.dates import DECADE_WORDS
 from evaltools.scoring.anchors.mentions import (
     Mention,
@@ -730,6 +730,34 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str],
         and not index.locate(w.word)))
 
 
+def absent_relations(claim, context: ContextFeatures) -> tuple[str, ...]:
+    """The word by which ``claim`` says what a named person is to the place or to another
+    person (one of :data:`~evaltools.scoring.anchors.claims.RELATION_NOUNS`, the head of
+    what the claim says the person is: *Theo, the studio's founder*; *Ana is the owner*),
+    where the context never uses it under any form the matcher reads. Asked of a business's
+    records only: a founder or an owner the record and its reviews never name is one the
+    response invents. Not a reviewer who owns a dog (*one owner said ...*: the subject).
+
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp, cfg = load_pipeline(), load_config()
+    >>> c = context_features(nlp("We watched Theo make a vase. Ana, the owner, was kind."), cfg)
+    >>> [absent_relations(x, c) for x in extract_claims(nlp(
+    ...     "Theo, the studio's founder, made a vase. Ana, the owner, was kind. "
+    ...     "One owner said her dog loved it."))]
+    [('founder',), (), (), ()]
+    """
+    if claim.verb != "be" or claim.negated or not any(
+            w.role == "subject" and w.name for w in claim.words):
+        return ()
+    index = context.index.sentences
+    return tuple(w.word.text for w in claim.words
+                 if w.role == "predicate" and w.head and w.word.key in RELATION_NOUNS
+                 and not index.locate(w.word))
+
+
 def _offers(claim, verbs: frozenset[str]) -> bool:
     """Whether ``claim`` says the business offers its object: an affirmed, active verb of
     ``verbs`` whose subject is no name (a person the reviews name, *Owner Renee gives a
@@ -972,7 +1000,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             # the matcher does not support); "a family-owned diner" where the record never
             # says so (any claim: the diner may be one the record names)
             added = (() if s.supported else absent_amenities(c, context, amenities, offering)
-                     ) + tuple(
+                     + absent_relations(c, context)) + tuple(
                 said for start, _, said in unstated if c.start <= start < c.end)
             if added:
                 s = dataclasses.replace(s, supported=False, contradiction="record_absent",

@@ -66,6 +66,8 @@ _ABBREVIATION = re.compile(r"^(?=.*[A-Z])(?:[A-Za-z]{1,2}\.)+[A-Za-z]?$")
 _DROP = str.maketrans("", "", _HYPHENS)
 #: The site a web address names: ``www.webmd.com`` is found as *WebMD*.
 _SITE = re.compile(r"(?:https?://)?(?:www\d?\.)?([a-z0-9-]+)\.[a-z]{2,}")
+#: A capitalised word right after a word (*Georges Herpin*): one name.
+_NAME_AFTER = re.compile(r"[ \t]+[A-Z]")
 _INNER_DASH = re.compile(r"(?<=\w)[-\u2010-\u2014\u2212](?=\w)")
 #: Zipf frequency at or above which a word carries no information (``the`` is 7.7).
 ZIPF_CEILING = 8.0
@@ -904,9 +906,22 @@ class SentenceIndex:
             found.update(self.code_positions(word))
         if not found and word.text[:1].isupper():
             found = set(self.name_form_positions(word))
+        if (not found and word.text[:1].isupper() and word.pos == "PROPN"
+                and len(word.key) >= 4 and word.key.isalpha()):
+            # a brand in the plural: "a Hohner" where a review says "walls of Hohners, ...";
+            # not a word of a longer name ("Georges Herpin" is not "George Herpin")
+            other = (word.key[:-1] if word.key.endswith("s") and not word.key.endswith("ss")
+                     else word.key + "s")
+            found = {j for j in self.positions(other)
+                     if not _NAME_AFTER.match(self.text, self._starts[j] + len(other))}
         if not found and is_acronym(word.text):
             return self.expansions(word.key)
         if len(word.parts) > 1:
+            # a part as written, where its key is its lemma: "wood-fired" (wood, fire) is
+            # found where a record's "Wood Fired Bagels" writes "fired"
+            written = [fold(p) for p in re.split(f"[{JOINERS}]", word.text) if p]
+            as_written = dict(zip(word.parts, written, strict=True)) if len(
+                written) == len(word.parts) else {}
             parts = [word.parts[0], *(p for p in word.parts[1:] if p not in LIGHT_PARTS)]
             counted = [p for p in parts[1:] if p != "per"]
             if parts[0].isdigit() and (parts[1:] == list(AGE_PARTS) or (
@@ -918,10 +933,14 @@ class SentenceIndex:
                 s = self.sentences(p)
                 if p in PART_PLURALS:
                     s = s | self.sentences(PART_PLURALS[p])
+                if as_written.get(p, p) != p:
+                    s = s | self.sentences(as_written[p])
                 together = s if together is None else together & s
             if together:
-                found.update(j for j in self.positions(parts[0])
-                             if self._word_sent[j] in together)
+                first = (*self.positions(parts[0]), *(self.positions(as_written[parts[0]])
+                                                      if as_written.get(parts[0], parts[0])
+                                                      != parts[0] else ()))
+                found.update(j for j in first if self._word_sent[j] in together)
         return tuple(sorted(found))
 
     def code_positions(self, word: Word) -> tuple[int, ...]:

@@ -125,6 +125,15 @@ ENTITY_NOUNS = frozenset({
     # atmosphere is casual* for ``Ambience: casual``): what the claim says of it is checked
     "vibe", "atmosphere", "ambience", "ambiance",
 })
+#: Nouns that name what a person is to a place or to another person (*Theo, the studio's
+#: founder*; *Rosa, his wife*): as the head of what a claim says someone is, looked up however
+#: common, since a relation the context never gives is a fact invented about that person; not
+#: as a subject (*one owner said ...* is a reviewer who owns a dog).
+RELATION_NOUNS = frozenset({
+    "founder", "cofounder", "owner", "coowner", "proprietor", "wife", "husband", "son",
+    "daughter", "father", "mother", "brother", "sister", "grandson", "granddaughter",
+    "grandfather", "grandmother", "nephew", "niece", "cousin", "uncle", "aunt",
+})
 #: What reviewers do with what they review ("customers rave about the pancakes"): with a
 #: reviewer as subject the verb weighs nothing; what is praised is the claim.
 REVIEW_VERBS = frozenset({
@@ -133,6 +142,16 @@ REVIEW_VERBS = frozenset({
     "love", "like", "enjoy", "recommend", "rate", "point", "comment", "remark", "express",
     "credit", "value",
 })
+#: Verbs by which a thing receives what reviews say of it (*Earl earns praise*, *the patio
+#: draws compliments*): with one of :data:`PRAISE_NOUNS` as object, neither weighs anything;
+#: the claim is its subject, and what it is praised for.
+RECEIVING_VERBS = frozenset({"earn", "draw", "win", "garner", "receive", "attract"})
+#: Adverbs that restrict what a verb says to its object (*accepts cash only*): part of the
+#: claim's text, where a record's *cash only: no* reads them.
+RESTRICTING = frozenset({"only", "exclusively"})
+#: What reviews give a thing (*praise*, *raves*, *complaints*).
+PRAISE_NOUNS = frozenset({"praise", "compliment", "complaint", "criticism", "rave", "kudos",
+                          "acclaim", "gripe", "compliments", "complaints", "raves", "gripes"})
 #: Verbs of reviewing that weigh nothing in an agentless passive too ("the pizza is
 #: praised", "parking was described as limited"); not "called", "found" or "said", which
 #: in the passive name or state ("a novel called ...", "it was found in 1990").
@@ -1251,6 +1270,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
     reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
+    praise = frozenset(token_key(o) for o in objs
+                       if _lemma(o) in PRAISE_NOUNS or o.lower_ in PRAISE_NOUNS)
+    praised = _lemma(pred) in RECEIVING_VERBS and bool(praise)
     listing = (subj is not None and not passive and subj.tag_ == "NNS"
                and _lemma(pred) in LISTING_VERBS
                and not any(c.dep_ == "det" and c.lower_ in DEMONSTRATIVES
@@ -1291,7 +1313,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         agentless = passive and not any(c.dep_ == "agent" for c in pred.children)
         light = AVAILABILITY_WORDS | KIND_VERBS | KIND_NOUNS | (
             REVIEW_VERBS if reviewer else PRAISE_VERBS if agentless else frozenset()) | (
-            LISTING_VERBS if listing else frozenset())
+            LISTING_VERBS if listing else frozenset()) | (
+            RECEIVING_VERBS | praise if praised else frozenset())
         pred_words = [dataclasses.replace(w, weight=0.0, head=False)
                       if w.word.key in light and not w.qualifier else w
                       for w in pred_words]
@@ -1313,7 +1336,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             span_tokens = [t for t in shared if not group or t.i <= max(
                 x.i for x in obj_tokens or [pred])] + obj_tokens
             span_tokens += [c for c in pred.children
-                            if c.dep_ in ("aux", "auxpass", "neg") and c.i < pred.i]
+                            if (c.dep_ in ("aux", "auxpass", "neg") and c.i < pred.i)
+                            or (c.dep_ == "advmod" and c.lower_ in RESTRICTING)]
             if own_subject and subj.i < pred.i:
                 span_tokens += subj_tokens
         else:
@@ -1431,6 +1455,10 @@ def _appositive_claims(tok, words: _Words) -> list[Claim]:
         items = _listed_items(tok)
         if items:
             return [c for c in (_list_item_claim(t, head, words) for t in items) if c]
+        if any(_no_det(c) for c in head.children):  # "stairs with no elevator, tough street
+            # parking": nothing renames what is not there; a list item, looked up alone
+            item = _list_item_claim(tok, head, words)
+            return [item] if item else []
     if words.mention_at(tok.idx, tok.idx + len(tok.text)):
         return []
     # a list of bare nouns the parser read as an apposition ("doesn't offer seating, Wi-Fi,

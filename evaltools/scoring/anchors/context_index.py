@@ -47,6 +47,8 @@ from evaltools.scoring.anchors.claims import (
     ENTITY_NOUNS,
     HYPOTHETICAL_CUES,
     KEY_YES_NO,
+    RELATION_NOUNS,
+    RESTRICTING,
     SET_ASIDE,
     Claim,
     ClaimWord,
@@ -105,6 +107,11 @@ MISS_SCAN = 256
 #: A key that says "no" itself (*no music*, *not listed*): its piece's value is read twice over.
 _KEY_NEGATION = re.compile(r"\b(?:no|not|non|without)\b", re.IGNORECASE)
 
+#: A key that restricts its thing (*cash only*): its "no" denies the restriction, not the
+#: thing (*cash only: no* says cash is taken, and more besides); a claim that restricts it
+#: too (*it only takes cash*) is what it denies.
+_KEY_ONLY = re.compile(r"\b(?:" + "|".join(sorted(RESTRICTING)) + r")\b", re.IGNORECASE)
+
 
 #: Heads of a record's keys that name a kind of service by a thing (*table service: no*),
 #: or a means of payment by its kind (*credit cards: no*): the key denies that service or
@@ -159,7 +166,7 @@ class ContextIndex:
 
     __slots__ = ("_aff", "_aff_pos", "_beside_memo", "_elided", "_keyed", "_mention_unit",
                  "_mentions", "_modified", "_modifiers", "_neg", "_neg_pos", "_no_key", "_no_pos",
-                 "_pronoun", "_roles", "_unit",
+                 "_only_no", "_pronoun", "_roles", "_unit",
                  "_unit_memo", "_yes_key", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
@@ -197,7 +204,8 @@ class ContextIndex:
         self._unit = unit
         self.spans = tuple(unit_spans)
         pieces = [(m.start(), m.end(), m.group("value").lower() != "yes",
-                   bool(_KEY_NEGATION.search(m.group(), 0, m.start("value") - m.start())))
+                   bool(_KEY_NEGATION.search(m.group(), 0, m.start("value") - m.start())),
+                   bool(_KEY_ONLY.search(m.group(), 0, m.start("value") - m.start())))
                   for m in KEY_YES_NO.finditer(self.text)]
         piece_starts = [a for a, *_ in pieces]
 
@@ -205,12 +213,13 @@ class ContextIndex:
             """(True inside a "key: no" piece, False inside a "key: yes" one, else None;
             whether the piece's key itself is negated: "no music: no")."""
             i = bisect.bisect_right(piece_starts, pos) - 1
-            return pieces[i][2:] if i >= 0 and pos < pieces[i][1] else (None, False)
+            return pieces[i][2:4] if i >= 0 and pos < pieces[i][1] else (None, False)
 
         neg: dict[str, set[int]] = {}
         aff: dict[str, set[int]] = {}
         no_key: dict[str, set[int]] = {}
         yes_key: dict[str, set[int]] = {}
+        only_no: dict[str, set[int]] = {}  # "cash" of "cash only: no"
         no_pos: set[int] = set()  # positions of words inside a "key: no" piece
         neg_pos: set[int] = set()  # positions of negated words
         aff_pos: set[int] = set()  # positions of affirmed words
@@ -228,6 +237,10 @@ class ContextIndex:
                 continue  # "I wish there was a sauna": neither affirmed nor negated
             key_negated, key_said_no = piece_at(w.start)
             i = bisect.bisect_right(piece_starts, w.start) - 1
+            if key_negated and i >= 0 and pieces[i][4]:
+                for f in w.forms:  # "cash only: no" denies only "only cash"
+                    only_no.setdefault(f, set()).add(unit[w.sent])
+                continue
             if key_negated is not None and i >= 0:
                 keyed_words.setdefault(unit[w.sent], {}).setdefault(
                     i, (set(), key_negated))[0].update(w.forms)
@@ -262,6 +275,7 @@ class ContextIndex:
         self._aff = {k: frozenset(v) for k, v in aff.items()}
         self._no_key = {k: frozenset(v) for k, v in no_key.items()}
         self._yes_key = {k: frozenset(v) for k, v in yes_key.items()}
+        self._only_no = {k: frozenset(v) for k, v in only_no.items()}
         self._no_pos = frozenset(no_pos)
         self._neg_pos = frozenset(neg_pos)
         self._aff_pos = frozenset(aff_pos)
@@ -303,7 +317,9 @@ class ContextIndex:
         # priced cafe* where the record says "moderate"), not for the subject's head
         if (w.role == "predicate" or not w.head) and not w.name and not w.qualifier:
             found = found | self.sentences.find_derived(w.word)
-        if paraphrase and not w.name and not w.qualifier:
+        if paraphrase and not w.name and not w.qualifier and w.word.key not in RELATION_NOUNS:
+            # (kin and roles are read as written or derived: WordNet's founder is a "beginner",
+            # a mother a "sire")
             found = found | self.sentences.find_paraphrase(w.word, cosine)
         return self._units(found)
 
@@ -350,6 +366,9 @@ class ContextIndex:
                           and (s in self._neg.get(w.word.key, ())
                                or s in self._aff.get(w.word.key, ()))), None)
             key = whole or key
+            if (not claim.negated and s in self._only_no.get(key, ())
+                    and _KEY_ONLY.search(claim.text)):
+                return "record_no"  # "it only takes cash" against "cash only: no"
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
@@ -516,8 +535,12 @@ class ContextIndex:
         vals = [self._value_units(m) for m in claim.values]
         # a subject that names the text's own entity by its kind (*the clinic*, *the
         # venue*) is looked for, not required: a record need not call itself so
-        required = [((w.head and w.weight >= head_rare_above) or w.qualifier or w.name
-                     or w.weight >= rare_above)
+        # what a claim says someone is to the place or a person (*Theo, the studio's founder*)
+        # is looked up however common the word: a relation the context never gives is invented
+        relation = claim.verb == "be"
+        required = [((w.head and (w.weight >= head_rare_above or (
+                        relation and w.role == "predicate" and w.word.key in RELATION_NOUNS)))
+                     or w.qualifier or w.name or w.weight >= rare_above)
                     and not (w.role == "subject" and w.word.key in ENTITY_NOUNS)
                     for w in claim.words]
         for w, f, req in zip(claim.words, found, required, strict=True):

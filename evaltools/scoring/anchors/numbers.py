@@ -202,10 +202,13 @@ def _alternation(forms, *, flexible_space: bool = True) -> str:
 
 # Written right after the digits only: "12in" is inches (" in " is a preposition),
 # "3x" is a multiple ("12 x 10" is a dimension, left as two numbers), "-200F" and "22C"
-# are degrees (reviewers drop the degree sign; "Ste 5 F" stays a letter).
+# are degrees (reviewers drop the degree sign; "Ste 5 F" stays a letter), and a quote
+# mark is inches or feet (12" or 6′; the quote after "two over one" closes a quotation).
+_QUOTE_UNITS = ('"', "″", "′")
 _UNIT_RE = (
-    f"(?i:{_alternation(_WORD_TO_UNIT)})|{_alternation(_SYMBOL_TO_UNIT)}"
-    "|(?<=[0-9])(?:in|[xX×FC])"
+    f"(?i:{_alternation(_WORD_TO_UNIT)})"
+    f"|{_alternation(s for s in _SYMBOL_TO_UNIT if s not in _QUOTE_UNITS)}"
+    f"|(?<=[0-9])(?:in|[xX×FC]|{'|'.join(_QUOTE_UNITS)})"
 )
 #: A scale's letter written right after the digits: degrees.
 _BARE_DEGREES = {"F": "°F", "C": "°C"}
