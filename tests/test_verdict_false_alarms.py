@@ -726,7 +726,7 @@ def test_a_records_no_denies_its_compound_not_the_compounds_modifier_or_another_
     assert judged("It is inexpensive, with counter service.") == [("is inexpensive", True, None)]
     # the compound itself, and a hyphenated form of it, are still denied
     assert judged("It has table service.") == [("has table service", False, "record_no")]
-    assert judged("It is table-service only.") == [("is table-service", False, "record_no")]
+    assert judged("It is table-service only.") == [("is table-service only", False, "record_no")]
 
 
 def test_a_key_that_says_no_itself_denies_nothing_and_a_yes_is_not_negated_from_beside_it():
