@@ -889,10 +889,14 @@ class SentenceIndex:
         a name it abbreviates (:meth:`expansions`), or (a code or a capitalised name) the
         name or code it stands for (:meth:`code_positions`; a capitalised word also where
         it is found as itself) or the name's other form
-        (:meth:`name_form_positions`: *Belgian* for *Belgium*).
+        (:meth:`name_form_positions`: *Belgian* for *Belgium*), or (a one-word name of four
+        letters or more) the name in the other number, not as a word of a longer name
+        (*Hohner* where *Hohners, Seydels* stands; not *George* for *Georges Herpin*).
 
         ``e-mail`` is found as ``email``, ``e-mail`` or ``e mail``; ``email``
-        is found as ``e-mail`` too (the compound's key is indexed). A part after
+        is found as ``e-mail`` too (the compound's key is indexed), and a part also as
+        written where its key is a lemma (``wood-fired``, parts *wood* and *fire*, where
+        *Wood Fired* stands). A part after
         the first that only says "of that kind" (:data:`LIGHT_PARTS`) is not
         looked for: *hipster-style* is found where *hipster* is, and an age
         (*23-year-old*, :data:`AGE_PARTS`) or a count of people (*60-guest*,
@@ -937,9 +941,9 @@ class SentenceIndex:
                     s = s | self.sentences(as_written[p])
                 together = s if together is None else together & s
             if together:
-                first = (*self.positions(parts[0]), *(self.positions(as_written[parts[0]])
-                                                      if as_written.get(parts[0], parts[0])
-                                                      != parts[0] else ()))
+                head = parts[0]
+                first = self.positions(head) + (self.positions(as_written[head])
+                                                if as_written.get(head, head) != head else ())
                 found.update(j for j in first if self._word_sent[j] in together)
         return tuple(sorted(found))
 

@@ -142,14 +142,15 @@ REVIEW_VERBS = frozenset({
     "love", "like", "enjoy", "recommend", "rate", "point", "comment", "remark", "express",
     "credit", "value",
 })
-#: Verbs by which a thing receives what reviews say of it (*Earl earns praise*, *the patio
-#: draws compliments*): with one of :data:`PRAISE_NOUNS` as object, neither weighs anything;
-#: the claim is its subject, and what it is praised for.
+#: Verbs by which a thing receives what reviews say of it (*Earl earns praise*, *the tune-up
+#: earns raves*): with one of :data:`PRAISE_NOUNS` as object, neither weighs anything; the
+#: claim is its subject, and what it is praised for.
 RECEIVING_VERBS = frozenset({"earn", "draw", "win", "garner", "receive", "attract"})
 #: Adverbs that restrict what a verb says to its object (*accepts cash only*): part of the
 #: claim's text, where a record's *cash only: no* reads them.
 RESTRICTING = frozenset({"only", "exclusively"})
-#: What reviews give a thing (*praise*, *raves*, *complaints*).
+#: What reviews give a thing (*praise*, *raves*, *complaints*); plurals too, read from the
+#: word as written, as the lemmatiser makes *raves* "raf".
 PRAISE_NOUNS = frozenset({"praise", "compliment", "complaint", "criticism", "rave", "kudos",
                           "acclaim", "gripe", "compliments", "complaints", "raves", "gripes"})
 #: Verbs of reviewing that weigh nothing in an agentless passive too ("the pizza is

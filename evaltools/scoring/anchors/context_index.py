@@ -109,7 +109,7 @@ _KEY_NEGATION = re.compile(r"\b(?:no|not|non|without)\b", re.IGNORECASE)
 
 #: A key that restricts its thing (*cash only*): its "no" denies the restriction, not the
 #: thing (*cash only: no* says cash is taken, and more besides); a claim that restricts it
-#: too (*it only takes cash*) is what it denies.
+#: too (*it accepts cash only*) is what it denies.
 _KEY_ONLY = re.compile(r"\b(?:" + "|".join(sorted(RESTRICTING)) + r")\b", re.IGNORECASE)
 
 
@@ -368,7 +368,7 @@ class ContextIndex:
             key = whole or key
             if (not claim.negated and s in self._only_no.get(key, ())
                     and _KEY_ONLY.search(claim.text)):
-                return "record_no"  # "it only takes cash" against "cash only: no"
+                return "record_no"  # "accepts cash only" against "cash only: no"
             seen = {True} if s in self._neg.get(key, ()) else set()
             if s in self._aff.get(key, ()):
                 seen.add(False)
