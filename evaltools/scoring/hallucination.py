@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evaltools.scoring.anchors.claims import KIND_NOUNS, RELATION_NOUNS, REVIEW_FRAMING, TITLES
+from evaltools.scoring.anchors.claims import KIND_NOUNS, REVIEW_FRAMING, TITLES
 from evaltools.scoring.anchors.dates import DECADE_WORDS
 from evaltools.scoring.anchors.mentions import (
     Mention,
@@ -732,8 +732,8 @@ def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str],
 
 def absent_relations(claim, context: ContextFeatures) -> tuple[str, ...]:
     """The word by which ``claim`` says what a named person is to the place or to another
-    person (one of :data:`~evaltools.scoring.anchors.claims.RELATION_NOUNS`, the head of
-    what the claim says the person is: *Theo, the studio's founder*; *Ana is the owner*),
+    person (:attr:`~evaltools.scoring.anchors.claims.Claim.relations`: *Theo, the studio's
+    founder*; *Ana is the owner*),
     where the context never uses it under any form the matcher reads. Asked of a business's
     records only: a founder or an owner the record and its reviews never name is one the
     response invents. Not a reviewer who owns a dog (*one owner said ...*: the subject).
@@ -749,13 +749,10 @@ def absent_relations(claim, context: ContextFeatures) -> tuple[str, ...]:
     ...     "One owner said her dog loved it."))]
     [('founder',), (), (), ()]
     """
-    if claim.verb != "be" or claim.negated or not any(
-            w.role == "subject" and w.name for w in claim.words):
+    if claim.negated or not any(w.role == "subject" and w.name for w in claim.words):
         return ()
     index = context.index.sentences
-    return tuple(w.word.text for w in claim.words
-                 if w.role == "predicate" and w.head and w.word.key in RELATION_NOUNS
-                 and not index.locate(w.word))
+    return tuple(w.word.text for w in claim.relations if not index.locate(w.word))
 
 
 def _offers(claim, verbs: frozenset[str]) -> bool:

@@ -923,7 +923,7 @@ class SentenceIndex:
         if len(word.parts) > 1:
             # a part as written, where its key is its lemma: "wood-fired" (wood, fire) is
             # found where a record's "Wood Fired Bagels" writes "fired"
-            written = [fold(p) for p in re.split(f"[{JOINERS}]", word.text) if p]
+            written = [fold(p) for p in _INNER_DASH.split(word.text) if p]
             as_written = dict(zip(word.parts, written, strict=True)) if len(
                 written) == len(word.parts) else {}
             parts = [word.parts[0], *(p for p in word.parts[1:] if p not in LIGHT_PARTS)]

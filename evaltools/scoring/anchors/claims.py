@@ -361,6 +361,16 @@ class Claim:
     definite: bool = False
     antecedent: tuple[ClaimWord, ...] = ()
 
+    @property
+    def relations(self) -> tuple[ClaimWord, ...]:
+        """The words by which the claim says what someone is to a place or a person: the
+        heads of its predicate among :data:`RELATION_NOUNS` in a claim of *be* (*Theo, the
+        studio's founder*), looked up however common; not a subject (*one owner said*)."""
+        if self.verb != "be":
+            return ()
+        return tuple(w for w in self.words if w.role == "predicate" and w.head
+                     and w.word.key in RELATION_NOUNS)
+
     def to_dict(self) -> dict:
         return {"text": self.text, "start": self.start, "end": self.end,
                 "subject": self.subject, "verb": self.verb, "object": self.object,
@@ -1271,9 +1281,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
     reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
-    praise = frozenset(token_key(o) for o in objs
-                       if _lemma(o) in PRAISE_NOUNS or o.lower_ in PRAISE_NOUNS)
-    praised = _lemma(pred) in RECEIVING_VERBS and bool(praise)
+    praise = frozenset(token_key(o) for o in objs if _lemma(o) in PRAISE_NOUNS
+                       or o.lower_ in PRAISE_NOUNS) if _lemma(pred) in RECEIVING_VERBS else ()
+    praised = bool(praise)
     listing = (subj is not None and not passive and subj.tag_ == "NNS"
                and _lemma(pred) in LISTING_VERBS
                and not any(c.dep_ == "det" and c.lower_ in DEMONSTRATIVES

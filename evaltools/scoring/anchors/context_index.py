@@ -537,9 +537,8 @@ class ContextIndex:
         # venue*) is looked for, not required: a record need not call itself so
         # what a claim says someone is to the place or a person (*Theo, the studio's founder*)
         # is looked up however common the word: a relation the context never gives is invented
-        relation = claim.verb == "be"
-        required = [((w.head and (w.weight >= head_rare_above or (
-                        relation and w.role == "predicate" and w.word.key in RELATION_NOUNS)))
+        relations = claim.relations
+        required = [((w.head and (w.weight >= head_rare_above or w in relations))
                      or w.qualifier or w.name or w.weight >= rare_above)
                     and not (w.role == "subject" and w.word.key in ENTITY_NOUNS)
                     for w in claim.words]
