@@ -54,12 +54,14 @@ def test_forward_selection_keeps_what_transfers_and_stops():
     assert forward_select(f, ["constant"], start=("x",)) == ("x",)
 
 
-def test_objective_is_the_worst_margin_plus_a_quarter_of_the_mean():
+def test_objective_is_the_mean_while_every_set_beats_its_baseline():
     # Set a: x ranks all 16 (positive, negative) pairs right (AUROC 1); set b: x = i with
     # the labels 0 1 0 0 1 1 0 1 ranks 1 + 3 + 3 + 4 = 11 of 16 pairs right (the positives at
     # 1, 4, 5, 7 above the negatives at 0, 2, 3, 6: AUROC 0.6875). Either set alone fits a
     # rising x, so the LODO AUROCs are 1 and 0.6875. Baseline column: 0.5 on a (constant),
-    # 1.0 on b (equal to the label). Margins 0.5 and -0.3125; mean AUROC 0.84375.
+    # 1.0 on b (equal to the label). Margins 0.5 and -0.3125: b is under its baseline, so
+    # the objective is -1 - 0.3125. A baseline column of 0.5 on both leaves margins 0.5
+    # and 0.1875: the mean AUROC, 0.84375.
     rows = []
     for i in range(8):
         rows.append({"dataset": "a", "label": int(i >= 4), "x": float(i), "base": 0.0})
@@ -68,10 +70,11 @@ def test_objective_is_the_worst_margin_plus_a_quarter_of_the_mean():
     f = pd.DataFrame(rows)
     assert lodo_aurocs(f, ["x"]) == {"a": 1.0, "b": 0.6875}
     assert _objective(f, ["x"], "label", "dataset", 1.0, ["base"]) == pytest.approx(
-        -0.3125 + 0.25 * 0.84375)
-    # without baselines the margin is the AUROC itself
-    assert _objective(f, ["x"], "label", "dataset", 1.0, []) == pytest.approx(
-        0.6875 + 0.25 * 0.84375)
+        -1.3125)
+    assert _objective(f.assign(flat=0.0), ["x"], "label", "dataset", 1.0,
+                      ["flat"]) == pytest.approx(0.84375)
+    # without baselines the margin is the AUROC itself: the mean
+    assert _objective(f, ["x"], "label", "dataset", 1.0, []) == pytest.approx(0.84375)
 
 
 def test_nested_selection_records_its_choice_per_held_out_set():
