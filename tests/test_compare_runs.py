@@ -206,10 +206,10 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     before = changed[changed.index("<h4>Before"):changed.index("<h4>Now")]
     now = changed[changed.index("<h4>Now"):]
     assert "&#36;40</mark>.</div>" in before and "&#36;75" not in before
-    assert "hallucination probability 0.10 &lt; 0.75" in before
+    assert "hallucination probability 0.09 &lt; 0.75" in before
     assert "evaltools-unsupported" in now and "&#36;75</mark> with the stand." in now
     assert "not supported by the context: number “$75”" in now
-    assert "hallucination probability 0.74 &gt;= 0.25 with an unsupported number or date" in now
+    assert "hallucination probability 0.77 &gt;= 0.75 (safety first; calibration)" in now
     assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
 
 

@@ -1139,7 +1139,12 @@ WASHINGTON = ("Under Washington law, drivers must show a license and registratio
 def test_a_claim_naming_what_the_context_never_mentions_fails_from_its_own_probability():
     q = "What must I show when pulled over?"
     alone = evaltools.score(q, WASHINGTON, "Under California law, drivers must show a license.")
-    assert alone.hallucination == 1.0 and alone.reasons[0] == (
+    assert alone.hallucination == 1.0 and alone.verdict == "FAIL"
+    # S_hall alone fails it whatever P: under the calibration's threshold (0.75), the clause
+    # names the name
+    under = dataclasses.replace(alone, verdict_inputs=dataclasses.replace(
+        alone.verdict_inputs, probability=(0.5, 0.75)))
+    assert redecide(under, load_config()).reasons[0] == (
         "hallucination 1.00 > 0.5 with a name the context never mentions (safety first)")
     # with a supported claim beside it S_hall is 1/2, not > 0.5: the probability decides
     bad = evaltools.score(q, WASHINGTON, "Under California law, drivers must show a license. "
@@ -1407,8 +1412,8 @@ def test_a_long_response_fails_from_the_long_responses_threshold():
     assert long.verdict_inputs.response_words == 71 == len(MUSEUM_LONG.split())
     assert long.verdict_inputs.to_dict()["response_words"] == 71
     p = long.verdict_inputs.probability[0]
-    assert p < 0.6 and long.verdict == "PASS"   # one invented detail among many supported
-    assert long.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.6, ")
+    assert p < 0.65 and long.verdict == "PASS"   # one invented detail among many supported
+    assert long.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.65, ")
     at = {"long_fail_probability": round(p, 2) - 0.01}   # just under P
     v = redecide(long, load_config().replace(hallucination=at))
     assert v.verdict == "FAIL" and v.reasons[0] == (
@@ -2055,7 +2060,9 @@ def test_the_term_clause_fails_from_its_own_probability():
             "prices were fair for the work she did at Studio Lumen in Tampa. ")
     added = "Renata also offers complimentary consultations."
     r = evaltools.score(CAFE_Q, SALON, opening + more + added)
-    assert r.verdict_inputs.response_words >= 60 and r.verdict == "FAIL"
+    assert r.verdict_inputs.response_words >= 60 and r.verdict_inputs.term_absent
+    # the clause decides it: FAIL exactly when P reaches term_fail_probability (0.5)
+    assert (r.verdict == "FAIL") == (r.verdict_inputs.probability[0] >= 0.5)
     # under 60 words the probability alone decides: one word weighs more in it there
     short = evaltools.score(CAFE_Q, SALON, opening + added)
     assert short.verdict_inputs.term_absent and short.verdict_inputs.response_words < 60

@@ -243,7 +243,7 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
     ex = ScoreExplorer(query="", context=MUSEUM, response=MUSEUM_LONG)
     assert not (ex.result.verdict_inputs.answer or ex.result.verdict_inputs.summary)
     p = ex.result.verdict_inputs.probability[0]
-    assert ex.sliders["long_probability"].value == 0.6 and p < 0.6
+    assert ex.sliders["long_probability"].value == 0.65 and p < 0.65
     assert ex.verdict.verdict == "PASS"
     ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # 71 words: the long threshold
     assert ex.verdict.verdict == "FAIL" and ex.verdict.reasons[0].endswith(
@@ -251,12 +251,12 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
     ex.set_thresholds(probability=round(p, 2) - 0.01, long_probability=1.0)
     assert ex.verdict.reasons[0].endswith("(safety first; calibration)")
     ex.reset_thresholds()
-    assert ex.sliders["long_probability"].value == 0.6 and ex.verdict.verdict == "PASS"
+    assert ex.sliders["long_probability"].value == 0.65 and ex.verdict.verdict == "PASS"
 
 
 @pytest.mark.parametrize(("query", "shape", "slider", "value", "said", "other"), [
     # a question over prose passages (a RAG answer); an instruction is none
-    ("What is the Harbour Museum like?", "answer", "answer_probability", 0.65, "an answer",
+    ("What is the Harbour Museum like?", "answer", "answer_probability", 0.7, "an answer",
      "Tell me about the Harbour Museum."),
     # an instruction about prose (a summary); a question is none
     ("Summarize the following text in about 70 words.", "summary", "summary_probability",
@@ -269,7 +269,7 @@ def test_a_shapes_slider_moves_its_long_threshold_and_not_anothers(query, shape,
     ex = ScoreExplorer(query=query, context=MUSEUM, response=MUSEUM_LONG)
     assert getattr(ex.result.verdict_inputs, shape)
     p = ex.result.verdict_inputs.probability[0]
-    assert ex.sliders[slider].value == value and p < min(value, 0.6)
+    assert ex.sliders[slider].value == value and p < min(value, 0.65)
     assert ex.verdict.verdict == "PASS"
     ex.set_thresholds(long_probability=round(p, 2) - 0.01)   # not this shape's threshold
     assert ex.verdict.verdict == "PASS"

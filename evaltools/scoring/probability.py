@@ -18,8 +18,12 @@ content, the span model's highest span probability, absent rare words, unsupport
 the share of unsupported proper-noun weight and the names no source mentions; beside them
 what only a business record has (a record's own value denying a claim, an amenity it never
 mentions), weighed on the written probe and measured on its later batches
-(``docs/validity.md``, "Twenty-seventh round"). Response length (``log_response_words``) was
-kept by that test until the span probability joined; with it, it no longer pays.
+(``docs/validity.md``, "Twenty-seventh round"); and how many claims and how many numbers the
+context does not back (log counts), which forward selection leaving one set out adds once the
+probe's batches 1-136 are one development set ("Thirty-ninth round"). Response length
+(``log_response_words``) was kept by that test until the span probability joined; with it,
+it no longer pays, and in the written probe it is an artefact of how twins were written (an
+invented detail makes one longer than its original).
 
 Fitting (:func:`evaltools.calibration.learned.fit_calibration`) uses scikit-learn:
 ``StandardScaler`` then
@@ -40,7 +44,8 @@ True
 ...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
 ...         "unsupported_share": unsupported, "span_probability_max": span,
 ...         "novel_rare": rare, "numbers_unsupported": numbers, "names_unsupported": names,
-...         "log_absent_names": absent, "amenity_absent": amenity, "record_denied": denied}}
+...         "log_absent_names": absent, "amenity_absent": amenity, "record_denied": denied,
+...         "log_unsupported_claims": math.log1p(absent), "log_unsupported_numbers": 0.0}}
 >>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0, 1.0, 1.1))
 >>> q = cal.probability(record(0.0, 0.0, 0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
@@ -138,7 +143,8 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 #: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
 DEFAULT_FEATURES: tuple[str, ...] = (
     "unsupported_share", "span_probability_max", "novel_rare", "numbers_unsupported",
-    "names_unsupported", "log_absent_names", "amenity_absent", "record_denied")
+    "names_unsupported", "log_absent_names", "amenity_absent", "record_denied",
+    "log_unsupported_claims", "log_unsupported_numbers")
 
 
 def _signals(d: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -254,33 +254,33 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     ... # doctest: +NORMALIZE_WHITESPACE
     'hallucination probability 0.45 >= 0.3 with an amenity or provenance the record never
     mentions (safety first)'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
+    >>> decide(0.8, 1.0, 0.2, probability=(0.52, 0.7), term_absent=True,
     ...        response_words=60).reasons[0]
-    'hallucination probability 0.47 >= 0.45 with a word the context never uses (safety first)'
-    >>> decide(0.8, 1.0, 0.9, probability=(0.44, 0.7), term_absent=True,
+    'hallucination probability 0.52 >= 0.5 with a word the context never uses (safety first)'
+    >>> decide(0.8, 1.0, 0.9, probability=(0.49, 0.7), term_absent=True,
     ...        response_words=60).verdict  # not from S_hall
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
+    >>> decide(0.8, 1.0, 0.2, probability=(0.52, 0.7), term_absent=True,
     ...        response_words=59).verdict  # a short response: P weighs each word already
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.47, 0.7), term_absent=True,
-    ...        response_words=60, answer=True).verdict  # a RAG answer: from 0.6
+    >>> decide(0.8, 1.0, 0.2, probability=(0.52, 0.7), term_absent=True,
+    ...        response_words=60, answer=True).verdict  # a RAG answer: from 0.65
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.61, 0.7), term_absent=True,
+    >>> decide(0.8, 1.0, 0.2, probability=(0.66, 0.75), term_absent=True,
     ...        response_words=60, answer=True).reasons[0]
-    'hallucination probability 0.61 >= 0.6 with a word the context never uses (safety first)'
-    >>> v = decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=60)
+    'hallucination probability 0.66 >= 0.65 with a word the context never uses (safety first)'
+    >>> v = decide(0.8, 1.0, 0.2, probability=(0.67, 0.75), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
-    ('FAIL', 'hallucination probability 0.62 >= 0.6 (safety first; calibration;
+    ('FAIL', 'hallucination probability 0.67 >= 0.65 (safety first; calibration;
               a response of 60 words or more)')
-    >>> decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=59).reasons[0][:45]
-    'hallucination probability 0.62 < 0.7, relevan'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.62, 0.7), response_words=60,
-    ...        answer=True).verdict   # a long RAG answer: from 0.65
+    >>> decide(0.8, 1.0, 0.2, probability=(0.67, 0.75), response_words=59).reasons[0][:44]
+    'hallucination probability 0.67 < 0.75, relev'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.67, 0.75), response_words=60,
+    ...        answer=True).verdict   # a long RAG answer: from 0.7
     'PASS'
-    >>> decide(0.8, 1.0, 0.2, probability=(0.66, 0.7), response_words=60,
+    >>> decide(0.8, 1.0, 0.2, probability=(0.71, 0.75), response_words=60,
     ...        answer=True).reasons[0]   # doctest: +NORMALIZE_WHITESPACE
-    'hallucination probability 0.66 >= 0.65 (safety first; calibration; an answer of 60 words
+    'hallucination probability 0.71 >= 0.7 (safety first; calibration; an answer of 60 words
      or more)'
     >>> decide(0.8, 1.0, 0.2, probability=(0.44, 0.7), response_words=60,
     ...        summary=True).verdict   # a long summary: from 0.45
