@@ -924,8 +924,8 @@ class SentenceIndex:
             # a part as written, where its key is its lemma: "wood-fired" (wood, fire) is
             # found where a record's "Wood Fired Bagels" writes "fired"
             written = [fold(p) for p in _INNER_DASH.split(word.text) if p]
-            as_written = dict(zip(word.parts, written, strict=True)) if len(
-                written) == len(word.parts) else {}
+            as_written = {p: w for p, w in zip(word.parts, written, strict=True)
+                          if w != p} if len(written) == len(word.parts) else {}
             parts = [word.parts[0], *(p for p in word.parts[1:] if p not in LIGHT_PARTS)]
             counted = [p for p in parts[1:] if p != "per"]
             if parts[0].isdigit() and (parts[1:] == list(AGE_PARTS) or (
@@ -937,13 +937,13 @@ class SentenceIndex:
                 s = self.sentences(p)
                 if p in PART_PLURALS:
                     s = s | self.sentences(PART_PLURALS[p])
-                if as_written.get(p, p) != p:
+                if p in as_written:
                     s = s | self.sentences(as_written[p])
                 together = s if together is None else together & s
             if together:
                 head = parts[0]
                 first = self.positions(head) + (self.positions(as_written[head])
-                                                if as_written.get(head, head) != head else ())
+                                                if head in as_written else ())
                 found.update(j for j in first if self._word_sent[j] in together)
         return tuple(sorted(found))
 
