@@ -3,7 +3,7 @@ than counting words?
 
     python benchmarks/validity.py FILE... [--held-out FILE...] [--config TOML]
         [--calibration JSON] [--markdown] [--json OUT] [--save-scored DIR]
-        [--resamples 1000] [--folds 5]
+        [--resamples 1000] [--folds 5] [--select [--select-from NAMES]] [--add-one]
 
 The headline is **leave one data set out** (LODO): for each input file, the
 learned probability's model is fitted on every other file and measured on that
@@ -15,8 +15,10 @@ the same way (features chosen by :func:`evaltools.calibration.lodo.forward_selec
 on the other files only); ``--select`` prints the features that selection
 chooses on all files (how ``DEFAULT_FEATURES`` was chosen), starting from
 ``unsupported_share`` or from the features ``--select-from`` names (``shipped``: the
-calibration's own, to ask what a selection would add to them). Held-out files
-get the model fitted on all the other files.
+calibration's own, to ask what a selection would add to them); ``--add-one`` prints, for
+each other signal added to the calibration's features alone, every file's LODO AUROC
+against the features without it, their mean and the worst margin over a file's best
+word-overlap baseline. Held-out files get the model fitted on all the other files.
 
 Each FILE holds labelled records (``query, context, response, label``; optional
 ``task`` and ``group``; ``benchmarks/devsets.py`` builds the development sets).
@@ -75,6 +77,7 @@ from evaltools.calibration.lodo import (  # noqa: E402
     fit_predict,
     forward_select,
     leave_one_dataset_out,
+    lodo_aurocs,
 )
 from evaltools.calibration.thresholds import recommend_threshold  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
@@ -409,6 +412,31 @@ def lodo_report(frame, features, *, nested: bool, resamples: int, seed: int) -> 
     return {"features": list(features), "rows": rows}
 
 
+def add_one_markdown(dev, features) -> str:
+    """Each signal not in ``features`` added to them alone: the LODO AUROC of every dev
+    file (the change against ``features`` alone), their mean and the worst margin over a
+    file's best word-overlap baseline (what :func:`forward_select` weighs)."""
+    from sklearn.metrics import roc_auc_score
+
+    names = sorted(dev["dataset"].unique())
+    best = {n: max(roc_auc_score(part["label"], part[b]) for b in WORD_OVERLAP_COLUMNS)
+            for n, part in dev.groupby("dataset")}
+    base = lodo_aurocs(dev, list(features))
+
+    def row(label, scores, delta):
+        cells = [f"{scores[n] - (base[n] if delta else 0.0):+.3f}" if delta
+                 else f"{scores[n]:.3f}" for n in names]
+        mean = sum(scores.values()) / len(scores)
+        worst = min(scores[n] - best[n] for n in names)
+        return f"| {label} | " + " | ".join(cells) + f" | {mean:.4f} | {worst:+.3f} |"
+
+    lines = ["| added | " + " | ".join(names) + " | mean | worst margin |",
+             "|" + "---|" * (len(names) + 3), row("(the calibration's features)", base, False)]
+    for c in [c for c in SIGNALS if c not in features]:
+        lines.append(row(f"`{c}`", lodo_aurocs(dev, [*features, c]), True))
+    return "\n".join(lines)
+
+
 def lodo_markdown(rep: dict) -> str:
     def ci(v):
         return f"{v['estimate']:.3f} [{v['low']:.3f}, {v['high']:.3f}]"
@@ -463,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--select-from", default="unsupported_share", metavar="NAMES",
                     help="comma-separated features the selection starts from ('shipped': "
                          "the calibration's own; default: unsupported_share)")
+    ap.add_argument("--add-one", action="store_true",
+                    help="print what each other signal adds to the calibration's features, "
+                         "leaving one set out")
     ap.add_argument("--no-lodo", action="store_true", help="skip the leave-one-dataset-out table")
     args = ap.parse_args(argv)
 
@@ -488,6 +519,9 @@ def main(argv: list[str] | None = None) -> int:
                 dev, [c for c in SIGNALS if c not in start], start=start,
                 baselines=WORD_OVERLAP_COLUMNS)
             print("forward selection on all dev files: " + ", ".join(chosen))
+        if args.add_one:
+            print(add_one_markdown(frame[~frame["held_out"]], calibration.feature_names))
+            print()
         lodo = lodo_report(frame, list(calibration.feature_names), nested=args.nested,
                            resamples=args.resamples, seed=args.seed)
         print("## Leave one data set out\n")

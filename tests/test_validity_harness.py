@@ -207,3 +207,26 @@ def test_select_from_starts_the_selection_from_the_given_features(harness, tmp_p
     with pytest.raises(SystemExit):
         harness.main([*files, *common, "--select-from", "no_such_signal"])
     assert "--select-from: not a signal: no_such_signal" in capsys.readouterr().err
+
+
+def test_add_one_reports_each_other_signal_against_the_features_alone(harness):
+    import pandas as pd
+
+    # three sets of four records; unsupported_share separates the labels in each, every
+    # other signal is 0 everywhere, every word-overlap baseline is 0.5 (AUROC 0.5)
+    n = 12
+    frame = pd.DataFrame({name: [0.0] * n for name in harness.SIGNALS})
+    frame["unsupported_share"] = [0.1, 0.2, 0.8, 0.9] * 3
+    frame["label"] = [0, 0, 1, 1] * 3
+    frame["dataset"] = ["a"] * 4 + ["b"] * 4 + ["c"] * 4
+    for col in harness.WORD_OVERLAP_COLUMNS:
+        frame[col] = 0.5
+    lines = harness.add_one_markdown(frame, ["unsupported_share"]).splitlines()
+    assert lines[0] == "| added | a | b | c | mean | worst margin |"
+    # leaving each set out, the other two teach the direction: AUROC 1 on each,
+    # mean 1, and 1 - 0.5 over the best baseline
+    assert lines[2] == "| (the calibration's features) | 1.000 | 1.000 | 1.000 | 1.0000 | +0.500 |"
+    others = [s for s in harness.SIGNALS if s != "unsupported_share"]
+    assert len(lines) == 3 + len(others)
+    # a signal that is the same everywhere adds exactly nothing
+    assert lines[3] == f"| `{others[0]}` | +0.000 | +0.000 | +0.000 | 1.0000 | +0.500 |"
