@@ -424,8 +424,8 @@ def add_one_markdown(dev, features) -> str:
     base = lodo_aurocs(dev, list(features))
 
     def row(label, scores, delta):
-        cells = [f"{scores[n] - (base[n] if delta else 0.0):+.3f}" if delta
-                 else f"{scores[n]:.3f}" for n in names]
+        cells = [f"{scores[n] - base[n]:+.3f}" if delta else f"{scores[n]:.3f}"
+                 for n in names]
         mean = sum(scores.values()) / len(scores)
         worst = min(scores[n] - best[n] for n in names)
         return f"| {label} | " + " | ".join(cells) + f" | {mean:.4f} | {worst:+.3f} |"
