@@ -20,7 +20,12 @@ For the written probe's batches (``benchmarks/probe.py`` builds them from
   and the verdicts of the pair (both FAIL, only the twin, only the original, neither); beside
   them, per task, the AUROC of the probability over all the task's outputs. A pair ranked
   right with a pooled AUROC far below it says that the edit is seen but that faithful outputs
-  differ among themselves by more than an edit moves one.
+  differ among themselves by more than an edit moves one;
+- per task, character precision, recall and F1 of the spans each output reports as
+  hallucinated, against the characters each twin's edit wrote (``probe.gold_spans``; a
+  faithful output's gold is empty, so its reported spans count against precision),
+  micro-averaged over the task's outputs, as ``span_model.py`` measures the probe; beside
+  them every unsupported span and the runs of absent words (``span_model.absent_runs``).
 
 Nothing is fitted; the figures depend only on the files and the configuration.
 """
@@ -36,6 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from probe import gold_spans  # noqa: E402  (this folder)
+from span_model import absent_runs, char_set, prf  # noqa: E402
 
 from evaltools.calibration.curves import roc  # noqa: E402
 from evaltools.config import load_config  # noqa: E402
@@ -124,6 +132,27 @@ def twin_table(rows: list[dict], kinds: dict[str, str]) -> list[str]:
     return out
 
 
+def span_table(rows: list[dict]) -> list[str]:
+    """The markdown lines of the span table (module docstring) from scored rows holding
+    ``id``, ``task``, ``label``, ``response``, ``context`` and ``unsupported_spans``."""
+    gold = {g["id"]: char_set(g["spans"]) for g in gold_spans(rows)}
+    out = ["| task | outputs | reported spans | every unsupported span | absent-word runs |",
+           "|---|---:|---|---|---|"]
+    tasks = sorted({r["task"] for r in rows if r["id"] in gold})
+    for task in (*tasks, "all"):
+        mine = [r for r in rows if r["id"] in gold and task in (r["task"], "all")]
+        truth = [gold[r["id"]] for r in mine]
+        cells = []
+        for pick in (lambda r: [(s["start"], s["end"]) for s in r["unsupported_spans"]
+                                if s.get("hallucinated")],
+                     lambda r: [(s["start"], s["end"]) for s in r["unsupported_spans"]],
+                     lambda r: absent_runs(r["response"], r["context"])):
+            m = prf([char_set(pick(r)) for r in mine], truth)
+            cells.append(f"P {m['precision']:.3f} R {m['recall']:.3f} F1 {m['f1']:.3f}")
+        out.append(f"| {task} | {len(mine)} | " + " | ".join(cells) + " |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("inputs", type=Path, nargs="+")
@@ -144,11 +173,14 @@ def main(argv: list[str] | None = None) -> int:
     failed: collections.Counter = collections.Counter()
     polar: collections.Counter = collections.Counter()
     scored: list[dict] = []
+    spans: list[dict] = []
     for path in args.inputs:
         frame = score_labelled(read_labelled(path), config=config)
         for row, p in zip(frame.to_dict("records"), calibration.probabilities(frame),
                           strict=True):
             fail = row["verdict"] == "FAIL"
+            spans.append({k: row.get(k) for k in ("id", "task", "label", "response", "context",
+                                                   "unsupported_spans")})
             if p is not None:
                 scored.append({"id": row["id"], "task": row.get("task", "-"),
                                "label": row["label"], "verdict": row["verdict"], "p": p})
@@ -173,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {kind} | {cells[0]} | {cells[1]} |")
     print()
     print("\n".join(twin_table(scored, {i: edit_kind(e) for i, e in edits.items()})))
+    print()
+    print("\n".join(span_table(spans)))
     return 0
 
 

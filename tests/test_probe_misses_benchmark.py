@@ -75,3 +75,26 @@ def test_twin_table_by_hand():
     assert lines[-1].endswith("| 0.667 |")
     assert "| qa | Contradiction | 2 | 25.0% | 50.0% | 0 | 1 | 0 | 1 |  |" in lines
     assert "| qa | Invented detail | 1 | 100.0% | 0.0% | 1 | 0 | 0 | 0 |  |" in lines
+
+
+def test_span_table_measures_reported_spans_against_each_twins_edit():
+    bench = load("probe_misses")
+    ctx = "It opens at 9 am."
+    original = "It opens at 9 am daily."
+    twin = "It opens at 10 am daily."  # the edit wrote characters 12-14 ("10")
+    rows = [
+        {"id": "q1", "task": "qa", "label": 0, "response": original, "context": ctx,
+         # a faithful output reporting "daily" (17-22): 5 characters against precision
+         "unsupported_spans": [{"start": 17, "end": 22, "hallucinated": True}]},
+        {"id": "q1_h", "task": "qa", "label": 1, "response": twin, "context": ctx,
+         "unsupported_spans": [{"start": 12, "end": 14, "hallucinated": True},
+                               {"start": 18, "end": 23, "hallucinated": False}]},
+    ]
+    lines = bench.span_table(rows)
+    # reported: 2 + 5 characters, 2 of them the edit's 2: P 2/7, R 1, F1 4/9
+    assert lines[2].startswith("| qa | 2 | P 0.286 R 1.000 F1 0.444 |")
+    # every unsupported span adds the twin's "daily" (5 more): P 2/12, R 1, F1 2/7
+    assert "| P 0.167 R 1.000 F1 0.286 |" in lines[2]
+    # absent-word runs: "daily" in both (5 + 5) and "10" (2): P 2/12
+    assert lines[2].endswith("| P 0.167 R 1.000 F1 0.286 |")
+    assert lines[3].startswith("| all | 2 |")
