@@ -179,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         for row, p in zip(frame.to_dict("records"), calibration.probabilities(frame),
                           strict=True):
             fail = row["verdict"] == "FAIL"
-            spans.append({k: row.get(k) for k in ("id", "task", "label", "response", "context",
-                                                   "unsupported_spans")})
+            if isinstance(row.get("unsupported_spans"), list):  # not an errored record
+                spans.append({k: row.get(k) for k in ("id", "task", "label", "response",
+                                                       "context", "unsupported_spans")})
             if p is not None:
                 scored.append({"id": row["id"], "task": row.get("task", "-"),
                                "label": row["label"], "verdict": row["verdict"], "p": p})
