@@ -74,6 +74,7 @@ from evaltools.calibration.learned import (  # noqa: E402
     features_frame,
 )
 from evaltools.calibration.lodo import (  # noqa: E402
+    best_baselines,
     fit_predict,
     forward_select,
     leave_one_dataset_out,
@@ -416,11 +417,8 @@ def add_one_markdown(dev, features) -> str:
     """Each signal not in ``features`` added to them alone: the LODO AUROC of every dev
     file (the change against ``features`` alone), their mean and the worst margin over a
     file's best word-overlap baseline (what :func:`forward_select` weighs)."""
-    from sklearn.metrics import roc_auc_score
-
     names = sorted(dev["dataset"].unique())
-    best = {n: max(roc_auc_score(part["label"], part[b]) for b in WORD_OVERLAP_COLUMNS)
-            for n, part in dev.groupby("dataset")}
+    best = best_baselines(dev, WORD_OVERLAP_COLUMNS)
     base = lodo_aurocs(dev, list(features))
 
     def row(label, scores, delta):

@@ -82,6 +82,16 @@ def lodo_aurocs(frame, features: Sequence[str], *, label: str = "label",
     return out
 
 
+def best_baselines(frame, baselines: Sequence[str], *, label: str = "label",
+                   dataset: str = "dataset") -> dict[str, float]:
+    """Each data set's AUROC of its best ``baselines`` column (0 without baselines): what
+    a model's LODO AUROC on that set must beat."""
+    from sklearn.metrics import roc_auc_score
+
+    return {name: max((roc_auc_score(part[label], part[b]) for b in baselines), default=0.0)
+            for name, part in frame.groupby(dataset)}
+
+
 #: what a feature set that leaves some data set at or under its best baseline scores, less
 #: that set's shortfall: below every feature set that keeps them all above
 BELOW_BASELINE = -1.0
@@ -99,16 +109,11 @@ def _objective(frame, features, label, dataset, C, baselines) -> float:
     mean decided, so the set with the thinnest margin, LFQA's +0.006, vetoed any feature
     that cost it a few thousandths whatever it gained elsewhere; docs/validity.md).
     """
-    from sklearn.metrics import roc_auc_score
-
     scores = lodo_aurocs(frame, features, label=label, dataset=dataset, C=C)
     if not scores:
         return 0.0
-    margins = []
-    for name, value in scores.items():
-        part = frame[frame[dataset] == name]
-        best = max((roc_auc_score(part[label], part[b]) for b in baselines), default=0.0)
-        margins.append(value - best)
+    best = best_baselines(frame, baselines, label=label, dataset=dataset)
+    margins = [value - best[name] for name, value in scores.items()]
     if min(margins) <= 0:
         return BELOW_BASELINE + min(margins)
     return sum(scores.values()) / len(scores)

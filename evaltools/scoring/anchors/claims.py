@@ -1281,8 +1281,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
     reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
-    praise = frozenset(token_key(o) for o in objs if _lemma(o) in PRAISE_NOUNS
-                       or o.lower_ in PRAISE_NOUNS) if _lemma(pred) in RECEIVING_VERBS else ()
+    praise = (frozenset(token_key(o) for o in objs
+                        if _lemma(o) in PRAISE_NOUNS or o.lower_ in PRAISE_NOUNS)
+              if _lemma(pred) in RECEIVING_VERBS else frozenset())
     praised = bool(praise)
     listing = (subj is not None and not passive and subj.tag_ == "NNS"
                and _lemma(pred) in LISTING_VERBS
