@@ -87,6 +87,7 @@ class HallucinationConfig:
     offering_verbs: tuple[str, ...]
     provenance: tuple[str, ...]
     amenity_fail_probability: float = setting(0.0, 1.0)
+    generalised_fail_probability: float = setting(0.0, 1.0)
     term_zipf_below: float = setting(0.0, 8.0)
     term_fail_probability: float = setting(0.0, 1.0)
     answer_term_fail_probability: float = setting(0.0, 1.0)

@@ -282,3 +282,61 @@ def test_a_keys_function_word_is_not_denied_by_its_no(attributes, response, expe
     (claim,) = _claims(ctx, response)
     assert claim[1:] == expected
 
+
+
+def _business(stars: float, review_stars: list[float], **attributes) -> str:
+    return json.dumps({"name": "Harbor Paws", "city": "Tampa", "state": "FL",
+                       "attributes": attributes, "business_stars": stars,
+                       "review_info": [{"review_stars": s, "review_date": "2023-01-0"
+                                        f"{k + 1} 10:00:00", "review_text": text}
+                                       for k, (s, text) in enumerate(zip(
+                                           review_stars,
+                                           ("Cute concept but Friday night was chaotic. "
+                                            "Every table was full with a big group and "
+                                            "there's no way to reserve so we waited about "
+                                            "35 min. Once we sat down it was fun.",
+                                            "Great latte and the comic selection is great "
+                                            "tho. Thursday night they had a trivia thing "
+                                            "and it got packed, hard to find a seat.",
+                                            "Staff were kind."), strict=False))]})
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Harbor Paws has a 4.0-star rating.", False),      # 4.0 is a review's; the record's 3.5
+    ("Harbor Paws holds a 3.5-star rating.", True),
+    ("It is rated 4.0 out of 5.", False),
+    ("One reviewer gave it 4.0 stars.", True),          # a review's rating: the review's 4.0
+    ("Reviews range from 4.0 to 5.0 stars.", True),
+])
+def test_a_rating_is_the_records_own_unless_its_sentence_names_a_review(response, supported):
+    ctx = _business(3.5, [4.0, 5.0])
+    r = evaltools.score(Q, ctx, response)
+    numbers = [a for a in r.anchors if a.kind == "number" and a.counted]
+    assert numbers and numbers[0].supported is supported
+    if not supported:
+        assert numbers[0].note == ("the record's own rating is 3.5 (a review's rating is "
+                                   "one reviewer's)")
+
+
+def test_a_rating_without_the_records_own_is_read_by_value():
+    # no business_stars: a review's 4.0 may stand for it, as before
+    ctx = json.dumps({"name": "Harbor Paws", "review_info": [
+        {"review_stars": 4.0, "review_date": "2023-01-01 10:00:00", "review_text": "Fine."}]})
+    r = evaltools.score(Q, ctx, "Harbor Paws has a 4.0-star rating.")
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [True]
+
+
+@pytest.mark.parametrize(("attributes", "denied"), [
+    ({"RestaurantsTakeOut": "True", "RestaurantsDelivery": "False"}, "delivery"),
+    ({"RestaurantsTakeOut": "False", "RestaurantsDelivery": "True"}, None),  # the focus: "it"
+    ({"RestaurantsTakeOut": "True", "RestaurantsDelivery": "True"}, ""),
+])
+def test_each_noun_of_a_conjoined_subject_is_read_against_the_record(attributes, denied):
+    r = evaltools.score(Q, _record(**attributes), "Takeout and delivery are offered.")
+    claim = next(a for a in r.anchors if a.kind == "claim")
+    if denied == "":
+        assert claim.supported and claim.contradiction is None
+    else:
+        assert (claim.supported, claim.contradiction) == (False, "record_no")
+        assert claim.note.endswith(f"a record's 'no' negates '{denied}'" if denied
+                                   else "a record's 'no' negates it")

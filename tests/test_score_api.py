@@ -30,6 +30,21 @@ def test_wrong_price_fails_with_its_evidence():
     assert r.verdict == "FAIL" and r.reasons[0].startswith("hallucination 1.00 > 0.5")
 
 
+def test_an_instructions_length_excuses_no_number_of_the_response():
+    q = "Write an overview of the record in 100 - 200 words."
+    ctx = "The beginner course costs $120. The advanced course costs $200."
+    wrong = evaltools.score(q, ctx, "The beginner course costs $100.")
+    # "$100" is not "100 - 200 words": counted, and unsupported
+    assert [(a.text, a.supported, a.counted) for a in wrong.anchors
+            if a.kind == "number"] == [("$100", False, True)]
+    assert "restated from the query" not in wrong.anchors[0].note
+    # a number the query states as a fact is still restated from it
+    said = evaltools.score("The course costs $100. Write an overview of the record.", ctx,
+                           "The beginner course costs $100.")
+    assert [(a.text, a.counted) for a in said.anchors if a.kind == "number"] == [
+        ("$100", False)]
+
+
 def test_right_price_in_another_format_passes():
     r = evaltools.score(QUERY, CONTEXT, "The Yeti Rambler 20 oz costs 35 USD.")
     price = [a for a in r.anchors if a.counted]

@@ -154,34 +154,37 @@ _OVERVIEW = "Write an objective overview of the following local business."
 _CAFE_TURNED = json.dumps({"name": "Luna Cafe", "review_info": [{
     "review_text": "They turned our catering order around in an hour."}]})
 _CLAUSE_SIGNALS = ("value_unsupported", "log_absent_names", "log_absent_terms",
-                   "record_denied", "amenity_absent")
+                   "record_denied", "amenity_absent", "generalised")
 
 
 @pytest.mark.parametrize(("query", "context", "response", "expected"), [
     # the record's "RestaurantsDelivery: False" denies "offers delivery"
     (_OVERVIEW, _CAFE, "Luna Cafe in Tucson offers delivery and free WiFi.",
-     (0.0, 0.0, 0.0, 1.0, 0.0)),
+     (0.0, 0.0, 0.0, 1.0, 0.0, 0.0)),
     # a provenance the record never gives
     (_OVERVIEW, _CAFE, "Luna Cafe in Tucson is family-owned and has free WiFi.",
-     (0.0, 0.0, 0.0, 0.0, 1.0)),
+     (0.0, 0.0, 0.0, 0.0, 1.0, 0.0)),
     # an uncommon noun neither the record nor the query uses: one term, log(1 + 1)
     (_OVERVIEW, _CAFE, "Luna Cafe offers sommelier consultations and free WiFi.",
-     (0.0, 0.0, math.log(2), 0.0, 0.0)),
+     (0.0, 0.0, math.log(2), 0.0, 0.0, 0.0)),
     # a year the record does not give
     (_OVERVIEW, _CAFE, "Luna Cafe opened in 1998 and has free WiFi.",
-     (1.0, 0.0, 0.0, 0.0, 0.0)),
+     (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
     # three distinct name words no one mentions, in two claims: log(1 + 3)
     ("What did the museum do?", "The museum opened a new wing in May. It holds paintings.",
      "The new wing was funded by Microsoft and opened in May with help from Oprah Winfrey.",
-     (0.0, math.log(4), 0.0, 0.0, 0.0)),
+     (0.0, math.log(4), 0.0, 0.0, 0.0, 0.0)),
+    # "always busy" where the one review says it was busy once: a generalisation
+    (_OVERVIEW, _CAFE, "Luna Cafe in Tucson is always busy and has free WiFi.",
+     (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)),
     # all supported: nothing
-    (_OVERVIEW, _CAFE, "Luna Cafe in Tucson has free WiFi.", (0.0, 0.0, 0.0, 0.0, 0.0)),
+    (_OVERVIEW, _CAFE, "Luna Cafe in Tucson has free WiFi.", (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
     # a noun written from the phrasal verb the review uses ("turned ... around") is no new
     # term; a noun the review gives no verb for is one: log(1 + 1)
     (_OVERVIEW, _CAFE_TURNED, "Luna Cafe is praised for its quick turnaround on orders.",
-     (0.0, 0.0, 0.0, 0.0, 0.0)),
+     (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)),
     (_OVERVIEW, _CAFE_TURNED, "Luna Cafe is praised for its quick stopover on orders.",
-     (0.0, 0.0, math.log(2), 0.0, 0.0)),
+     (0.0, 0.0, math.log(2), 0.0, 0.0, 0.0)),
 ])
 def test_what_the_verdicts_clauses_read_as_signals(query, context, response, expected):
     r = evaltools.score(query, context, response)

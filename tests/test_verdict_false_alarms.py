@@ -1806,6 +1806,44 @@ def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records()
     assert not triples.verdict_inputs.amenity_absent  # no business: no reviews, no hours
 
 
+@pytest.mark.parametrize(("review", "response", "generalised"), [
+    # the reviews say it was packed once; "always" is the overview's
+    ("Packed on Friday, clean lockers, friendly trainers.",
+     "Iron Works is always packed and has free Wi-Fi.", "always"),
+    ("My favorite gym, clean lockers.",
+     "Iron Works is widely considered the best gym in Denver and has free Wi-Fi.",
+     "widely considered"),
+    # a review that says it supports it; "not always" generalises nothing
+    ("Always packed, clean lockers, friendly trainers.",
+     "Iron Works is always packed and has free Wi-Fi.", None),
+    ("Packed on Friday, clean lockers.", "Iron Works is not always packed.", None),
+])
+def test_a_generalisation_past_the_reviews_fails_from_its_own_probability(
+        review, response, generalised):
+    from evaltools.config import load_config
+    from evaltools.scoring.verdict import redecide
+
+    ctx = json.dumps({"name": "Iron Works", "categories": "Gyms, Fitness",
+                      "attributes": {"WiFi": "u'free'"}, "review_info": [{"review_text": review}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    said = [a for a in r.anchors if a.contradiction == "generalised"]
+    assert [a.note.rsplit("generalises past the record ", 1)[1] for a in said] == (
+        [f"({generalised!r})"] if generalised else [])
+    assert r.verdict_inputs.generalised is bool(generalised)
+    if not generalised:
+        return
+    # the clause alone, from its own threshold (0.3): no other clause, S_hall under 0.5
+    cut = r.verdict_inputs.probability[1]
+    below = dataclasses.replace(r, hallucination=0.2, verdict_inputs=dataclasses.replace(
+        r.verdict_inputs, probability=(0.35, cut), name_absent=False, term_absent=False,
+        value_unsupported=False, amenity_absent=False))
+    assert redecide(below).reasons[0] == ("hallucination probability 0.35 >= 0.3 with a "
+                                          "generalisation the record does not make (safety "
+                                          "first)")
+    off = load_config().replace(hallucination={"generalised_fail_probability": 1.0})
+    assert redecide(below, off).verdict != "FAIL"
+
+
 # ---------------------------------------------------------- the thirteenth probe batch
 
 @pytest.mark.parametrize(("response", "supported"), [

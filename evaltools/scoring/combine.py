@@ -236,6 +236,7 @@ def score_features(rid: Any, query: QueryFeatures,
         record_denied=result.signals["record_denied"] > 0,
         name_absent=result.signals["log_absent_names"] > 0,
         amenity_absent=result.signals["amenity_absent"] > 0,
+        generalised=result.signals["generalised"] > 0,
         term_absent=result.signals["log_absent_terms"] > 0,
         response_words=len(response.words),
         # a question answered over prose passages: a RAG answer (long_answer_fail_probability)

@@ -195,6 +195,47 @@ def topical_words(doc, task_words: Iterable[str], pos: Iterable[str]
     return tuple(lemmas), tuple(keys)
 
 
+#: What an instruction's length counts ("in 100 words", "100 - 200 words", "in 3 bullet
+#: points"): a number before one of these is the response's length, not a fact.
+LENGTH_UNITS = frozenset({"word", "sentence", "paragraph", "character", "line", "bullet",
+                          "point"})
+
+
+def length_numbers(doc, mentions: Iterable[Mention]) -> frozenset[int]:
+    """The start offsets of the mentions that give the response's length: the next word
+    that is neither a number nor a joining word ("-", "to", "or") is a length unit.
+
+    A query's "100 - 200 words" then excuses no "$100" of the response as restated from
+    the query.
+
+    Examples
+    --------
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Write 100 - 200 words about the $100 mug in 3 points.")
+    >>> sorted(length_numbers(doc, find_mentions(doc.text)))
+    [6, 12, 44]
+    """
+    out = set()
+    for m in mentions:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is None:
+            continue
+        for t in doc[span.end:]:
+            if t.like_num or t.is_punct or t.lower_ in ("to", "or", "and"):
+                continue
+            if t.lemma_.lower() in LENGTH_UNITS or t.lower_.rstrip("s") in LENGTH_UNITS:
+                out.add(m.start)
+            break
+    return frozenset(out)
+
+
+def _facts(doc) -> tuple[Mention, ...]:
+    """The query's numbers and dates, without those that give the response's length."""
+    mentions = find_mentions(doc.text)
+    length = length_numbers(doc, mentions)
+    return tuple(m for m in mentions if m.start not in length)
+
+
 def query_features(doc, config: Config) -> QueryFeatures:
     keys = frozenset(f for w in words_of(doc) if w.content for f in w.forms)
     instruction = is_instruction(doc, config.relevance.instruction_verbs)
@@ -206,7 +247,7 @@ def query_features(doc, config: Config) -> QueryFeatures:
              if ccfg.referred and not instruction else ())
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, ccfg.keyword_pos)),
-                         tuple(find_mentions(doc.text)), instruction,
+                         _facts(doc), instruction,
                          asked_type(doc.text), keys, doc.text, topical, topical_keys,
                          looks_english(doc.text), is_chat_turn(doc, instruction), topic)
 

@@ -845,6 +845,103 @@ class Provenance:
         return tuple(out)
 
 
+#: A record's rating: the value right after a key that ends in "stars" (read as
+#: "business stars rating: 3.5", "review information review stars rating: 5.0").
+_RATING_KEY = re.compile(r"(?:^|[.:;]\s)([^.:;]*?)\bstars rating: $")
+#: A response's rating: "a 4.0-star rating", "4 stars", "4.5 out of 5", "rated 4.0".
+_RATING_AFTER = re.compile(r"(?i)[- ]?(?:stars?\b|out of (?:5|five)\b)")
+_RATING_BEFORE = re.compile(r"(?i)\b(?:rating of|rated|rates|average of)\s+$")
+#: Words that make a rating one reviewer's: "one reviewer gave it 4 stars".
+_ONE_REVIEW = re.compile(r"(?i)\b(?:reviews?|reviewers?|gave|give|gives|giving)\b")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+
+
+def record_rating(m: Mention, text: str, context: ContextFeatures
+                  ) -> tuple[Mention, ...] | None:
+    """The record's own ratings (not its reviews') that may support the response's rating
+    ``m``; None when the rule does not apply.
+
+    A business record gives its rating (``business_stars``) and each review's; a
+    response's "has a 4.0-star rating" is the business's unless its sentence speaks of a
+    review ("one reviewer gave it 4 stars"), so a review's 4.0 does not support it when
+    the business's rating is 3.5. None when ``m`` is no rating, when its sentence names a
+    review, or when the record lacks either kind of rating.
+
+    Examples
+    --------
+    >>> from evaltools.scoring.features import ContextFeatures
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> ctx = ("business stars rating: 3.5. review information review stars rating: 4.0. "
+    ...        "review information review text: Great.")
+    >>> feats = ContextFeatures(ctx, None, tuple(find_mentions(ctx)), {}, structured=True)
+    >>> said = "It has a 4.0-star rating. One reviewer gave it 4.0 stars."
+    >>> first, second = find_mentions(said)
+    >>> [r.text for r in record_rating(first, said, feats)]
+    ['3.5']
+    >>> record_rating(second, said, feats) is None  # a review's rating: any value may do
+    True
+    """
+    if not context.structured:
+        return None
+    own, reviews = [], False
+    for f in context.mentions:
+        key = _RATING_KEY.search(context.text, max(0, f.start - 80), f.start)
+        if key is None:
+            continue
+        if "review" in key.group(1):
+            reviews = True
+        else:
+            own.append(f)
+    if not own or not reviews:
+        return None
+    if not (_RATING_AFTER.match(text, m.end) or "star" in m.text.lower()
+            or _RATING_BEFORE.search(text, max(0, m.start - 20), m.start)):
+        return None
+    ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start)]
+    start = ends[-1] if ends else 0
+    stop = _SENTENCE_END.search(text, m.end)
+    if _ONE_REVIEW.search(text, start, stop.start() if stop else len(text)):
+        return None
+    return tuple(own)
+
+
+#: What an overview says when it generalises past a record's reviews: *always* (not "not
+#: always"), *invariably*, *widely considered*, *many consider*, *the best ... in* a place.
+#: Case matters: "Always" in a title ("We Have Always Lived in the Castle") is no claim.
+_GENERALISES = re.compile(
+    r"\b(?:(?<!not )(?<!n't )always|invariably|universally|without exception"
+    r"|widely (?:considered|regarded|known|seen|praised|recognized|recognised)"
+    r"|many (?:consider|call|regard)"
+    r"|(?:the|its) (?:best|finest)\b[^.;:,]{0,40}?\b(?:in|on) (?:the )?"
+    r"(?:[A-Z]|town\b|city\b|area\b))")
+
+
+def generalises(text: str) -> str | None:
+    """The words by which a claim generalises past what a record's reviews say, or None.
+
+    Read only in an unsupported claim of an overview of a business's record: a review
+    says "packed on Friday", the overview "always packed"; a review says "my favorite",
+    the overview "widely considered the best in Boise".
+
+    Examples
+    --------
+    >>> generalises("the store is widely considered the best guitar shop in Boise")
+    'widely considered'
+    >>> generalises("among the best tacos in town")
+    'the best tacos in town'
+    >>> generalises("the hall is always packed")
+    'always'
+    >>> generalises("it is not always packed") is None
+    True
+    >>> generalises("We Have Always Lived in the Castle") is None
+    True
+    >>> generalises("new stock arrives every Thursday") is None
+    True
+    """
+    m = _GENERALISES.search(text)
+    return m.group() if m else None
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
@@ -897,7 +994,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, True,
                                   note=f"the record's hours run past it ({past[m.start]})"))
             continue
-        if number_context:
+        rating = record_rating(m, response.text, context) if m.kind == "number" else None
+        if rating is not None:
+            found = find_support(m, rating)
+            note = (describe_support(m, found) if found is not None else
+                    f"the record's own rating is {', '.join(r.text for r in rating)} "
+                    f"(a review's rating is one reviewer's)")
+        elif number_context:
             found, note = number_support(m, response.near[k], context)
         else:
             found = index.find(m)
@@ -1003,6 +1106,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                 s = dataclasses.replace(s, supported=False, contradiction="record_absent",
                                         note=f"{s.note}; the record never mentions "
                                              f"{', '.join(repr(a) for a in added)}")
+        if not s.supported and s.contradiction is None and business and not echo:
+            said = generalises(c.text)  # "always packed" of a review's "packed on Friday"
+            if said is not None:
+                s = dataclasses.replace(s, contradiction="generalised",
+                                        note=f"{s.note}; it generalises past the record "
+                                             f"({said!r})")
         anchors.append(Anchor("claim", c.text, c.start, c.end, s.supported, evidence,
                               s.evidence_start, s.evidence_end,
                               note=f"{triple}: {s.note}{suffix}",

@@ -75,6 +75,9 @@ SIGNALS: dict[str, str] = {
                         "neither the context nor the query uses (Anchor.terms)",
     "record_denied": "1 when a record's own value denies a claim (verdict.denied_by_record: "
                      "its 'no', its 'yes' or its weekly hours)",
+    "generalised": "1 when an unsupported claim of an overview of a business's record "
+                   "generalises past it ('always packed', 'widely considered the best in "
+                   "Boise': contradiction 'generalised')",
     "amenity_absent": "1 when an unsupported claim gives a record's business an amenity or a "
                       "provenance the record never mentions (contradiction 'record_absent')",
     # surface novelty
@@ -248,6 +251,7 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
         "log_absent_terms": math.log1p(len({t for a in unsupported for t in a.terms})),
         "record_denied": float(any(denied_by_record(a) for a in unsupported)),
         "amenity_absent": float(any(a.contradiction == "record_absent" for a in unsupported)),
+        "generalised": float(any(a.contradiction == "generalised" for a in unsupported)),
         "novel_unigrams": _novel(checked, context.ngrams_by_n, 1),
         "novel_bigrams": _novel(checked, context.ngrams_by_n, 2),
         "novel_trigrams": _novel(checked, context.ngrams_by_n, 3),

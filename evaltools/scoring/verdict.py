@@ -130,6 +130,7 @@ class VerdictInputs:
     record_denied: bool = False
     name_absent: bool = False
     amenity_absent: bool = False
+    generalised: bool = False
     term_absent: bool = False
     response_words: int = 0
     answer: bool = False
@@ -141,7 +142,8 @@ class VerdictInputs:
                 "probability": None if self.probability is None else list(self.probability),
                 "value_unsupported": self.value_unsupported,
                 "record_denied": self.record_denied, "name_absent": self.name_absent,
-                "amenity_absent": self.amenity_absent, "term_absent": self.term_absent,
+                "amenity_absent": self.amenity_absent, "generalised": self.generalised,
+                "term_absent": self.term_absent,
                 "response_words": self.response_words, "answer": self.answer,
                 "summary": self.summary}
 
@@ -172,7 +174,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
            probability: tuple[float | None, float] | None = None,
            value_unsupported: bool = False, record_denied: bool = False,
            name_absent: bool = False, amenity_absent: bool = False,
-           term_absent: bool = False, response_words: int = 0,
+           generalised: bool = False, term_absent: bool = False, response_words: int = 0,
            answer: bool = False, summary: bool = False) -> ScoreVerdict:
     """PASS, WARN or FAIL with the reasons, in the spec's order.
 
@@ -199,6 +201,10 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     unsupported claim gives a record's business an amenity or a provenance the record
     never mentions, *a sauna*, *family-owned*: contradiction ``"record_absent"``),
     ``S_hall > fail_above`` or ``P >= hallucination.amenity_fail_probability``; or, when
+    ``generalised`` (an unsupported claim of such an overview generalises past the record,
+    *always packed*, *widely considered the best in Boise*: contradiction
+    ``"generalised"``), ``S_hall > fail_above`` or
+    ``P >= hallucination.generalised_fail_probability``; or, when
     ``term_absent`` (an unsupported claim holds a noun that is not an everyday word and that
     neither the context nor the query uses, *consultations*: ``Anchor.terms``) in a response
     of ``hallucination.long_response_words`` words or more,
@@ -323,6 +329,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                      "a name the context never mentions", True),
                     (amenity_absent, h.amenity_fail_probability,
                      "an amenity or provenance the record never mentions", True),
+                    (generalised, h.generalised_fail_probability,
+                     "a generalisation the record does not make", True),
                     (term_absent and response_words >= h.long_response_words,
                      h.answer_term_fail_probability if answer else h.term_fail_probability,
                      "a word the context never uses", False)):
@@ -370,6 +378,7 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
                   record_denied=inputs.record_denied, name_absent=inputs.name_absent,
-                  amenity_absent=inputs.amenity_absent, term_absent=inputs.term_absent,
+                  amenity_absent=inputs.amenity_absent, generalised=inputs.generalised,
+                  term_absent=inputs.term_absent,
                   response_words=inputs.response_words, answer=inputs.answer,
                   summary=inputs.summary)

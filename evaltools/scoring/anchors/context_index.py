@@ -37,6 +37,7 @@ The evidence is that context sentence.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ from evaltools.scoring.anchors.claims import (
     RELATION_NOUNS,
     RESTRICTING,
     SET_ASIDE,
+    SUBJECT_FOCUS,
     Claim,
     ClaimWord,
     _objects,
@@ -91,9 +93,11 @@ class ClaimSupport:
 #: beside the claim's words; the context has the roles swapped; a record's weekly hours deny
 #: the days or hours a response says it is open (:mod:`~evaltools.scoring.anchors.schedule`);
 #: a record never mentions an amenity the claim gives the business
-#: (:func:`~evaltools.scoring.hallucination.absent_amenities`).
+#: (:func:`~evaltools.scoring.hallucination.absent_amenities`); "generalised": the claim
+#: generalises past what a record and its reviews say
+#: (:func:`~evaltools.scoring.hallucination.generalises`).
 CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles", "record_hours",
-                  "record_absent")
+                  "record_absent", "generalised")
 
 
 #: Words of a schedule whose opposite a claim with an hour does not contradict.
@@ -571,6 +575,10 @@ class ContextIndex:
                     start, end = self.spans[denied]
                     return ClaimSupport(False, start, end, "a record's 'no' names its kind",
                                         "record_no")
+                if not claim.negated:  # "takeout and delivery are offered": "delivery: no"
+                    own = self._conjunct_denied(claim, found)
+                    if own is not None:
+                        return own
                 start, end = self.spans[s]
                 return ClaimSupport(True, start, end, note)
         if window > 0:  # facts fused from nearby sentences: a window either side
@@ -621,6 +629,26 @@ class ContextIndex:
                 return ClaimSupport(False, start, end, "a record's 'no' negates it"
                                     if kind == "record_no" else "a record's 'yes' affirms it",
                                     kind)
+        return None
+
+    def _conjunct_denied(self, claim: Claim, found) -> ClaimSupport | None:
+        """A record's ``key: no`` against a subject noun of an affirmed claim of
+        :data:`~evaltools.scoring.anchors.claims.SUBJECT_FOCUS` other than its focus, as
+        :meth:`_record_denies` reads the focus (*takeout and delivery are offered*
+        against ``restaurants delivery: no``); else None."""
+        if not self._keyed or not any(w.word.key in SUBJECT_FOCUS for w in claim.words
+                                      if w.role == "predicate"):
+            return None
+        for w, f in zip(claim.words, found, strict=True):
+            if (w.role != "subject" or w.word.key == claim.focus or w.likened
+                    or w.word.pos not in ("NOUN", "PROPN")):
+                continue
+            other = dataclasses.replace(claim, focus=w.word.key)
+            for s in sorted(f):
+                if self._focus_polarity(other, s) == "record_no":
+                    start, end = self.spans[s]
+                    return ClaimSupport(False, start, end, f"a record's 'no' negates "
+                                        f"'{w.word.text}'", "record_no")
         return None
 
     def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
