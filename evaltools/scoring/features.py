@@ -202,8 +202,8 @@ LENGTH_UNITS = frozenset({"word", "sentence", "paragraph", "character", "line", 
 
 
 def length_numbers(doc, mentions: Iterable[Mention]) -> frozenset[int]:
-    """The start offsets of the mentions that give the response's length: the next word
-    that is neither a number nor a joining word ("-", "to", "or") is a length unit.
+    """The start offsets of the mentions that give the response's length: numbers that
+    count a length unit (:func:`_counts_task_words` with :data:`LENGTH_UNITS`).
 
     A query's "100 - 200 words" then excuses no "$100" of the response as restated from
     the query.
@@ -215,18 +215,11 @@ def length_numbers(doc, mentions: Iterable[Mention]) -> frozenset[int]:
     >>> sorted(length_numbers(doc, find_mentions(doc.text)))
     [6, 12, 44]
     """
-    out = set()
-    for m in mentions:
-        span = doc.char_span(m.start, m.end, alignment_mode="expand")
-        if span is None:
-            continue
-        for t in doc[span.end:]:
-            if t.like_num or t.is_punct or t.lower_ in ("to", "or", "and"):
-                continue
-            if t.lemma_.lower() in LENGTH_UNITS or t.lower_.rstrip("s") in LENGTH_UNITS:
-                out.add(m.start)
-            break
-    return frozenset(out)
+    toks = [t for t in doc if is_content_word(t)]
+    counting = [t.idx for k, t in enumerate(toks)
+                if t.like_num and _counts_task_words(toks, k, LENGTH_UNITS)]
+    return frozenset(m.start for m in mentions
+                     if any(m.start <= i < m.end for i in counting))
 
 
 def _facts(doc) -> tuple[Mention, ...]:

@@ -853,19 +853,11 @@ _RATING_AFTER = re.compile(r"(?i)[- ]?(?:stars?\b|out of (?:5|five)\b)")
 _RATING_BEFORE = re.compile(r"(?i)\b(?:rating of|rated|rates|average of)\s+$")
 #: Words that make a rating one reviewer's: "one reviewer gave it 4 stars".
 _ONE_REVIEW = re.compile(r"(?i)\b(?:reviews?|reviewers?|gave|give|gives|giving)\b")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
-def record_rating(m: Mention, text: str, context: ContextFeatures
-                  ) -> tuple[Mention, ...] | None:
-    """The record's own ratings (not its reviews') that may support the response's rating
-    ``m``; None when the rule does not apply.
-
-    A business record gives its rating (``business_stars``) and each review's; a
-    response's "has a 4.0-star rating" is the business's unless its sentence speaks of a
-    review ("one reviewer gave it 4 stars"), so a review's 4.0 does not support it when
-    the business's rating is 3.5. None when ``m`` is no rating, when its sentence names a
-    review, or when the record lacks either kind of rating.
+def record_ratings(context: ContextFeatures) -> tuple[Mention, ...]:
+    """A business record's own ratings (``business_stars``), when it also gives its
+    reviews' (``review_stars``); else empty: then a rating is read by value alone.
 
     Examples
     --------
@@ -873,16 +865,12 @@ def record_rating(m: Mention, text: str, context: ContextFeatures
     >>> from evaltools.scoring.anchors.mentions import find_mentions
     >>> ctx = ("business stars rating: 3.5. review information review stars rating: 4.0. "
     ...        "review information review text: Great.")
-    >>> feats = ContextFeatures(ctx, None, tuple(find_mentions(ctx)), {}, structured=True)
-    >>> said = "It has a 4.0-star rating. One reviewer gave it 4.0 stars."
-    >>> first, second = find_mentions(said)
-    >>> [r.text for r in record_rating(first, said, feats)]
+    >>> [r.text for r in record_ratings(ContextFeatures(ctx, None, tuple(find_mentions(ctx)),
+    ...                                                 {}, structured=True))]
     ['3.5']
-    >>> record_rating(second, said, feats) is None  # a review's rating: any value may do
-    True
     """
     if not context.structured:
-        return None
+        return ()
     own, reviews = [], False
     for f in context.mentions:
         key = _RATING_KEY.search(context.text, max(0, f.start - 80), f.start)
@@ -892,17 +880,31 @@ def record_rating(m: Mention, text: str, context: ContextFeatures
             reviews = True
         else:
             own.append(f)
-    if not own or not reviews:
-        return None
+    return tuple(own) if reviews else ()
+
+
+def is_own_rating(m: Mention, text: str, sentence: tuple[int, int]) -> bool:
+    """Whether the response's mention ``m`` states a business's rating ("has a 4.0-star
+    rating", "rated 4.0", "4.5 out of 5") and its sentence (``sentence``: start and end
+    offsets in ``text``) speaks of no review: "one reviewer gave it 4 stars" is a review's.
+
+    A business record gives its own rating and each review's; the response's own rating is
+    checked against the record's only (:func:`record_ratings`), so a review's 4.0 does not
+    support it when the business's rating is 3.5.
+
+    Examples
+    --------
+    >>> said = "It has a 4.0-star rating. One reviewer gave it 4.0 stars. It opened in 2001."
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> first, second, third = find_mentions(said)
+    >>> [is_own_rating(first, said, (0, 25)), is_own_rating(second, said, (26, 57)),
+    ...  is_own_rating(third, said, (58, len(said)))]
+    [True, False, False]
+    """
     if not (_RATING_AFTER.match(text, m.end) or "star" in m.text.lower()
             or _RATING_BEFORE.search(text, max(0, m.start - 20), m.start)):
-        return None
-    ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, m.start)]
-    start = ends[-1] if ends else 0
-    stop = _SENTENCE_END.search(text, m.end)
-    if _ONE_REVIEW.search(text, start, stop.start() if stop else len(text)):
-        return None
-    return tuple(own)
+        return False
+    return _ONE_REVIEW.search(text, *sentence) is None
 
 
 #: What an overview says when it generalises past a record's reviews: *always* (not "not
@@ -977,6 +979,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     times = clock_times(response.mentions) if context.week is not None else []
     past = times_run_past(response.text, times, context.week) if times else {}
     echoed: set[int] = set()  # numbers the query states too, found below for the claims
+    # a business record's own rating, beside its reviews': what the response's rating is
+    # checked against ("has a 4.0-star rating" where the record's is 3.5), read once
+    ratings = record_ratings(context)
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -994,11 +999,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, True,
                                   note=f"the record's hours run past it ({past[m.start]})"))
             continue
-        rating = record_rating(m, response.text, context) if m.kind == "number" else None
-        if rating is not None:
-            found = find_support(m, rating)
+        if ratings and m.kind == "number" and is_own_rating(m, response.text, next(
+                ((lo, hi) for lo, hi in response.sentences if lo <= m.start < hi),
+                (0, len(response.text)))):
+            found = find_support(m, ratings)
             note = (describe_support(m, found) if found is not None else
-                    f"the record's own rating is {', '.join(r.text for r in rating)} "
+                    f"the record's own rating is {', '.join(r.text for r in ratings)} "
                     f"(a review's rating is one reviewer's)")
         elif number_context:
             found, note = number_support(m, response.near[k], context)

@@ -620,15 +620,26 @@ class ContextIndex:
                 or any(w.word.key in AVAILABILITY_WORDS for w in claim.words)):
             return None  # a claim that the business has the thing, not what was said of it
             # ("noting stairs-only access" agrees with "wheelchair access: no")
+        denied = self._denied_at(claim, found, key, ("record_no", "record_yes"))
+        if denied is None:
+            return None
+        s, kind = denied
+        start, end = self.spans[s]
+        return ClaimSupport(False, start, end, "a record's 'no' negates it"
+                            if kind == "record_no" else "a record's 'yes' affirms it", kind)
+
+    def _denied_at(self, claim: Claim, found, key: str,
+                   kinds: tuple[str, ...]) -> tuple[int, str] | None:
+        """The first unit holding the claim's word ``key`` whose record's own value denies
+        the claim, read with ``key`` as its focus (that key's own value, no other word's),
+        and the kind of denial (one of ``kinds``); else None."""
+        read = claim if key == claim.focus else dataclasses.replace(claim, focus=key)
         units = sorted({u for w, f in zip(claim.words, found, strict=True)
                         if w.word.key == key for u in f})
         for s in units:
-            kind = self._focus_polarity(claim, s)  # the focus's own key, no other word's
-            if kind in ("record_no", "record_yes"):
-                start, end = self.spans[s]
-                return ClaimSupport(False, start, end, "a record's 'no' negates it"
-                                    if kind == "record_no" else "a record's 'yes' affirms it",
-                                    kind)
+            kind = self._focus_polarity(read, s)
+            if kind in kinds:
+                return s, kind
         return None
 
     def _conjunct_denied(self, claim: Claim, found) -> ClaimSupport | None:
@@ -639,16 +650,15 @@ class ContextIndex:
         if not self._keyed or not any(w.word.key in SUBJECT_FOCUS for w in claim.words
                                       if w.role == "predicate"):
             return None
-        for w, f in zip(claim.words, found, strict=True):
+        for w in claim.words:
             if (w.role != "subject" or w.word.key == claim.focus or w.likened
                     or w.word.pos not in ("NOUN", "PROPN")):
                 continue
-            other = dataclasses.replace(claim, focus=w.word.key)
-            for s in sorted(f):
-                if self._focus_polarity(other, s) == "record_no":
-                    start, end = self.spans[s]
-                    return ClaimSupport(False, start, end, f"a record's 'no' negates "
-                                        f"'{w.word.text}'", "record_no")
+            denied = self._denied_at(claim, found, w.word.key, ("record_no",))
+            if denied is not None:
+                start, end = self.spans[denied[0]]
+                return ClaimSupport(False, start, end, f"a record's 'no' negates "
+                                    f"'{w.word.text}'", "record_no")
         return None
 
     def _opposes(self, opposite: str, s: int, w: ClaimWord, claim: Claim,
