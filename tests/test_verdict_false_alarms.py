@@ -1838,7 +1838,7 @@ def test_a_generalisation_past_the_reviews_fails_from_its_own_probability(
         r.verdict_inputs, probability=(0.35, cut), name_absent=False, term_absent=False,
         value_unsupported=False, amenity_absent=False))
     assert redecide(below).reasons[0] == ("hallucination probability 0.35 >= 0.3 with a "
-                                          "generalisation the record does not make (safety "
+                                          "generalisation the context does not make (safety "
                                           "first)")
     off = load_config().replace(hallucination={"generalised_fail_probability": 1.0})
     assert redecide(below, off).verdict != "FAIL"

@@ -41,6 +41,7 @@ from evaltools.scoring.anchors.mentions import (
     supports,
 )
 from evaltools.scoring.anchors.own_counts import OWN_LIST
+from evaltools.scoring.anchors.quantifiers import quantifier_conflicts
 from evaltools.scoring.anchors.schedule import (
     clock_times,
     denied,
@@ -944,6 +945,17 @@ def generalises(text: str) -> str | None:
     return m.group() if m else None
 
 
+def _sentence_at(response: ResponseFeatures, start: int, end: int) -> tuple[int, int]:
+    """The span of the response's sentence holding ``start``, without its surrounding
+    spaces (``start``/``end`` when no sentence holds it): a claim anchor for words no
+    claim holds."""
+    lo, hi = next(((lo, hi) for lo, hi in response.sentences if lo <= start < hi),
+                  (start, end))
+    sentence = response.text[lo:hi]
+    return (lo + len(sentence) - len(sentence.lstrip()),
+            hi - (len(sentence) - len(sentence.rstrip())))
+
+
 def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                   query: QueryFeatures | None = None, *, min_share: float = 0.5,
                   rare_above: float = 0.55, head_rare_above: float = 0.45,
@@ -1123,13 +1135,28 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                               note=f"{triple}: {s.note}{suffix}",
                               counted=not echo and not introduces,
                               contradiction=s.contradiction, absent=absent, terms=terms))
+    # a quantifier stronger than the context sentence's that says the same thing ("every
+    # jurisdiction" where it says "in most jurisdictions"): the claim holding it, or else
+    # its sentence, goes past the context
+    for q in quantifier_conflicts(response.units, context.index.sentences):
+        lo, hi = _sentence_at(response, q.start, q.end)
+        if about_sources(q.start) or response.text[lo:hi].endswith("?"):
+            continue  # a question claims nothing ("did they always rescue dogs?")
+        evidence = context.text[q.evidence_start:q.evidence_end]
+        k = next((k for k, a in enumerate(anchors)
+                  if a.kind == "claim" and a.start <= q.start < a.end), None)
+        if k is None:
+            anchors.append(Anchor("claim", response.text[lo:hi], lo, hi, False, evidence,
+                                  q.evidence_start, q.evidence_end, note=q.note,
+                                  contradiction="generalised"))
+        elif anchors[k].counted and anchors[k].contradiction is None:
+            anchors[k] = dataclasses.replace(
+                anchors[k], supported=False, evidence=evidence,
+                evidence_start=q.evidence_start, evidence_end=q.evidence_end,
+                note=f"{anchors[k].note}; {q.note}", contradiction="generalised")
     for start, end, said in unstated:  # one no claim holds ("pork, slow-smoked over pecan")
         if not any(a.kind == "claim" and a.start <= start < a.end for a in anchors):
-            lo, hi = next(((lo, hi) for lo, hi in response.sentences if lo <= start < hi),
-                          (start, end))
-            sentence = response.text[lo:hi]
-            lo += len(sentence) - len(sentence.lstrip())
-            hi -= len(sentence) - len(sentence.rstrip())
+            lo, hi = _sentence_at(response, start, end)
             anchors.append(Anchor("claim", response.text[lo:hi], lo, hi, False,
                                   note=f"the record never mentions {said!r}",
                                   contradiction="record_absent"))

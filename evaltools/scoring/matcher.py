@@ -758,6 +758,10 @@ def _wordnet_tables() -> dict[str, Any]:
                       .read_text(encoding="utf-8"))
 
 
+#: A written word from its first character (:meth:`SentenceIndex.folded_at`).
+_WORD_RUN = re.compile(r"[\w'’-]+")
+
+
 class SentenceIndex:
     """Where a text holds each key: word positions and sentences (whole words and compound parts).
 
@@ -860,6 +864,36 @@ class SentenceIndex:
                 and any(len(self._keys[j + i]) < len(k) for i, k in enumerate(keys))
                 for j in range(len(self._keys) - n + 1))
         return self._memo[memo]
+
+    @property
+    def size(self) -> int:
+        """How many words the text holds (positions run from 0 to ``size - 1``)."""
+        return len(self._keys)
+
+    def key_at(self, position: int) -> str:
+        """The matching key of the word at ``position``."""
+        return self._keys[position]
+
+    def is_content(self, position: int) -> bool:
+        """Whether the word at ``position`` carries content."""
+        return bool(self._flags[position] & 2)
+
+    def folded_at(self, position: int) -> str:
+        """The word at ``position`` as written, in lower case (its first run of letters,
+        digits, apostrophes and hyphens: *higher* where its key is *high*).
+
+        >>> from evaltools.text import load_pipeline
+        >>> idx = SentenceIndex(load_pipeline()("Prices were Higher. Few came."))
+        >>> [idx.folded_at(p) for p in range(idx.size)], idx.key_at(2)
+        (['prices', 'were', 'higher', 'few', 'came'], 'high')
+        """
+        m = _WORD_RUN.match(self.text, self._starts[position])
+        return m.group().lower() if m else ""
+
+    def sentence_positions(self, sentence: int) -> range:
+        """The positions of the words of sentence ``sentence``, in order."""
+        return range(bisect.bisect_left(self._word_sent, sentence),
+                     bisect.bisect_right(self._word_sent, sentence))
 
     def pos_at(self, position: int) -> str:
         """The part of speech (spaCy's coarse tag) of the word at ``position``."""

@@ -77,7 +77,9 @@ SIGNALS: dict[str, str] = {
                      "its 'no', its 'yes' or its weekly hours)",
     "generalised": "1 when an unsupported claim of an overview of a business's record "
                    "generalises past it ('always packed', 'widely considered the best in "
-                   "Boise': contradiction 'generalised')",
+                   "Boise'), or a claim's quantifier goes past the context sentence that says "
+                   "the same ('every jurisdiction' where it says 'most jurisdictions'): "
+                   "contradiction 'generalised'",
     "amenity_absent": "1 when an unsupported claim gives a record's business an amenity or a "
                       "provenance the record never mentions (contradiction 'record_absent')",
     # surface novelty

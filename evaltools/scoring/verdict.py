@@ -202,8 +202,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     never mentions, *a sauna*, *family-owned*: contradiction ``"record_absent"``),
     ``S_hall > fail_above`` or ``P >= hallucination.amenity_fail_probability``; or, when
     ``generalised`` (an unsupported claim of such an overview generalises past the record,
-    *always packed*, *widely considered the best in Boise*: contradiction
-    ``"generalised"``), ``S_hall > fail_above`` or
+    *always packed*, *widely considered the best in Boise*, or a claim's quantifier goes past
+    the context sentence that says the same, *every jurisdiction* for *most jurisdictions*:
+    contradiction ``"generalised"``), ``S_hall > fail_above`` or
     ``P >= hallucination.generalised_fail_probability``; or, when
     ``term_absent`` (an unsupported claim holds a noun that is not an everyday word and that
     neither the context nor the query uses, *consultations*: ``Anchor.terms``) in a response
@@ -330,7 +331,7 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                     (amenity_absent, h.amenity_fail_probability,
                      "an amenity or provenance the record never mentions", True),
                     (generalised, h.generalised_fail_probability,
-                     "a generalisation the record does not make", True),
+                     "a generalisation the context does not make", True),
                     (term_absent and response_words >= h.long_response_words,
                      h.answer_term_fail_probability if answer else h.term_fail_probability,
                      "a word the context never uses", False)):

@@ -95,7 +95,8 @@ class ClaimSupport:
 #: a record never mentions an amenity the claim gives the business
 #: (:func:`~evaltools.scoring.hallucination.absent_amenities`); "generalised": the claim
 #: generalises past what a record and its reviews say
-#: (:func:`~evaltools.scoring.hallucination.generalises`).
+#: (:func:`~evaltools.scoring.hallucination.generalises`), or its quantifier goes past the
+#: context sentence that says the same (:mod:`~evaltools.scoring.anchors.quantifiers`).
 CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles", "record_hours",
                   "record_absent", "generalised")
 
