@@ -33,6 +33,29 @@ BULLETS = frozenset({"-", "*", "•", "–", "—", "·", "+", "‣", "▪", "�
 LINE_END = frozenset({".", "!", "?", ":"})
 
 
+#: Where :func:`doc_text` keeps a doc's text, in ``Doc.user_data``.
+_TEXT_KEY = "evaltools.text"
+
+
+def doc_text(doc) -> str:
+    """``doc.text``, joined once per doc and kept in ``doc.user_data``.
+
+    spaCy's ``Doc.text`` joins the text again from every token each time it is read; the
+    pipeline's own components and the feature functions read it about ten times per text,
+    which cost a tenth of a scoring run (``benchmarks/scoring_speed.py``). A doc's text does
+    not change once it is made (sentence starts and merges keep it).
+
+    >>> doc = load_pipeline()("One text. Two sentences.")
+    >>> doc_text(doc) == doc.text and doc_text(doc) is doc_text(doc)
+    True
+    """
+    data = doc.user_data
+    text = data.get(_TEXT_KEY)
+    if text is None:
+        text = data[_TEXT_KEY] = doc.text
+    return text
+
+
 def list_mark(tok) -> int:
     """How many tokens the list-item mark at ``tok`` is: 1 for a bullet, 2 for an item
     number of one or two digits and its ``.`` or ``)`` before a word (the tokenizer splits
@@ -73,7 +96,7 @@ def line_starts(doc):
     >>> len(list(doc.sents))
     1
     """
-    text = doc.text
+    text = doc_text(doc)
     if "\n" not in text:
         return doc  # one line: nothing to set
     last = None  # the last token that is not space
@@ -148,7 +171,8 @@ def clock_ends(doc):
     >>> len(list(nlp("Doors open at 7 p.m. ET on the day.").sents))
     1
     """
-    if ".m." not in doc.text and ".M." not in doc.text:
+    text = doc_text(doc)
+    if ".m." not in text and ".M." not in text:
         return doc
     for tok in doc[1:]:
         prev = doc[tok.i - 1]

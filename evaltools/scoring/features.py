@@ -29,6 +29,7 @@ from evaltools.scoring.sources import site_names, source_spans
 from evaltools.text import (
     bounded_runs,
     content_lemmas,
+    doc_text,
     is_content_word,
     keywords,
     looks_english,
@@ -224,7 +225,7 @@ def length_numbers(doc, mentions: Iterable[Mention]) -> frozenset[int]:
 
 def _facts(doc) -> tuple[Mention, ...]:
     """The query's numbers and dates, without those that give the response's length."""
-    mentions = find_mentions(doc.text)
+    mentions = find_mentions(doc_text(doc))
     length = length_numbers(doc, mentions)
     return tuple(m for m in mentions if m.start not in length)
 
@@ -238,11 +239,12 @@ def query_features(doc, config: Config) -> QueryFeatures:
     ccfg = config.completeness
     topic = (tuple(topic_keywords(doc, ccfg.keyword_pos))
              if ccfg.referred and not instruction else ())
+    text = doc_text(doc)
     return QueryFeatures(tuple(content_lemmas(doc)),
                          tuple(keywords(doc, ccfg.keyword_pos)),
                          _facts(doc), instruction,
-                         asked_type(doc.text), keys, doc.text, topical, topical_keys,
-                         looks_english(doc.text), is_chat_turn(doc, instruction), topic)
+                         asked_type(text), keys, text, topical, topical_keys,
+                         looks_english(text), is_chat_turn(doc, instruction), topic)
 
 
 def sentence_lemmas(doc) -> tuple[frozenset[str], ...]:
@@ -264,22 +266,23 @@ REFERRING_PRONOUNS = frozenset({"it", "its", "itself", "they", "them", "their", 
 
 
 def response_features(doc, config: Config | None = None) -> ResponseFeatures:
-    mentions = tuple(find_mentions(doc.text))
+    text = doc_text(doc)
+    mentions = tuple(find_mentions(text))
     hall = config.hallucination if config is not None else None
     near = (mention_neighbours(doc, mentions, hall.number_context_window)
             if hall is not None and hall.number_context else ())
     sents = sentence_spans(doc)
-    about = source_spans(doc.text, sents)
+    about = source_spans(text, sents)
     ws = tuple(words(doc))
     matcher_words = tuple(words_of(doc))  # one pass, shared with the claims
     return ResponseFeatures(tuple(content_lemmas(doc)), ws, mentions,
                             tuple(extract_claims(doc, mentions=mentions, words=matcher_words)),
                             near, sum(_name_like(t) for t in doc),
-                            matcher_words, sents, doc.text,
-                            looks_english(doc.text), about,
+                            matcher_words, sents, text,
+                            looks_english(text), about,
                             tuple(words(doc, outside=about)) if about else ws,
                             any(t.lower_ in REFERRING_PRONOUNS for t in doc),
-                            own_counts(doc.text, mentions))
+                            own_counts(text, mentions))
 
 
 def context_features(doc, config: Config, structured: bool = False,
@@ -289,7 +292,8 @@ def context_features(doc, config: Config, structured: bool = False,
     by_n = {n: frozenset(map(hash, ngrams(ws, n)))
             for n in range(1, max(config.drift.ngram, 3) + 1)}
     # with the amounts it implies ("for a month", a list of seven names): support only
-    found = find_mentions(doc.text)
+    text = doc_text(doc)
+    found = find_mentions(text)
     mentions = tuple(sorted((*found, *implied_mentions(doc, found)),
                             key=lambda m: (m.start, m.end)))
     hall = config.hallucination
@@ -302,10 +306,10 @@ def context_features(doc, config: Config, structured: bool = False,
                     else ((), frozenset()))
     index = ContextIndex(doc, mentions, words_of(doc))  # claims and grounding share its words
     per_sentence = sentence_lemmas(doc) if config.relevance.restated_context else ()
-    return ContextFeatures(doc.text, index, mentions, by_n, near, lemmas, tokens,
+    return ContextFeatures(text, index, mentions, by_n, near, lemmas, tokens,
                            index.sentences, structured, len(ws), per_sentence,
-                           structured and has_reviews(doc.text),
-                           Week(week) if week else None, site_names(doc.text))
+                           structured and has_reviews(text),
+                           Week(week) if week else None, site_names(text))
 
 
 def _memory_zone(nlp):

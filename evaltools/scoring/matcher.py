@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.scoring import word_vectors
+from evaltools.text import doc_text
 
 #: Parts of speech that carry content (the rest are function words and symbols).
 CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV", "X"})
@@ -490,7 +491,7 @@ def words_of(doc) -> list[Word]:
             groups[-1].append(tok)
         else:
             groups.append([tok])
-    text = doc.text  # once: Doc.text rebuilds the string from every token
+    text = doc_text(doc)
     # in cased text a lowercase word is no name, whatever the tagger says (*a locksmith*,
     # *the chicken*); in text written all in lower case the tagger's PROPN is all there is
     cased = any(ch.isupper() for ch in text)
@@ -536,7 +537,7 @@ def _sentence_numbers(doc) -> list[int]:
 def sentence_spans(doc) -> tuple[tuple[int, int], ...]:
     """Character spans of the sentences of ``doc`` (the whole text if unparsed)."""
     if not doc.has_annotation("SENT_START"):
-        return ((0, len(doc.text)),)
+        return ((0, len(doc_text(doc))),)
     return tuple((s.start_char, s.end_char) for s in doc.sents)
 
 
@@ -784,7 +785,7 @@ class SentenceIndex:
                  "_word_pos", "_word_sent", "spans", "text")
 
     def __init__(self, doc, words: Sequence[Word] | None = None):
-        self.text = doc.text
+        self.text = doc_text(doc)
         self.spans = sentence_spans(doc)
         at: dict[str, list[int]] = {}
         pos: dict[str, set[str]] = {}  # a key's parts of speech: the vectors' candidates

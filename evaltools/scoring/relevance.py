@@ -36,6 +36,8 @@ import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.preprocessing import normalize
 
+from evaltools.text import doc_text
+
 
 def _identity(tokens):
     return tokens
@@ -236,7 +238,7 @@ def is_instruction(doc, verbs: Iterable[str]) -> bool:
     if first.lower_ in allowed or first.lemma_.lower() in allowed:
         return True
     return (first.tag_ == "VB" and first.dep_ == "ROOT"
-            and not doc.text.rstrip().endswith("?"))
+            and not doc_text(doc).rstrip().endswith("?"))
 
 
 #: Words by which a turn speaks of its speaker or addresses its listener ("do you know...?",
@@ -274,7 +276,7 @@ def is_chat_turn(doc, instruction: bool) -> str:
     toks = [t for t in doc if not (t.is_punct or t.is_space)]
     if not toks:
         return "statement"  # no query: the opening turn of a conversation
-    question = (doc.text.rstrip().endswith("?") or toks[0].lower_ in _WH
+    question = (doc_text(doc).rstrip().endswith("?") or toks[0].lower_ in _WH
                 or toks[0].lower_ in _AUX)
     if question:
         personal = any(t.lower_ in _PERSONAL and t.pos_ == "PRON" for t in toks)

@@ -59,7 +59,7 @@ from evaltools.scoring.matcher import (
     token_key,
     words_of,
 )
-from evaltools.text import BULLETS, list_mark
+from evaltools.text import BULLETS, doc_text, list_mark
 
 HEDGE_AUX = frozenset({"may", "might", "could", "would", "should"})
 HEDGE_VERBS = frozenset({
@@ -1126,7 +1126,7 @@ class _Words:
 
     def __init__(self, doc, mentions: Sequence[Mention], words: Sequence[Word] | None = None):
         self.doc = doc
-        self.text = doc.text  # once: Doc.text rebuilds the string from every token
+        self.text = doc_text(doc)
         self.words = list(words) if words is not None else words_of(doc)
         self.by_token: list[int] = [-1] * len(doc)
         k = 0

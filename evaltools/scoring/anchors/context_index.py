@@ -71,6 +71,7 @@ from evaltools.scoring.matcher import (
     token_key,
     words_of,
 )
+from evaltools.text import doc_text
 
 #: Verbs by which a claim says the business has a thing (*it has a patio*), with
 #: :data:`~evaltools.scoring.anchors.claims.AVAILABILITY_WORDS` (*dogs are welcome*).
@@ -175,7 +176,7 @@ class ContextIndex:
                  "_unit_memo", "_yes_key", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
-        self.text = doc.text
+        self.text = doc_text(doc)
         ws = list(words) if words is not None else words_of(doc)
         self.sentences = SentenceIndex(doc, ws)
         spans = self.sentences.spans

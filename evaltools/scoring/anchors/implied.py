@@ -50,6 +50,7 @@ from decimal import Decimal
 from evaltools.scoring.anchors.dates import HALF_DAY
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.numbers import ordinal_words
+from evaltools.text import doc_text
 
 #: Unit words of time, singular, with the unit key ``find_mentions`` gives them.
 _TIME_WORDS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week": "week",
@@ -107,7 +108,7 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     'a quarter' ('money', 'USD', Decimal('0.25'))
     'a dime' ('money', 'USD', Decimal('0.10'))
     """
-    text = doc.text
+    text = doc_text(doc)
     found = [Mention("number", m.group(), m.start(), m.end(),
                      ("quantity", _TIME_WORDS[m.group(1).lower()], Decimal(1)))
              for m in _ONE_UNIT.finditer(text)]
@@ -145,6 +146,7 @@ def _list_counts(doc) -> list[Mention]:
     >>> [m.value for m in _list_counts(doc)]
     [('number', Decimal('5'))]
     """
+    text = doc_text(doc)
     out = []
     for tok in doc:
         if tok.dep_ == "conj" or tok.pos_ != "PROPN":
@@ -165,8 +167,8 @@ def _list_counts(doc) -> list[Mention]:
         start = first.left_edge.idx
         last = max(items, key=lambda w: w.i)
         end = last.idx + len(last.text)
-        if "\n" not in doc.text[start:end]:
-            out.append(Mention("count", doc.text[start:end], start, end,
+        if "\n" not in text[start:end]:
+            out.append(Mention("count", text[start:end], start, end,
                                ("number", Decimal(len(items)))))
     return out
 
@@ -187,6 +189,7 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
     the later is within :data:`DURATION_MAX` of the earlier (an hour without *am* / *pm*
     read on the same half of the day); either may be a bare hour read as a clock time
     (*at 11 ... until 11:40*: 40 minutes; *in at 6:15 and sat around 7*: 45)."""
+    text = doc_text(doc)
     times = [(m, m.value[1:]) for m in ordered if m.kind == "date" and m.value[0] == "time"]
     pairs = list(itertools.pairwise(times))
     # a bare hour read as a clock time (*an appointment at 2 ... until 2:25*) and the clock
@@ -200,7 +203,7 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
                 pairs.append(((m, m.others[0][1:]), times[k]))
         if (m.kind == "number" and begins and m.start > begins[0] and len(m.value) == 2
                 and m.value[1] in range(1, 13)
-                and _AT_HOUR.search(doc.text, max(0, m.start - 10), m.start)):
+                and _AT_HOUR.search(text, max(0, m.start - 10), m.start)):
             # ... and a bare hour after a clock time (*put our name in at 6:15 and sat
             # around 7*: 45 minutes)
             earlier = times[bisect.bisect_right(begins, m.start) - 1]
@@ -214,7 +217,7 @@ def _durations(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[M
         if gap <= 0 and bh < 12 and not HALF_DAY.search(b.text):
             gap += 12 * 60  # "a 2pm appointment ... seated until 2:40": 2:40 pm
         if 0 < gap <= DURATION_MAX:
-            out.append(Mention("number", doc.text[a.start:b.end], a.start, b.end,
+            out.append(Mention("number", text[a.start:b.end], a.start, b.end,
                                ("quantity", "min", Decimal(gap))))
     return out
 
@@ -272,6 +275,7 @@ def _years_on(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Me
     """The year a count of years after (or before) a year of the same sentence names: *the
     Socialist Reich Party in 1952 and the Communist Party four years later* implies 1956.
     ``ordered``: the context's mentions, sorted by start."""
+    text = doc_text(doc)
     out = []
     year = None  # (sentence, the last year mention)
     for m in ordered:
@@ -282,10 +286,10 @@ def _years_on(doc, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Me
         if (year is None or year[0] != sent or m.value[0] != "quantity"
                 or m.value[1] != "year" or m.value[2] != int(m.value[2])):
             continue
-        on = _YEARS_ON.match(doc.text, m.end)
+        on = _YEARS_ON.match(text, m.end)
         if on is None:
             continue
         sign = -1 if on.group(1).lower() in ("earlier", "before") else 1
-        out.append(Mention("date", doc.text[m.start:on.end()], m.start, on.end(),
+        out.append(Mention("date", text[m.start:on.end()], m.start, on.end(),
                            ("year", year[1].value[1] + sign * int(m.value[2]))))
     return out
