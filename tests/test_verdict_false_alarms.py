@@ -2015,6 +2015,11 @@ DINER = json.dumps({"name": "Rosie's", "categories": "Diners, Breakfast",
     # a phrase no claim holds is still read, as a claim of its sentence
     ("Reviewers liked the pork, slow-smoked over pecan wood, and the quick service.",
      ["slow-smoked"]),
+    # a credential, or goods from elsewhere, the record never gives (the forty-second round)
+    ("Rosie's cooks are certified, and the diner serves house-made pie.", ["certified"]),
+    ("Rosie's is licensed, bonded, and insured, with quick service.",
+     ["licensed", "bonded", "insured"]),
+    ("Rosie's serves imported cheese and quick service.", ["imported"]),
 ])
 def test_a_provenance_the_record_never_states_is_added(response, unstated):
     r = evaltools.score(CAFE_Q, DINER, response)
@@ -2022,6 +2027,15 @@ def test_a_provenance_the_record_never_states_is_added(response, unstated):
              if a.contradiction == "record_absent"]
     assert found == unstated
     assert r.verdict_inputs.amenity_absent is bool(unstated)
+
+
+def test_a_credential_the_record_states_is_none_added():
+    ctx = json.dumps({"name": "Keystone Lock", "categories": "Locksmiths",
+                      "review_info": [{"review_text": "Licensed and insured techs, and the "
+                                                      "owner is a certified safe expert."}]})
+    r = evaltools.score(CAFE_Q, ctx, "Keystone Lock's licensed, insured technicians include "
+                                     "a certified safe expert.")
+    assert not any(a.contradiction == "record_absent" for a in r.anchors)
 
 
 def test_a_provenance_is_read_in_business_records_only():
