@@ -1813,6 +1813,11 @@ def test_the_amenity_clause_fails_from_its_own_probability_and_only_on_records()
     ("My favorite gym, clean lockers.",
      "Iron Works is widely considered the best gym in Denver and has free Wi-Fi.",
      "widely considered"),
+    ("My favorite gym, clean lockers.",
+     "Iron Works offers the city's best spin classes and has free Wi-Fi.", "the city's best"),
+    # a review that says so itself supports it
+    ("The city's best spin classes, clean lockers.",
+     "Iron Works offers the city's best spin classes and has free Wi-Fi.", None),
     # a review that says it supports it; "not always" generalises nothing
     ("Always packed, clean lockers, friendly trainers.",
      "Iron Works is always packed and has free Wi-Fi.", None),

@@ -909,14 +909,17 @@ def is_own_rating(m: Mention, text: str, sentence: tuple[int, int]) -> bool:
 
 
 #: What an overview says when it generalises past a record's reviews: *always* (not "not
-#: always"), *invariably*, *widely considered*, *many consider*, *the best ... in* a place.
+#: always"), *invariably*, *widely considered*, *many consider*, *the best ... in* a place,
+#: *the city's best*, *nearly every night*.
 #: Case matters: "Always" in a title ("We Have Always Lived in the Castle") is no claim.
 _GENERALISES = re.compile(
     r"\b(?:(?<!not )(?<!n't )always|invariably|universally|without exception"
     r"|widely (?:considered|regarded|known|seen|praised|recognized|recognised)"
     r"|many (?:consider|call|regard)"
     r"|(?:the|its) (?:best|finest)\b[^.;:,]{0,40}?\b(?:in|on) (?:the )?"
-    r"(?:[A-Z]|town\b|city\b|area\b))")
+    r"(?:[A-Z]|town\b|city\b|area\b)"
+    r"|the (?:city|town|area|neighbou?rhood|region)(?:'s|’s) (?:best|finest|top)\b"
+    r"|(?:nearly|almost|virtually) every (?:night|day|weekend|evening|morning|visit|time)\b)")
 
 
 def generalises(text: str) -> str | None:
@@ -939,6 +942,10 @@ def generalises(text: str) -> str | None:
     >>> generalises("We Have Always Lived in the Castle") is None
     True
     >>> generalises("new stock arrives every Thursday") is None
+    True
+    >>> generalises("it does the city's best resoling"), generalises("a line nearly every night")
+    ("the city's best", 'nearly every night')
+    >>> generalises("the city's bus stops nearby") is None
     True
     """
     m = _GENERALISES.search(text)
