@@ -41,9 +41,10 @@ def doc_text(doc) -> str:
     """``doc.text``, joined once per doc and kept in ``doc.user_data``.
 
     spaCy's ``Doc.text`` joins the text again from every token each time it is read; the
-    pipeline's own components and the feature functions read it about ten times per text,
-    which cost a tenth of a scoring run (``benchmarks/scoring_speed.py``). A doc's text does
-    not change once it is made (sentence starts and merges keep it).
+    pipeline's own components and the feature functions read it about ten times per text
+    (2.2 s of a 25 s profiled run of ``benchmarks/scoring_speed.py``'s records; docs/validity.md,
+    "Forty-second round"). A doc's text does not change once it is made (sentence starts and
+    merges keep it).
 
     >>> doc = load_pipeline()("One text. Two sentences.")
     >>> doc_text(doc) == doc.text and doc_text(doc) is doc_text(doc)
