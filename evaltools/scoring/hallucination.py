@@ -1018,9 +1018,8 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             anchors.append(Anchor(m.kind, m.text, m.start, m.end, True,
                                   note=f"the record's hours run past it ({past[m.start]})"))
             continue
-        if ratings and m.kind == "number" and is_own_rating(m, response.text, next(
-                ((lo, hi) for lo, hi in response.sentences if lo <= m.start < hi),
-                (0, len(response.text)))):
+        if ratings and m.kind == "number" and is_own_rating(
+                m, response.text, _sentence_at(response, m.start, m.end)):
             found = find_support(m, ratings)
             note = (describe_support(m, found) if found is not None else
                     f"the record's own rating is {', '.join(r.text for r in ratings)} "
