@@ -87,7 +87,9 @@ INFORMAL = {
     "faves": "favorite", "favourite": "favorite", "ppl": "people", "mgr": "manager",
     "mani": "manicure", "pedi": "pedicure", "tix": "ticket", "convo": "conversation",
     "resto": "restaurant", "pic": "picture", "pics": "picture", "wk": "week", "wks": "week",
-    "approx": "approximately", "veggies": "vegetable",
+    "approx": "approximately", "veggies": "vegetable", "insta": "instagram",
+    "cert": "certification", "info": "information", "recs": "recommendation",
+    "hubby": "husband", "govt": "government", "lil": "little",
 }
 
 ADDRESS = {

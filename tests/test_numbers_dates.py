@@ -41,6 +41,15 @@ SUPPORT_GROUPS: dict[str, list[tuple[str, str, bool]]] = {
         ("It costs 99 cents.", "It costs $0.99.", True),
         ("It costs 44.95.", "Only $44.95 today.", True),
     ],
+    "fractions (mixed numbers, vulgar fractions)": [
+        ("It took two and a half hours.", "Took about 2 1/2 hours.", True),
+        ("It took 2.5 hours.", "Took about 2\u00bd hours.", True),
+        ("Add 1.5 cups of flour.", "Add 1-1/2 cups of flour.", True),
+        ("It is a 0.5-mile walk.", "It is a 1/2 mile walk.", True),
+        ("It took 2 hours.", "Took about 2 1/2 hours.", False),
+        ("Add 0.75 cups of flour.", "Add 3/4 cup of flour.", True),
+        ("Add 0.5 cups of flour.", "Add 3/4 cup of flour.", False),
+    ],
     "quantities": [
         ("It weighs 2 kg.", "Weight: 2 kilograms", True),
         ("It weighs 2 kg.", "Weight: 2kg", True),

@@ -3672,3 +3672,58 @@ def test_a_reviewer_who_owns_a_dog_is_no_relation():
                         "One dog owner noted a water bowl.")
     assert [(a.supported, a.contradiction) for a in r.anchors if a.kind == "claim"] == [
         (True, None)]
+
+
+# ---- forty-third round's readings (batches 155-157)
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a plain -er comparative is found where its lemma stands ("service slowed down"), as a
+    # summary writes a change in its own words; an irregular one or a superlative still
+    # needs its own form, and a word the context never uses stays unsupported
+    ("Complaints include slower service on busy nights.", True),
+    ("Complaints include the slowest service on busy nights.", False),
+    ("Complaints include worse service on busy nights.", False),
+    ("Complaints include quieter service on busy nights.", False),
+])
+def test_a_plain_comparative_is_found_at_its_lemma(response, supported):
+    ctx = _review("Cocina", "Service slowed down on busy nights once the room got packed.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+@pytest.mark.parametrize(("ctx", "supported"), [
+    # sentences fused into a claim's support (claim_window) must not say its contrary:
+    # "the device is slower" is not read from "it slowed" beside "the device is fast"
+    ("Loading slowed after the update. Some say the device is heavy.", True),
+    ("Loading slowed after the update. Some say the device is fast.", False),
+])
+def test_a_window_holding_the_opposite_supports_nothing(ctx, supported):
+    r = evaltools.score("What do users say?", ctx, "Users say the device is slower.")
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+@pytest.mark.parametrize(("response", "counted"), [
+    # "the two" before a verb in the past is the two people the response has named, not a
+    # count the context must hold; "the two red cars" still counts cars
+    ("Pulido was left with one abductor; the two traded blows.", False),
+    ("Pulido saw the two red cars.", True),
+])
+def test_the_two_before_a_past_verb_refers_back(response, counted):
+    ctx = "Pulido was left alone with one of his abductors. They traded blows. He saw red cars."
+    r = evaltools.score("Summarise the article.", ctx, response)
+    (two,) = [a for a in r.anchors if a.kind == "number"]
+    assert two.counted is counted
+
+
+@pytest.mark.parametrize(("review", "supported"), [
+    # a mixed number or a vulgar fraction in a review is the amount it writes: "2 1/2
+    # hours" is the "two-and-a-half-hour job" an overview makes of it (not 2, 1 and 2 hours)
+    ("Took about 2 1/2 hours.", True),
+    ("Took about 2\u00bd hours.", True),
+    ("Took about 2 hours.", False),
+])
+def test_a_fraction_in_digits_is_its_amount(review, supported):
+    r = evaltools.score(CAFE_Q, _review("Harmony Piano", review),
+                        "It was a roughly two-and-a-half-hour job.")
+    (n,) = [a for a in r.anchors if a.kind == "number"]
+    assert n.supported is supported

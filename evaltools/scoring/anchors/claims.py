@@ -307,7 +307,8 @@ class ClaimWord:
 
     ``role`` is ``"subject"`` or ``"predicate"``; ``head`` marks the subject's
     or object's head word (always required); ``qualifier`` a comparative,
-    superlative or qualifier word (always required; matched on its surface form);
+    superlative or qualifier word (always required; matched on its surface form, a plain
+    *-er* comparative on its lemma: :func:`_plain_comparative`);
     ``negated`` a word its clause negates (:func:`clause_negated`: *without an
     **appointment***, *the lack of **dinner** hours*).
     """
@@ -1121,6 +1122,23 @@ def _degree(tok) -> bool:
     return tok.tag_ in ("JJR", "JJS", "RBR", "RBS") and tok.lower_ not in AMOUNT_WORDS
 
 
+def _plain_comparative(tok) -> bool:
+    """A comparative formed with *-er* from its own lemma (*slower*, *busier*, *larger*):
+    required as a degree is, but found wherever its lemma stands (*service slowed down*,
+    *a busy day*), since a summary writes a change or a contrast in its own words. Not a
+    superlative (*the largest* is a rank the context must give), nor an irregular one
+    (*better*, *worse*, *further*), nor a comparative of amount (*more*, *less*).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Service got slower, better and the largest.")
+    >>> [t.text for t in doc if _plain_comparative(t)]
+    ['slower']
+    """
+    low, lemma = tok.lower_, tok.lemma_.lower()
+    return (tok.tag_ in ("JJR", "RBR") and low.endswith("er") and low != lemma
+            and low not in AMOUNT_WORDS and len(lemma) >= 3 and low[:3] == lemma[:3])
+
+
 class _Words:
     """The response's matcher words and mentions, looked up by token."""
 
@@ -1161,7 +1179,7 @@ class _Words:
                 continue
             w = self.words[k]
             qualifier = _degree(tok)
-            if qualifier:
+            if qualifier and not _plain_comparative(tok):
                 surface = fold(tok.text)
                 w = Word(w.text, w.start, w.end, surface, (surface,), (surface,), w.sent,
                          True, w.pos, w.num)
@@ -1375,7 +1393,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 else "participle" if pred.dep_ in ("acl", "advcl") else "passive" if passive
                 else "copula" if pred.lemma_ == "be" else "svo")
         if any(w.qualifier for w in pred_words) and kind in ("copula", "svo"):
-            kind = "comparison" if any(w.word.key.endswith(("er", "est"))
+            kind = "comparison" if any(w.word.text.lower().endswith(("er", "est"))
                                        for w in pred_words if w.qualifier) else kind
         out.append(Claim(
             text=words.text[start:end], start=start, end=end,

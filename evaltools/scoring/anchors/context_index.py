@@ -595,6 +595,8 @@ class ContextIndex:
                             if any(u in f for f in (*found, *vals))]
                     if any(self._polarity(claim, u) == "record_no" for u in held):
                         break  # a record's "no" in the window denies it ("wheelchair: no.")
+                    if self._opposed_in(claim, held):
+                        break  # "the device is slower" from "it slowed. The device is fast."
                     start, end = self.spans[held[0]][0], self.spans[held[-1]][1]
                     return ClaimSupport(True, start, end,
                                         f"found together in context sentences {held[0] + 1}-"
@@ -609,6 +611,20 @@ class ContextIndex:
         rank, s, note, kind = best
         start, end = self.spans[s]
         return ClaimSupport(False, start, end, note, kind)
+
+    def _opposed_in(self, claim: Claim, units: Sequence[int]) -> bool:
+        """Whether one of ``units`` holds the opposite of a predicate word of ``claim``
+        (:func:`~evaltools.scoring.matcher.opposites`) that the claim does not itself hold:
+        sentences fused into its support must not say the contrary of it."""
+        keys = {w.word.key for w in claim.words}
+        for w in claim.words:
+            if w.role != "predicate":
+                continue
+            for a in opposites(w.word.key):
+                if a not in keys and any(u in self._units(self.sentences.sentences(a))
+                                         for u in units):
+                    return True
+        return False
 
     def _record_denies(self, claim: Claim, found) -> ClaimSupport | None:
         """A record's own ``key: no`` (or ``yes``) against the claim's focus, where a word

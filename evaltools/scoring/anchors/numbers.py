@@ -742,6 +742,54 @@ def _half_spans(text: str) -> list[Span]:
     return out
 
 
+#: Vulgar fractions written as one character, and the simple fractions read in digits.
+_VULGAR = {"\u00bd": Decimal("0.5"), "\u00bc": Decimal("0.25"), "\u00be": Decimal("0.75"),
+           "\u2153": Decimal("0.33"), "\u2154": Decimal("0.67"), "\u215b": Decimal("0.125")}
+_FRACTION_RE = re.compile(
+    "(?<![\\w/.,])(?:(?P<whole>[0-9]{1,3})(?:[ \u00a0]+|-))?(?P<n>[1-7])/(?P<d>[2348])(?![\\w/])"
+    f"|(?<![\\w/.,])(?P<whole2>[0-9]{{1,3}})?[ \u00a0]?(?P<v>[{''.join(_VULGAR)}])")
+
+
+def _fraction_spans(text: str) -> list[Span]:
+    """Amounts with a fraction: a mixed number (*2 1/2 hours*, *1-1/2 cups*), a fraction in
+    digits before a unit (*1/2 mile*, *3/4 cup*) or a vulgar fraction (*2\u00bd hours*,
+    *\u00bd lb*).
+    A lone *1/2* without a whole number or a unit is left alone: it may be a date or a score.
+
+    >>> [(t[s:e], v) for t in ("Took about 2 1/2 hours.", "a 1/2 mile walk", "2\u00bd lbs")
+    ...  for s, e, _, v in _fraction_spans(t)]
+    [('2 1/2 hours', ('quantity', 'h', Decimal('2.5'))), \
+('1/2 mile', ('quantity', 'mi', Decimal('0.5'))), \
+('2\u00bd lbs', ('quantity', 'lb', Decimal('2.5')))]
+    >>> _fraction_spans("Scores of 1/2 and 3/4, on 3/4/2021.")
+    []
+    """
+    out: list[Span] = []
+    for m in _FRACTION_RE.finditer(text):
+        if m.group("v"):
+            whole, part = m.group("whole2"), _VULGAR[m.group("v")]
+        else:
+            whole = m.group("whole")
+            n, d = int(m.group("n")), int(m.group("d"))
+            if n >= d:
+                continue
+            part = (Decimal(n) / Decimal(d)).quantize(Decimal("0.01")) if d == 3 else \
+                Decimal(n) / Decimal(d)
+        amount = _canon(Decimal(whole or 0) + part)
+        head = format(amount, "f")
+        # the unit after it, read as the digits' reader reads "2.5 hours"
+        tail = text[m.end():m.end() + 40]
+        spans = [sp for sp in _digit_spans(head + tail) if sp[0] == 0]
+        if spans and spans[0][1] > len(head):
+            end, value = m.end() + spans[0][1] - len(head), spans[0][3]
+        elif whole is not None or m.group("v"):
+            end, value = m.end(), ("number", amount)
+        else:
+            continue
+        out.append((m.start(), end, "number", value))
+    return out
+
+
 #: Counts of times written as one word: *refused twice* against "asked three times".
 _TIMES_WORDS = {"twice": 2, "thrice": 3}
 _TIMES_RE = re.compile(r"(?i)\b(twice|thrice)\b")
@@ -889,6 +937,8 @@ def find_number_spans(text: str) -> list[tuple]:
     if not isinstance(text, str) or not text:
         return []
     spans = _digit_spans(text)
+    if "/" in text or any(c in text for c in _VULGAR):
+        spans.extend((*span, ()) for span in _fraction_spans(text))
     for m in _PHONE_RE.finditer(text):
         digits = "".join(c for c in m.group() if "0" <= c <= "9")
         out_digits = digits[1:] if len(digits) == 11 else digits

@@ -159,9 +159,11 @@ _LEAD = re.compile(r"(?i)^(?:based\s+on|according\s+to|in\s+short|in\s+summary|o
 #: count.
 _DEFINITE = re.compile(r"\b(?:the|these|those)\s+(?:other\s+)?$", re.IGNORECASE)
 #: ... and after it nothing it modifies, or a plural: "compare the two.", "the two kinds of",
-#: "the two are"; not "the ten pin bowling" (a count inside a name or a compound).
-_AFTER_BACK = re.compile(r"\s*(?:[^\w\s]|$|[A-Za-z-]+s\b|(?:are|were|have|had|differ|do|did|"
-                         r"can|could|would|will|may|might|and|or|but|of|in|to)\b)")
+#: "the two are"; or a verb in the past, whose subject the count is ("the two traded blows",
+#: "the two met in 2009"); not "the ten pin bowling" (a count inside a name or a compound).
+_AFTER_BACK = re.compile(r"\s*(?:[^\w\s]|$|[A-Za-z-]+s\b|[a-z]{2,}ed\b|(?:are|were|have|had|differ|"
+                         r"do|did|can|could|would|will|may|might|and|or|but|of|in|to|met|"
+                         r"fought|won|lost|spoke|went|began|made|took|got|left|split|said)\b)")
 
 
 def refers_back(text: str, m: Mention) -> bool:
@@ -178,8 +180,10 @@ def refers_back(text: str, m: Mention) -> bool:
     [('two', True), ('three', True), ('3', False), ('Two', False)]
     >>> [refers_back(t, find_mentions(t)[0]) for t in ("I play the ten pin game.",
     ...                                                 "The two are alike.",
-    ...                                                 "The other two relate to typos.")]
-    [False, True, True]
+    ...                                                 "The other two relate to typos.",
+    ...                                                 "The two traded blows.",
+    ...                                                 "The two kicked off the tour.")]
+    [False, True, True, True, True]
     """
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10
