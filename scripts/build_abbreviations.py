@@ -88,7 +88,7 @@ INFORMAL = {
     "mani": "manicure", "pedi": "pedicure", "tix": "ticket", "convo": "conversation",
     "resto": "restaurant", "pic": "picture", "pics": "picture", "wk": "week", "wks": "week",
     "approx": "approximately", "veggies": "vegetable", "insta": "instagram",
-    "cert": "certification", "info": "information", "recs": "recommendation",
+    "cert": "certification", "recs": "recommendation",
     "hubby": "husband", "govt": "government", "lil": "little",
 }
 
