@@ -595,7 +595,7 @@ class ContextIndex:
                             if any(u in f for f in (*found, *vals))]
                     if any(self._polarity(claim, u) == "record_no" for u in held):
                         break  # a record's "no" in the window denies it ("wheelchair: no.")
-                    if self._opposed_in(claim, held):
+                    if self._opposed_in(claim, held, found):
                         break  # "the device is slower" from "it slowed. The device is fast."
                     start, end = self.spans[held[0]][0], self.spans[held[-1]][1]
                     return ClaimSupport(True, start, end,
@@ -612,17 +612,23 @@ class ContextIndex:
         start, end = self.spans[s]
         return ClaimSupport(False, start, end, note, kind)
 
-    def _opposed_in(self, claim: Claim, units: Sequence[int]) -> bool:
-        """Whether one of ``units`` holds the opposite of a predicate word of ``claim``
-        (:func:`~evaltools.scoring.matcher.opposites`) that the claim does not itself hold:
-        sentences fused into its support must not say the contrary of it."""
+    def _opposed_in(self, claim: Claim, units: Sequence[int], found) -> bool:
+        """Whether one of ``units`` that lacks a degree word of the claim's predicate (a
+        comparative: *slower*) writes its opposite beside another word of the claim
+        (:meth:`_opposes`, as one sentence is read): sentences fused into a claim's support
+        must not say the contrary of its comparison (*the device is slower* from *it slowed*
+        beside *the device is fast*). Other words are not read so: a text that says both
+        *automatic* and *manual* of one task supports either."""
         keys = {w.word.key for w in claim.words}
-        for w in claim.words:
-            if w.role != "predicate":
+        for w, f in zip(claim.words, found, strict=True):
+            if w.role != "predicate" or not w.qualifier:
                 continue
             for a in opposites(w.word.key):
-                if a not in keys and any(u in self._units(self.sentences.sentences(a))
-                                         for u in units):
+                if a in keys:
+                    continue
+                held = self._units(self.sentences.sentences(a))
+                if any(u in held and u not in f and self._opposes(a, u, w, claim)
+                       for u in units):
                     return True
         return False
 
