@@ -3727,3 +3727,85 @@ def test_a_fraction_in_digits_is_its_amount(review, supported):
                         "It was a roughly two-and-a-half-hour job.")
     (n,) = [a for a in r.anchors if a.kind == "number"]
     assert n.supported is supported
+
+
+# ---- forty-fourth round's readings (batches 158-160)
+
+@pytest.mark.parametrize(("response", "framed"), [
+    # a RAG answer's frame is no claim: "the answer is that", "the premise needs a small
+    # qualification", "your premise is only partly right"; the facts after it still are
+    ("Based on the passages, the answer is that banks lend deposits at higher rates.", True),
+    ("The premise needs a small qualification: banks lend deposits at higher rates.", True),
+    ("Your premise is only partly right: banks lend deposits at higher rates.", True),
+    ("The premise of the loan is wrong, and banks lend deposits at higher rates.", False),
+])
+def test_the_answers_frame_is_no_claim(response, framed):
+    ctx = "Banks lend the money you deposit to borrowers at higher rates than they pay you."
+    r = evaltools.score("How does a bank make money on deposits?", ctx, response)
+    counted = [a.text for a in r.anchors if a.kind == "claim" and a.counted]
+    assert any(t.startswith("banks lend") for t in counted)
+    assert any(("answer" in t or "premise" in t) for t in counted) is not framed
+
+
+@pytest.mark.parametrize(("response", "attributed"), [
+    # a site named as its address writes it (The Hill for thehill.com) or by the address's
+    # first word (Verywell for verywellhealth.com), and a past-tense report verb; a name the
+    # context gives no site stays a claim
+    ("The Hill reported that the EU would file a case.", True),
+    ("Verywell explains that the EU would file a case.", True),
+    ("The Herald reported that the EU would file a case.", False),
+])
+def test_a_site_named_as_its_address_writes_it(response, attributed):
+    ctx = ("EU says it will retaliate | TheHill (thehill.com)\nThe EU said it will file a case "
+           "at the WTO.\nTrade rules explained (www.verywellhealth.com)\nTariffs are taxes.")
+    r = evaltools.score("How would the EU retaliate?", ctx, response)
+    names = [a.text for a in r.anchors if a.kind == "claim" and a.counted
+             and a.text.split()[0] in ("The", "Verywell")]
+    assert (names == []) is attributed
+
+
+@pytest.mark.parametrize(("response", "counted"), [
+    # "another source cites" says where a figure comes from, as "another source says" does
+    ("Another source cites an average savings yield of 0.06%.", False),
+    ("Another bank cites an average savings yield of 0.06%.", True),
+])
+def test_another_source_cites_is_an_attribution(response, counted):
+    ctx = "For example, the average annual percentage yield on a savings account is 0.06%."
+    r = evaltools.score("How do banks make money?", ctx, response)
+    opening = [a for a in r.anchors if a.kind == "claim" and a.text.startswith("Another")]
+    assert bool(opening and opening[0].counted) is counted
+
+
+@pytest.mark.parametrize(("ctx", "contradiction"), [
+    # "ends up tasting rancid" says where the oil comes to, no opposite of "start to taste";
+    # "the oil ends" still is
+    ("The oil ends up tasting rancid, too.", None),
+    ("The oil taste ends after a day.", "opposite"),
+])
+def test_end_up_is_no_opposite_of_start(ctx, contradiction):
+    r = evaltools.score("Why do fries taste bad reheated?", ctx, "The oil taste starts to turn.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.contradiction == contradiction
+
+
+@pytest.mark.parametrize(("ctx", "supported"), [
+    # "hour-long" is found where its hour is (LIGHT_PARTS); a week the context never gives
+    # is not
+    ("The tour got pushed back an hour because of fog.", True),
+    ("The tour got pushed back because of fog.", False),
+])
+def test_an_hour_long_delay_is_found_where_its_hour_is(ctx, supported):
+    r = evaltools.score(CAFE_Q, _review("Harbor Tours", ctx), "Reviewers mention an hour-long fog "
+                        "delay.")
+    assert [a.supported for a in r.anchors if a.kind == "claim"] == [supported]
+
+
+def test_a_near_empty_article_said_to_be_short_is_no_claim():
+    # what a summary says of its own source ("This piece is very short ... little to
+    # summarise") is no claim the article could support; its facts still are
+    ctx = "Here are some of your pictures from the 26 beaches ranked most excellent."
+    resp = ("This piece is very short (it's essentially a caption), so there is little to "
+            "summarise. It shows pictures of the 26 beaches.")
+    r = evaltools.score("Summarise the article in 60 words.", ctx, resp)
+    counted = [a.text for a in r.anchors if a.kind == "claim" and a.counted]
+    assert counted and all("short" not in t and "caption" not in t for t in counted)

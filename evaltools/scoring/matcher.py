@@ -230,9 +230,10 @@ ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
 ACRONYM_MAX = 6
 #: Second parts of a compound that only say "of that kind" (*hipster-style*, *Italian-inspired*)
 #: or "suits it" (*kid-friendly* where a record says ``GoodForKids``, *dog-friendly* for
-#: ``DogsAllowed``): the compound is found where its other parts are.
+#: ``DogsAllowed``) or "lasts that long" (*an hour-long delay* where a review says "pushed back
+#: an hour"): the compound is found where its other parts are.
 LIGHT_PARTS = frozenset({"style", "like", "type", "base", "based", "theme", "themed", "inspire",
-                         "inspired", "esque", "friendly"})
+                         "inspired", "esque", "friendly", "long"})
 #: A compound's part found also as its plural the lemmatizer keeps (*a 40-person party* where
 #: *40 people* stands).
 PART_PLURALS = {"person": "people"}

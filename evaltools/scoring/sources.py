@@ -52,7 +52,7 @@ _ABSTAIN = re.compile(
     r"state|compar|deal|touch|answer|talk)\w*"
     r"|(?:do|does|did)(?: not|n't) (?:say|mention|specify|state|discuss|address)"
     r"|i (?:do not|don't) know"
-    r"|nothing (?:here )?to (?:summari[sz]e|answer|report|go on)"
+    r"|nothing (?:here )?to (?:summari[sz]e|answer|report|go on)|little (?:here )?to summari[sz]e"
     r"|no (?:actual |real )?(?:article |news |story )?(?:content|text) (?:to|was|is|has)"
     r"|if you (?:can )?(?:share|provide|paste|send)(?: me)? the (?:full|complete|whole|actual))\b",
     re.IGNORECASE)
@@ -138,7 +138,10 @@ _META = re.compile(
     + r"|\b" + _SRC_ONLY + r"\b[^.?!\n]{0,60}?\bwould\s+be\s+needed\b"
     # the writer's own step beyond them: "that's an inference from the passages", "linking
     # them to your question is my inference"
-    + r"|\b(?:my\s+(?:own\s+)?|an\s+)inference\b(?!\s+(?:that|about|of)\b)",
+    + r"|\b(?:my\s+(?:own\s+)?|an\s+)inference\b(?!\s+(?:that|about|of)\b)"
+    # what the source is, of a near-empty one: "This piece is very short (it's a caption)"
+    r"|\b(?:this|the)\s+(?:piece|article|text|story|item|excerpt)\s+is\s+(?:(?:very|quite|"
+    r"extremely|rather|only|too)\s+)?(?:short|brief)\b",
     re.IGNORECASE)
 # After a sentence that names the sources, "They don't explain ...", "It also says nothing
 # about ..."; or in one sentence, "Because the source is a definition, it doesn't describe".
@@ -160,7 +163,9 @@ _REPORT = (r"(?:(?:only|mainly|mostly|largely|chiefly|both|all)\s+)?"
            r"shows?|reports?|reveals?|highlights?|confirms?|specif(?:y|ies)|clarif(?:y|ies)|"
            r"impl(?:y|ies)|"
            r"points?\s+out|hints?\s+at|argues?|observes?|adds?|discuss(?:es)?|stress(?:es)?|"
-           r"emphasi[sz]es?|touch(?:es)?\s+on|talks?\s+about|claims?|covers?|warns?|"
+           r"emphasi[sz]es?|touch(?:es)?\s+on|talks?\s+about|claims?|covers?|warns?|cites?|"
+           r"(?:stat|mention|not|explain|describ|report|argu|claim|observ|warn|suggest|cit)ed|"
+           r"said|wrote|added|"
            r"focus(?:es)?(?:\s+(?:instead|mainly|mostly|largely|almost\s+entirely))?\s+on)")
 #: What a response takes from the sources: "Key points from the passages:", "One caveat from
 #: the sources"; not "from the source of the fault" (a source of something is no passage).
@@ -188,7 +193,16 @@ _ATTRIBUTION = re.compile(
     + r"|" + _FROM                                                   # key points from the passages
     + r"|\b(?:comes?|came)\s+up\s+in\s+(?:both|all|several|two|three|the|these)\s+"
     + _SRC_ONLY                                                      # this comes up in both sources
-    + r"|\[\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\](?:\[\d{1,3}\])*",             # a citation: [1][3]
+    + r"|\[\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\](?:\[\d{1,3}\])*"             # a citation: [1][3]
+    # the answer's own frame: "the (short) answer is that", "the premise needs a small
+    # qualification", "your premise is only partly right"
+    + r"|\b(?:the|my)\s+(?:(?:short|simple|brief|quick|basic)\s+)?answer\s+is(?:\s+that)?\b"
+    + r"|\b(?:the|your|this|its)\s+(?:question's\s+)?premise\s+(?:needs|deserves|calls\s+for|"
+    r"requires)\s+(?:a\s+|some\s+)?(?:(?:small|slight|little|minor|bit\s+of)\s+)?"
+    r"(?:qualification|correction|nuance|caveat|adjustment)"
+    + r"|\b(?:the|your|this|its)\s+(?:question's\s+)?premise\s+(?:is|isn't|is\s+not)\s+"
+    r"(?:(?:only|quite|entirely|partly|partially|completely|not\s+quite|not\s+entirely)\s+){0,2}"
+    r"(?:right|correct|accurate|true|wrong|mistaken|inaccurate|off)\b",
     re.IGNORECASE | re.MULTILINE)
 
 
@@ -453,6 +467,23 @@ def site_names(context: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _is_site(name: str, sites: frozenset[str]) -> bool:
+    """Whether ``name`` (its article and kind word left off) names one of ``sites``: as
+    squeezed, without its top-level domain, with the article the address writes (*The Hill*
+    for *thehill.com*), or as the first word of an address of one more word (*Verywell* for
+    *verywellhealth.com*, six letters or more: *Health* names no site).
+
+    >>> sites = frozenset({"thehill", "verywellhealth", "wired"})
+    >>> [_is_site(n, sites) for n in ("Hill", "Verywell", "WIRED.com", "Very", "Health")]
+    [True, True, True, False, False]
+    """
+    key = _squeeze(name)
+    if key in sites or _squeeze(re.sub(r"\.[a-z]{2,4}$", "", name)) in sites \
+            or "the" + key in sites:
+        return True
+    return len(key) >= 6 and any(s.startswith(key) and len(s) - len(key) >= 3 for s in sites)
+
+
 def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ...]:
     """Phrases that attribute what follows to web sites the context's passages come from
     (*According to WIRED*, *Verywell Health and Dr. Weil both suggest*, *as Dictionary.com
@@ -480,8 +511,7 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
         names = next(g for g in m.groups() if g is not None)
         parts = [_LISTED_WORDS.sub("", p) for p in
                  re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", names) if p]
-        if parts and all(_squeeze(p) in sites or _squeeze(re.sub(r"\.[a-z]{2,4}$", "", p))
-                         in sites for p in parts):
+        if parts and all(_is_site(p, sites) for p in parts):
             out.append((m.start(), m.end()))
     return tuple(out)
 

@@ -104,6 +104,9 @@ CONTRADICTIONS = ("negation", "record_no", "record_yes", "opposite", "roles", "r
 
 #: Words of a schedule whose opposite a claim with an hour does not contradict.
 SCHEDULE_VERBS = frozenset({"open", "close", "closed"})
+#: Verbs that with *up* say where something comes to (*ends up tasting rancid*): no opposite
+#: of *start* or *begin*.
+_ENDS_UP = frozenset({"end", "wind"})
 
 #: Candidate sentences searched for the closest miss of an unsupported claim (its
 #: evidence); a supporting sentence is always found wherever it is.
@@ -697,7 +700,8 @@ class ContextIndex:
         kind = POS_CLASS.get(w.word.pos, w.word.pos)  # *closed* is an opposite of *open*
         at = [p for p in self.sentences.positions(opposite)
               if self._unit[self.sentences.sentence_of(p)] == s
-              and POS_CLASS.get(self.sentences.pos_at(p)) == kind]
+              and POS_CLASS.get(self.sentences.pos_at(p)) == kind
+              and not self._ends_up(opposite, p)]
         for o in claim.words:
             if o is w or o.weight <= 0:
                 continue
@@ -706,6 +710,13 @@ class ContextIndex:
                 if i < len(at) and at[i] <= q + reach:
                     return True
         return False
+
+    def _ends_up(self, key: str, position: int) -> bool:
+        """Whether the context word at ``position`` is *end up* (*wind up*): where something
+        comes to, no opposite of *start* (*the oil ends up tasting rancid* for *the oil can
+        start to taste rancid*)."""
+        return (key in _ENDS_UP and position + 1 < self.sentences.size
+                and self.sentences.key_at(position + 1) == "up")
 
     def _beside(self, w: ClaimWord, head: ClaimWord, reach: int = 3) -> bool:
         """Whether the context writes ``w`` within ``reach`` words of ``head`` somewhere
