@@ -164,8 +164,8 @@ _REPORT = (r"(?:(?:only|mainly|mostly|largely|chiefly|both|all)\s+)?"
            r"impl(?:y|ies)|"
            r"points?\s+out|hints?\s+at|argues?|observes?|adds?|discuss(?:es)?|stress(?:es)?|"
            r"emphasi[sz]es?|touch(?:es)?\s+on|talks?\s+about|claims?|covers?|warns?|cites?|"
-           r"(?:stat|mention|not|explain|describ|report|argu|claim|observ|warn|suggest|cit)ed|"
-           r"said|wrote|added|"
+           r"stated|mentioned|noted|explained|described|reported|argued|claimed|observed|"
+           r"warned|suggested|cited|said|wrote|added|"
            r"focus(?:es)?(?:\s+(?:instead|mainly|mostly|largely|almost\s+entirely))?\s+on)")
 #: What a response takes from the sources: "Key points from the passages:", "One caveat from
 #: the sources"; not "from the source of the fault" (a source of something is no passage).
