@@ -3809,3 +3809,101 @@ def test_a_near_empty_article_said_to_be_short_is_no_claim():
     r = evaltools.score("Summarise the article in 60 words.", ctx, resp)
     counted = [a.text for a in r.anchors if a.kind == "claim" and a.counted]
     assert counted and all("short" not in t and "caption" not in t for t in counted)
+
+
+# ---- forty-fifth round's readings (batches 161-163)
+
+@pytest.mark.parametrize(("ctx", "supported", "contradiction"), [
+    # the claim's verb has a named doer in the context who is not the claim's subject: support
+    # fused from nearby sentences is refused, and one sentence contradicts it
+    ("The EHRC called the adverts appalling. The Fawcett Society said firms must do better.",
+     False, None),
+    ("Brenda came out for the estimate, and Luis installed it.", False, "roles"),
+    # the doer is the claim's subject, its acronym, its conjunct, or no name at all
+    ("The Fawcett Society called the adverts appalling.", True, None),
+    ("The campaigners called the adverts appalling. The Fawcett Society said so too.",
+     True, None),
+])
+def test_a_named_doer_in_the_context_is_not_lent_to_another(ctx, supported, contradiction):
+    response = ("The Fawcett Society called the adverts appalling." if "adverts" in ctx
+                else "Luis came out for the estimate.")
+    r = evaltools.score("Summarise the text.", ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("ctx", "response", "supported"), [
+    # a subject headed by no name has no doer to compare; a country is its government
+    ("Liverpool completed the turnaround with goals from Coutinho and Sakho.",
+     "Goals from Coutinho and Sakho completed the turnaround.", True),
+    ("Convoys sailed from Britain. The British Government created the Arctic Star in 2012.",
+     "Britain created the Arctic Star in 2012.", True),
+    # the same claims where the context's doer is another
+    ("Liverpool completed the turnaround with goals from Coutinho and Sakho.",
+     "Coutinho completed the turnaround.", False),
+    ("Convoys sailed from Britain. The Russian Embassy created the Arctic Star in 2012.",
+     "Britain created the Arctic Star in 2012.", False),
+])
+def test_the_doer_may_be_named_another_way(ctx, response, supported):
+    r = evaltools.score("Summarise the text.", ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims[0].supported is supported
+
+
+@pytest.mark.parametrize(("ctx", "supported"), [
+    # the acronym of the named doer and a doer among conjuncts are the claim's subject
+    ("The Equality and Human Rights Commission called the adverts appalling.", True),
+    ("The Equality and Human Rights Commission and the Fawcett Society called the adverts "
+     "appalling.", True),
+    ("The Fawcett Society called the adverts appalling. The EHRC had been asked.", False),
+])
+def test_an_acronym_names_its_doer(ctx, supported):
+    r = evaltools.score("Summarise the text.", ctx, "The EHRC called the adverts appalling.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.supported is supported
+
+
+@pytest.mark.parametrize(("ctx", "response", "supported"), [
+    # "not available" is "unavailable", "not possible" "impossible", and the reverse
+    ("He needs experimental treatment unavailable in the UK.",
+     "The treatment is not available in the UK.", True),
+    ("The treatment is not available in the UK.", "The treatment is unavailable in the UK.",
+     True),
+    ("Such a cure is impossible.", "Such a cure is not possible.", True),
+    # the same words with the polarity the context denies
+    ("The treatment is available in the UK.", "The treatment is not available in the UK.",
+     False),
+    ("The treatment is available in the UK.", "The treatment is unavailable in the UK.", False),
+    ("Such a cure is possible.", "Such a cure is not possible.", False),
+])
+def test_a_negating_prefix_is_a_negation(ctx, response, supported):
+    r = evaltools.score("Summarise the text.", ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims[-1].supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # each item of an example list after "such as" is looked up, as an object is
+    ("The EU plans duties on goods such as bourbon, jeans, orange juice and motorcycles.", False),
+    ("The EU plans duties on goods such as bourbon and motorcycles.", True),
+])
+def test_an_example_lists_items_are_looked_up(response, supported):
+    ctx = "The EU plans duties on iconic American goods such as bourbon, jeans and motorcycles."
+    r = evaltools.score("Summarise the text.", ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # who a reviewer is by what they came to do names the reviewer, not a fact to look up
+    ("One homeowner had 1998 oak cabinets refinished.", True),
+    ("A bowler bought a Storm Phaze II ball.", True),
+    # a trade the review never names is
+    ("A plumber bought a Storm Phaze II ball.", False),
+])
+def test_a_reviewer_named_by_what_they_came_to_do(response, supported):
+    ctx = _review("Oak & Co Refinishing", "We had 1998 oak cabinets refinished. I bought a "
+                  "Storm Phaze II ball.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and claims[0].supported is supported

@@ -100,6 +100,11 @@ REVIEWER_NOUNS = frozenset({
     # who goes to such a place ("moviegoers value the low prices")
     "moviegoer", "filmgoer", "theatergoer", "theatregoer", "concertgoer", "partygoer",
     "clubgoer", "beachgoer", "gymgoer", "museumgoer", "festivalgoer", "churchgoer",
+    # who a reviewer is by what they came to do ("one homeowner had oak cabinets", "a bowler
+    # bought a ball", "one enthusiast found 1:12-scale furniture")
+    # (not a news story's rider, bride or resident: who they are is a fact there)
+    "homeowner", "participant", "attendee", "enthusiast", "hobbyist",
+    "bowler", "boater", "quilter", "consignor",
 })
 #: Nouns for what reviews say ("Complaints include a tiny space", "Downsides include slow
 #: service"): as a subject they speak for the reviewers, and are not looked up, as a reviewer
@@ -1104,6 +1109,25 @@ def _phrase(tok, *, drop_conj: bool = False) -> list:
     return out
 
 
+def _example_items(tokens) -> frozenset[int]:
+    """The items of an example list among ``tokens``: the nouns after *such as* and their
+    conjuncts (*goods such as bourbon, jeans and motorcycles*). Each is a head of what the
+    claim says, looked up as an object is: an item the context never lists is invented,
+    however well the rest of the list matches.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It taxes goods such as bourbon, jeans and motorcycles.")
+    >>> sorted(doc[i].text for i in _example_items(list(doc)))
+    ['bourbon', 'jeans', 'motorcycles']
+    """
+    out = set()
+    for t in tokens:
+        if (t.dep_ == "pobj" and t.head.lower_ == "as"
+                and any(c.lower_ == "such" for c in t.head.children)):
+            out.update(x.i for x in (t, *t.conjuncts) if x.pos_ in ("NOUN", "PROPN"))
+    return frozenset(out)
+
+
 def _degree(tok) -> bool:
     """A comparative or superlative word (*larger, best*), *only* before a noun, or
     *always* qualifying a verb or an adjective.
@@ -1335,7 +1359,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
                 obj_tokens.extend([o.head, *_phrase(o, drop_conj=True)])
             else:
                 obj_tokens.extend(_phrase(o, drop_conj=True))
-        obj_heads = frozenset(o.i for o in group if not _is_pronoun(o))
+        obj_heads = frozenset(o.i for o in group if not _is_pronoun(o)) | _example_items(
+            obj_tokens)
         pred_words, pred_values = words.claim_words(
             [*shared, *obj_tokens], "predicate", obj_heads)
         # the verb of reviewing weighs nothing with a reviewer as subject, and in a passive

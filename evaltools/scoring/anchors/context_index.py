@@ -64,6 +64,7 @@ from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.matcher import (
     LIGHT_PARTS,
+    NEGATING_PREFIXES,
     POS_CLASS,
     SentenceIndex,
     Word,
@@ -159,6 +160,74 @@ _SET_ASIDE = re.compile(r"(?i)\b(?:" + "|".join(
     rf"{first}\s+{second}" for second, first in SET_ASIDE.items()) + r")\b")
 
 
+#: Claim kinds whose subject is the doer of its verb (not a passive's patient, not *be*).
+AGENT_KINDS = frozenset({"svo", "relative", "comparison"})
+
+
+def _prefixed(a: str, b: str) -> bool:
+    """Whether one of two words is the other with a negating prefix
+    (:data:`~evaltools.scoring.matcher.NEGATING_PREFIXES`: *unavailable*, *impossible*)."""
+    short, long_ = sorted((a, b), key=len)
+    return any(long_ == p + short for p in NEGATING_PREFIXES)
+
+
+def _is_name(pos: str, text: str) -> bool:
+    """A proper noun, or an acronym the parser tags as a noun (*EHRC*)."""
+    return pos == "PROPN" or (len(text) > 1 and text.isalpha() and text.isupper())
+
+
+def _named_agent(subj) -> frozenset[str] | None:
+    """The keys of the name that is a verb's subject, with its appositions and conjuncts, and
+    the initials of each (*EHRC* for *the Equality and Human Rights Commission*); None when
+    the subject is no name (a pronoun, *the company*)."""
+    if subj is None or not _is_name(subj.pos_, subj.text):
+        return None
+    heads = [subj, *(c for c in subj.conjuncts if _is_name(c.pos_, c.text))]
+    heads += [c for h in list(heads) for c in h.children
+              if c.dep_ == "appos" and _is_name(c.pos_, c.text)]
+    keys: set[str] = set()
+    for h in heads:
+        words = _name_words(h)
+        if len(words) == 1 and not h.text.isupper() and any(
+                c.dep_ == "det" and c.lower_ == "the" for c in h.children):
+            continue  # "the Spaniard", "the Briton": a description, as "the driver" is
+        keys.update(token_key(t) for t in words)
+        initials = "".join(t.text[0] for t in words)
+        if len(initials) > 1:
+            keys.add(initials.lower())
+    return frozenset(keys) or None
+
+
+def _same_party(names: set[str], agent: frozenset[str]) -> bool:
+    """Whether a claim's subject names the doer the context names: a key in common, or a
+    stem of four letters or more (*Britain* for *the British Government*, *Russia* for
+    *the Russian Embassy*)."""
+    return bool(names & agent) or any(
+        len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in names for b in agent)
+
+
+#: Words a multi-word name may hold between its capitalised words (*Equality and Human
+#: Rights Commission*, *Bank of England*).
+NAME_JOINERS = frozenset({"and", "of", "for", "&"})
+
+
+def _name_words(head) -> list:
+    """The capitalised words of the name ``head`` ends: ``head`` and the capitalised words
+    (and joiners between them) right before it in its sentence."""
+    words = [head]
+    i = head.i - 1
+    while i >= head.sent.start:
+        t = head.doc[i]
+        if t.lower_ in NAME_JOINERS and i > head.sent.start and head.doc[i - 1].text[:1].isupper():
+            i -= 1
+            continue
+        if not (t.text[:1].isupper() and t.text.isalpha() and t.pos_ != "DET"):
+            break
+        words.insert(0, t)
+        i -= 1
+    return words
+
+
 class ContextIndex:
     """What claim support needs from a parsed context, unit by unit.
 
@@ -173,9 +242,9 @@ class ContextIndex:
     it can be cached.
     """
 
-    __slots__ = ("_aff", "_aff_pos", "_beside_memo", "_elided", "_keyed", "_mention_unit",
-                 "_mentions", "_modified", "_modifiers", "_neg", "_neg_pos", "_no_key", "_no_pos",
-                 "_only_no", "_pronoun", "_roles", "_unit",
+    __slots__ = ("_aff", "_aff_pos", "_agents", "_beside_memo", "_elided", "_keyed",
+                 "_mention_unit", "_mentions", "_modified", "_modifiers", "_neg", "_neg_pos",
+                 "_no_key", "_no_pos", "_only_no", "_pronoun", "_roles", "_unit",
                  "_unit_memo", "_yes_key", "sentences", "spans", "text")
 
     def __init__(self, doc, mentions: Sequence[Mention] = (), words: Sequence[Word] | None = None):
@@ -293,18 +362,25 @@ class ContextIndex:
         self._keyed = {u: tuple((frozenset(ws_), no) for ws_, no in by_piece.values())
                        for u, by_piece in keyed_words.items()}
         roles: dict[int, set[tuple[str, str, str]]] = {}
+        agents: dict[int, dict[str, list[frozenset[str] | None]]] = {}
         for tok in doc:
             if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("aux", "auxpass"):
                 subj, passive = _subject(tok)
                 r = _roles(tok, subj, _objects(tok), passive)
                 if r is not None:
                     roles.setdefault(unit[sent_of_tok(tok)], set()).add(r)
+                if tok.pos_ == "VERB":  # its own subject only: one lent by a parse is a guess
+                    own = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+                    agents.setdefault(unit[sent_of_tok(tok)], {}).setdefault(
+                        tok.lemma_.lower(), []).append(None if passive else _named_agent(own))
         self._elided = frozenset(unit[k] for k in range(len(spans))
                                  if k not in subjects or k in keyed)
         # prose sentences whose only subject is a pronoun ("They required a notice"): who
         # they speak of is not known, so a polarity there contradicts no lent subject
         self._pronoun = frozenset(unit[k] for k in pronouns - subjects - keyed)
         self._roles = {k: frozenset(v) for k, v in roles.items()}
+        self._agents = {k: {verb: tuple(v) for verb, v in by_verb.items()}
+                        for k, by_verb in agents.items()}
         self._mention_unit = tuple(
             unit[k] if k < len(unit) else 0
             for k in (max(0, bisect.bisect_right(starts, m.start) - 1) for m in mentions))
@@ -540,6 +616,44 @@ class ContextIndex:
         ...  for c in extract_claims(nlp("The Rambler includes a lid. It is dishwasher safe."))]
         ['found together in one context sentence', 'the context negates it']
         """
+        result = self._support(claim, min_share, rare_above, head_rare_above, window,
+                               paraphrase, paraphrase_cosine)
+        if not result.supported and result.contradiction in (None, "negation"):
+            flipped = self._flipped(claim, paraphrase, paraphrase_cosine)
+            if flipped is not None:
+                other = self._support(flipped, min_share, rare_above, head_rare_above, window,
+                                      paraphrase, paraphrase_cosine)
+                if other.supported:
+                    return other
+        return result
+
+    def _flipped(self, claim: Claim, paraphrase: bool, cosine: float) -> Claim | None:
+        """The claim with its polarity carried by a negating prefix of a predicate adjective
+        the context does not use, where the context uses the prefixed (or unprefixed) word:
+        *is not available* as *is unavailable*, *isn't possible* as *is impossible*, and the
+        reverse. Not an antonym of another stem (*little seating inside* is not *seating
+        outside*). None when there is no such word."""
+        for i, w in enumerate(claim.words):
+            if w.role != "predicate" or w.word.pos != "ADJ" or w.name or w.qualifier:
+                continue
+            if self._find(w, paraphrase, cosine):
+                continue
+            for key in opposites(w.word.key):
+                if not _prefixed(key, w.word.key) or not self.sentences.positions(key):
+                    continue
+                word = dataclasses.replace(w.word, text=key, key=key, forms=(key,),
+                                           parts=(key,))
+                words = (*claim.words[:i], dataclasses.replace(w, word=word, negated=False),
+                         *claim.words[i + 1:])
+                focus = key if claim.focus == w.word.key else claim.focus
+                return dataclasses.replace(claim, negated=not claim.negated, words=words,
+                                           focus=focus)
+        return None
+
+    def _support(self, claim: Claim, min_share: float, rare_above: float,
+                 head_rare_above: float, window: int, paraphrase: bool,
+                 paraphrase_cosine: float) -> ClaimSupport:
+        """:meth:`support` as the claim is written."""
         found = [self._find(w, paraphrase, paraphrase_cosine) for w in claim.words]
         vals = [self._value_units(m) for m in claim.values]
         # a subject that names the text's own entity by its kind (*the clinic*, *the
@@ -600,6 +714,8 @@ class ContextIndex:
                         break  # a record's "no" in the window denies it ("wheelchair: no.")
                     if self._opposed_in(claim, held, found):
                         break  # "the device is slower" from "it slowed. The device is fast."
+                    if self._other_agent(claim, held) is not None:
+                        continue  # "Luis came out" from "Luis installed it. Brenda came out"
                     start, end = self.spans[held[0]][0], self.spans[held[-1]][1]
                     return ClaimSupport(True, start, end,
                                         f"found together in context sentences {held[0] + 1}-"
@@ -614,6 +730,25 @@ class ContextIndex:
         rank, s, note, kind = best
         start, end = self.spans[s]
         return ClaimSupport(False, start, end, note, kind)
+
+    def _other_agent(self, claim: Claim, units: Sequence[int]) -> frozenset[str] | None:
+        """The name that ``units`` give as the doer of the claim's verb, when every time they
+        use the verb its subject is a name and none is the claim's named subject: *the Fawcett
+        Society called the adverts appalling* against *the EHRC called it appalling* (a
+        misattribution), *Luis came out for the estimate* against *Brenda came out for the
+        estimate*. None when the claim's subject is no name, its kind has no doer
+        (:data:`AGENT_KINDS`), the units do not use its verb, or one use leaves the doer
+        open (a pronoun, a common noun, a passive)."""
+        if claim.kind not in AGENT_KINDS or not claim.subject:
+            return None
+        subject = [w for w in claim.words if w.role == "subject"]
+        if not any(w.head and _is_name(w.word.pos, w.word.text) for w in subject):
+            return None  # "goals from Coutinho and Sakho": the doer is no name
+        names = {w.word.key for w in subject if _is_name(w.word.pos, w.word.text)}
+        uses = [a for u in units for a in self._agents.get(u, {}).get(claim.verb, ())]
+        if not uses or any(a is None or _same_party(names, a) for a in uses):
+            return None
+        return uses[0]
 
     def _opposed_in(self, claim: Claim, units: Sequence[int], found) -> bool:
         """Whether one of ``units`` that lacks a degree word of the claim's predicate (a
@@ -822,6 +957,10 @@ class ContextIndex:
                 if (p, rel, a) in ctx_roles and (a, rel, p) not in ctx_roles:
                     kind = "roles"
                     note = f"the context has the roles swapped: '{p}' {rel} '{a}'"
+            other = self._other_agent(claim, (s,)) if kind is None else None
+            if other is not None:
+                kind = "roles"
+                note = f"the context has someone else {claim.verb}: '{' '.join(sorted(other))}'"
             if kind is None:
                 return True, (), note, None
         return False, (not missing, int(kind is not None), share), note, kind
