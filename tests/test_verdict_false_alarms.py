@@ -3907,3 +3907,37 @@ def test_a_reviewer_named_by_what_they_came_to_do(response, supported):
     r = evaltools.score(CAFE_Q, ctx, response)
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and claims[0].supported is supported
+
+
+@pytest.mark.parametrize(("ctx", "response", "supported"), [
+    # a comparative of direction is found where the text says the change happened
+    ("Anxiety increases the heart rate.", "Anxiety causes a higher heart rate.", True),
+    ("The FTSE 100 fell 1.1% to 6,044.9 points.",
+     "The FTSE 100 ended the day 1.1% lower at 6,044.9 points.", True),
+    # not against the opposite change, and not a superlative (a rank the text must give)
+    ("Anxiety reduces the heart rate.", "Anxiety causes a higher heart rate.", False),
+    ("The FTSE 100 rose 1.1% to 6,044.9 points.",
+     "The FTSE 100 ended the day 1.1% lower at 6,044.9 points.", False),
+    ("Anxiety increases the heart rate.", "Anxiety causes the highest heart rate.", False),
+])
+def test_a_comparative_of_direction_is_found_where_the_change_is(ctx, response, supported):
+    r = evaltools.score("Summarise the text.", ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims[-1].supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # how a reviewer found the people or the space, in the overview's words, and a staff
+    # member by a job the place has, where the review tells what happened
+    ("Annette is knowledgeable and attentive.", True),
+    ("A cashier was rude.", True),
+    # a name, a fact or a trade the review never gives is still looked up
+    ("Marisol is knowledgeable and attentive.", False),
+    ("A cashier was certified.", False),
+])
+def test_a_reviewers_judgment_in_the_overviews_words(response, supported):
+    ctx = _review("Kiln Country Clay Supply", "Annette knew exactly which kiln elements I "
+                  "needed from a phone photo. The guy at the register was rude though.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evaltools.scoring.anchors.claims import KIND_NOUNS, REVIEW_FRAMING, TITLES
+from evaltools.scoring.anchors.claims import ENTITY_NOUNS, KIND_NOUNS, REVIEW_FRAMING, TITLES
 from evaltools.scoring.anchors.dates import DECADE_WORDS
 from evaltools.scoring.anchors.mentions import (
     Mention,
@@ -1081,8 +1081,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
             # grounding ("guests report mixed experiences", "a well-regarded gym")
             c = dataclasses.replace(c, words=tuple(
                 w for w in c.words if w.word.key not in REVIEW_FRAMING))
-            if not c.words and not c.values:
-                continue
+            if not c.values and all(w.role == "subject" and w.word.key in ENTITY_NOUNS
+                                    for w in c.words):
+                continue  # nothing left but the place itself: "the store is cramped"
         s = support(c)
         if not s.supported and s.contradiction is None and c.antecedent and any(
                 w.role == "subject" and w.head and context.index.sentences.find(w.word)

@@ -551,6 +551,22 @@ DERIVATIONS = {
     "husband": ("spouse",), "lead": ("leader",), "live": ("residence",),
     "buy": ("purchase",), "purchase": ("buy",),
 }
+#: Comparatives of a direction (*higher*, *lower*, *faster*, by their lemma) and the words by
+#: which a text says that change happened (*a higher heart rate* where a passage says the
+#: heart rate *increases*; *at lower cost* for costs that *fall*). Only the comparative is read
+#: so (not *the highest*, a rank the context must give), and never against its own opposite
+#: (*rise* is no *lower*).
+DIRECTIONS = {
+    "high": ("increase", "rise", "raise", "boost", "elevate", "climb", "jump", "soar", "grow",
+             "more"),
+    "low": ("decrease", "reduce", "reduction", "fall", "drop", "cut", "decline", "less", "fewer",
+            "shrink", "slash", "lower"),
+    "fast": ("quick", "quickly", "rapid", "rapidly", "speed", "accelerate"),
+    "slow": ("slowly", "delay", "decelerate"),
+    "big": ("large", "grow", "expand", "increase"),
+    "small": ("little", "shrink", "reduce", "decrease"),
+    "cheap": ("inexpensive", "low", "less"),
+}
 #: Shortest shared prefix that makes two words derivations of each other.
 DERIVED_PREFIX = 5
 

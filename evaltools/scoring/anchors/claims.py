@@ -105,6 +105,8 @@ REVIEWER_NOUNS = frozenset({
     # (not a news story's rider, bride or resident: who they are is a fact there)
     "homeowner", "participant", "attendee", "enthusiast", "hobbyist",
     "bowler", "boater", "quilter", "consignor",
+    # who wrote a forum passage ("one forum commenter in Maine reports thundersnow")
+    "commenter",
 })
 #: Nouns for what reviews say ("Complaints include a tiny space", "Downsides include slow
 #: service"): as a subject they speak for the reviewers, and are not looked up, as a reviewer
@@ -177,6 +179,15 @@ REVIEW_SUM = frozenset({
     "lean", "sentiment", "vary", "opinion", "impression", "satisfied", "dissatisfied",
     # matcher keys of "well-regarded", "well-liked", "well-reviewed"
     "wellregard", "welllike", "wellreview",
+    # how a reviewer found the people, the space or the price, in the overview's words
+    # (*knowledgeable*, *attentive*, *unhurried* staff; a *cramped*, *tidy* shop; *steep*
+    # prices) where the review tells what happened ("he knew exactly which part", "we
+    # waited 40 minutes"); not *best*, *always* or *certified*, which invented details use
+    "knowledgeable", "attentive", "patient", "patiently", "patience", "unhurried",
+    "nopressure", "lowpressure", "curt", "cramp", "tidy", "punctual", "punctuality",
+    "inconvenient", "frustrated", "frustrating", "hassle", "steep", "pricey", "inconsistent",
+    "uneven", "generous", "reassuring", "impress", "overcrowded", "warmly", "standout",
+    "unhurrie",  # the matcher's key of "unhurried"
 })
 #: The words by which an overview retells one review ("One driver whose AC failed in July was
 #: seen within two hours", "a recent visit ended with cold fries", "members praise the
@@ -186,6 +197,9 @@ REVIEW_SUM = frozenset({
 REVIEW_STORY = frozenset({
     "driver", "member", "worker", "person", "family", "party", "student", "visit", "stay",
     "trip", "experience",
+    # the place's people by a job every such place has, where the review says "the guy at
+    # the register" or "she" (*a staffer was curt*, *the cashier*, *the bartender*)
+    "staffer", "cashier", "bartender",
 })
 #: The words by which an overview of a record's reviews says who said what ("Customers
 #: speak highly of ...", "one diner noted ...", "complaints include ..."): in a record that

@@ -63,6 +63,7 @@ from evaltools.scoring.anchors.claims import (
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.matcher import (
+    DIRECTIONS,
     LIGHT_PARTS,
     NEGATING_PREFIXES,
     POS_CLASS,
@@ -398,6 +399,10 @@ class ContextIndex:
     def _find(self, w: ClaimWord, paraphrase: bool = False,
               cosine: float = 0.0) -> frozenset[int]:
         found = self.sentences.find(w.word)
+        if w.qualifier and w.word.key in DIRECTIONS and w.word.text.lower().endswith("er"):
+            # "a higher heart rate" where the passage says the heart rate increases
+            for key in DIRECTIONS[w.word.key]:
+                found = found | self.sentences.sentences(key)
         # derivations for the predicate's words and the subject's modifiers (*a moderately
         # priced cafe* where the record says "moderate"), not for the subject's head
         if (w.role == "predicate" or not w.head) and not w.name and not w.qualifier:
