@@ -265,8 +265,9 @@ OPPOSITES = ("The rebels attacked the northern fort in May. The team succeeded i
      "the context says 'attack' where it says 'defended'"),
     ("The team failed in its first bid.", False, "opposite",
      "the context says 'succeed' where it says 'failed'"),
-    # an opposite the sentence negates agrees with the claim: no contradiction
-    ("A temperature below zero kelvin is impossible.", False, None, "only 0%"),
+    # an opposite the sentence negates agrees with the claim: no contradiction, and the
+    # negating prefix carries the sentence's negation, so it supports the claim
+    ("A temperature below zero kelvin is impossible.", True, None, "found together"),
     # converses tell one event from its two sides
     ("You can sell bags of beans for $16.", True, None, "found together"),
 ])
