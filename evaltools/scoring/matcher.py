@@ -360,6 +360,16 @@ def opposed(a: str, b: str) -> bool:
     """
     if a == b or b in opposites(a) or b in _COHYPONYMS_OF.get(a, ()):
         return True
+    return prefix_negated(a, b)
+
+
+def prefix_negated(a: str, b: str) -> bool:
+    """Whether one of keys ``a`` and ``b`` is the other with a negating prefix
+    (:data:`NEGATING_PREFIXES`), the shorter of 3 letters or more.
+
+    >>> prefix_negated("available", "unavailable"), prefix_negated("ink", "k")
+    (True, False)
+    """
     short, long_ = sorted((a, b), key=len)
     return len(short) >= 3 and any(long_ == p + short for p in NEGATING_PREFIXES)
 

@@ -63,13 +63,15 @@ from evaltools.scoring.anchors.claims import (
 from evaltools.scoring.anchors.mentions import Mention
 from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.matcher import (
+    ACRONYM_INNER,
     DIRECTIONS,
     LIGHT_PARTS,
-    NEGATING_PREFIXES,
     POS_CLASS,
     SentenceIndex,
     Word,
+    is_acronym,
     opposites,
+    prefix_negated,
     token_key,
     words_of,
 )
@@ -165,16 +167,10 @@ _SET_ASIDE = re.compile(r"(?i)\b(?:" + "|".join(
 AGENT_KINDS = frozenset({"svo", "relative", "comparison"})
 
 
-def _prefixed(a: str, b: str) -> bool:
-    """Whether one of two words is the other with a negating prefix
-    (:data:`~evaltools.scoring.matcher.NEGATING_PREFIXES`: *unavailable*, *impossible*)."""
-    short, long_ = sorted((a, b), key=len)
-    return any(long_ == p + short for p in NEGATING_PREFIXES)
-
-
 def _is_name(pos: str, text: str) -> bool:
-    """A proper noun, or an acronym the parser tags as a noun (*EHRC*)."""
-    return pos == "PROPN" or (len(text) > 1 and text.isalpha() and text.isupper())
+    """A proper noun, or an acronym the parser tags as a noun (*EHRC*:
+    :func:`~evaltools.scoring.matcher.is_acronym`)."""
+    return pos == "PROPN" or is_acronym(text)
 
 
 def _named_agent(subj) -> frozenset[str] | None:
@@ -189,7 +185,7 @@ def _named_agent(subj) -> frozenset[str] | None:
     keys: set[str] = set()
     for h in heads:
         words = _name_words(h)
-        if len(words) == 1 and not h.text.isupper() and any(
+        if len(words) == 1 and not is_acronym(h.text) and any(
                 c.dep_ == "det" and c.lower_ == "the" for c in h.children):
             continue  # "the Spaniard", "the Briton": a description, as "the driver" is
         keys.update(token_key(t) for t in words)
@@ -207,19 +203,16 @@ def _same_party(names: set[str], agent: frozenset[str]) -> bool:
         len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in names for b in agent)
 
 
-#: Words a multi-word name may hold between its capitalised words (*Equality and Human
-#: Rights Commission*, *Bank of England*).
-NAME_JOINERS = frozenset({"and", "of", "for", "&"})
-
-
 def _name_words(head) -> list:
     """The capitalised words of the name ``head`` ends: ``head`` and the capitalised words
-    (and joiners between them) right before it in its sentence."""
+    right before it in its sentence, with the inner words a name may hold between them
+    (:data:`~evaltools.scoring.matcher.ACRONYM_INNER`: *Equality and Human Rights
+    Commission*, *Bank of England*), which are not among them."""
     words = [head]
     i = head.i - 1
     while i >= head.sent.start:
         t = head.doc[i]
-        if t.lower_ in NAME_JOINERS and i > head.sent.start and head.doc[i - 1].text[:1].isupper():
+        if t.lower_ in ACRONYM_INNER and i > head.sent.start and head.doc[i - 1].text[:1].isupper():
             i -= 1
             continue
         if not (t.text[:1].isupper() and t.text.isalpha() and t.pos_ != "DET"):
@@ -644,7 +637,7 @@ class ContextIndex:
             if self._find(w, paraphrase, cosine):
                 continue
             for key in opposites(w.word.key):
-                if not _prefixed(key, w.word.key) or not self.sentences.positions(key):
+                if not prefix_negated(key, w.word.key) or not self.sentences.positions(key):
                     continue
                 word = dataclasses.replace(w.word, text=key, key=key, forms=(key,),
                                            parts=(key,))
