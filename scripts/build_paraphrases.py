@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -113,8 +114,6 @@ def read_data(paths: list[Path], *, cased: bool = False
 
 def name_forms(dict_dir: Path) -> dict[str, list[str]]:
     """Proper name <-> the capitalised adjective that pertains to it, as matcher keys."""
-    import re
-
     adj = read_data([dict_dir / "data.adj"], cased=True)
     nouns = read_data(sorted(dict_dir.glob("data.noun*")), cased=True)
     table: dict[str, set[str]] = defaultdict(set)
@@ -244,6 +243,23 @@ def not_nouns(dict_dir: Path, max_zipf: float) -> list[str]:
     return sorted(f for f in forms if 0 < zipf(f) < max_zipf and not _noun_reading(f, nouns))
 
 
+def lower_words(dict_dir: Path, min_zipf: float) -> list[str]:
+    """Single words (letters only, Zipf at least ``min_zipf``) that WordNet writes in lower
+    case in every synset that holds them, of any part of speech: a word, never a name
+    (*turnaround*, *presenter*; not *wales*, which WordNet also writes *Wales*)."""
+    lower: set[str] = set()
+    cased: set[str] = set()
+    for path in sorted(dict_dir.glob("data.*")):
+        if path.suffix == ".32":  # not a data file
+            continue
+        for words, _ in read_data([path], cased=True).values():
+            for w in words:
+                w = re.sub(r"\([a-z]+\)$", "", w)  # "big(a)": an adjective's position
+                if w.isalpha():
+                    (lower if w.islower() else cased).add(w.lower())
+    return sorted(w for w in lower - cased if zipf(w) >= min_zipf)
+
+
 #: WordNet antonyms that tell one event or state from its two sides or name two of a kind,
 #: and do not contradict each other (*you can buy bags* is *sold by the bag*).
 NOT_OPPOSED = frozenset({
@@ -289,8 +305,6 @@ def antonyms(dict_dir: Path, senses: int, min_zipf: float, max_zipf: float
 
 
 def _clean(word: str) -> str | None:
-    import re
-
     word = re.sub(r"\([a-z]+\)$", "", word)  # adjective markers: "big(a)"
     if "_" in word or not word.replace("-", "").isalpha():
         return None
@@ -369,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     opposite = antonyms(args.dict_dir, args.senses, args.min_zipf, args.max_zipf)
     things = ing_things(args.dict_dir)
     verbal = not_nouns(args.dict_dir, args.max_zipf)
+    words = lower_words(args.dict_dir, args.min_zipf)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     tmp = args.output.with_suffix(".tmp")
     tmp.write_text(json.dumps({"source": "WordNet 3.0 (Princeton University), "
@@ -376,14 +391,15 @@ def main(argv: list[str] | None = None) -> int:
                                "min_zipf": args.min_zipf, "max_zipf": args.max_zipf,
                                "supports": table, "name_forms": names,
                                "abstract_nouns": abstract, "antonyms": opposite,
-                               "ing_things": things, "not_nouns": verbal},
+                               "ing_things": things, "not_nouns": verbal,
+                               "lower_words": words},
                               separators=(",", ":"), sort_keys=True)
                    + "\n", encoding="utf-8")
     tmp.replace(args.output)
     print(f"{len(table)} words, {sum(map(len, table.values()))} pairs, "
           f"{len(names)} name forms, {len(abstract)} abstract nouns, "
           f"{len(opposite)} words with antonyms, {len(things)} -ing things, "
-          f"{len(verbal)} words no noun -> {args.output}")
+          f"{len(verbal)} words no noun, {len(words)} words never names -> {args.output}")
     return 0
 
 

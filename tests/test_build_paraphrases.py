@@ -87,3 +87,26 @@ def test_not_nouns_are_adjectives_and_verbs_with_their_forms_that_no_noun_spells
     assert not {"calm", "cooler", "curtest"} & got
     # the Zipf window: cool is Zipf 5.2
     assert "cool" not in build_paraphrases.not_nouns(tmp_path, 5.0)
+
+
+
+def test_lower_words_are_those_wordnet_never_capitalises(tmp_path):
+    """turnaround and presenter are written in lower case wherever WordNet holds them; wales
+    is also the place Wales, so it is left out; a phrase (grand_jury) is no single word, an
+    adjective's position marker (big(a)) is dropped, and data.32 is no data file."""
+    (tmp_path / "data.noun").write_text(
+        "  1 this is a licence line\n"
+        "00000001 04 n 01 turnaround 0 000 | time for a round trip\n"
+        "00000002 18 n 01 presenter 0 000 | someone who presents\n"
+        "00000003 06 n 01 wale 0 000 | a raised stripe\n"
+        "00000004 06 n 01 wales 0 000 | raised stripes\n"
+        "00000005 15 n 01 Wales 0 000 | a region of Britain\n"
+        "00000006 14 n 01 grand_jury 0 000 | a jury\n", encoding="latin-1")
+    (tmp_path / "data.adj").write_text(
+        "  1 this is a licence line\n"
+        "00000007 00 a 01 big(a) 0 000 | large\n", encoding="latin-1")
+    (tmp_path / "data.32").write_text("Hull 0 000 | not read\n", encoding="latin-1")
+    assert build_paraphrases.lower_words(tmp_path, 0.0) == [
+        "big", "presenter", "turnaround", "wale"]
+    # the Zipf floor applies as to every table: wale is Zipf 2.7, turnaround 3.4
+    assert build_paraphrases.lower_words(tmp_path, 3.0) == ["big", "presenter", "turnaround"]

@@ -2018,8 +2018,8 @@ DINER = json.dumps({"name": "Rosie's", "categories": "Diners, Breakfast",
     ("Rosie's serves house-made pie and quick service.", []),  # "made in house": one claim
     ("Rosie's is a family-owned diner with quick service.", ["family-owned"]),
     # a phrase no claim holds is still read, as a claim of its sentence
-    ("Reviewers liked the pork, slow-smoked over pecan wood, and the quick service.",
-     ["slow-smoked"]),
+    ("Reviewers liked the pork, wood-fired over pecan, and the quick service.",
+     ["wood-fired"]),
     # a credential, or goods from elsewhere, the record never gives (the forty-second round)
     ("Rosie's cooks are certified, and the diner serves house-made pie.", ["certified"]),
     ("Rosie's is licensed, bonded, and insured, with quick service.",
@@ -3938,6 +3938,110 @@ def test_a_comparative_of_direction_is_found_where_the_change_is(ctx, response, 
 def test_a_reviewers_judgment_in_the_overviews_words(response, supported):
     ctx = _review("Kiln Country Clay Supply", "Annette knew exactly which kiln elements I "
                   "needed from a phone photo. The guy at the register was rude though.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)
+
+
+# ---- forty-sixth round's readings (batches 164-166)
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # a capital at a sentence's start does not make a word WordNet writes only in lower case
+    # a name, alone or before a name the context gives
+    ("Turnaround can be slow.", ()),
+    ("Presenter Walt Hensley fixed the clock.", ()),
+    # a name the context never gives still is one
+    ("Hollister can be slow.", ("Hollister",)),
+    ("Presenter Walt Brennan fixed the clock.", ("Presenter", "Brennan")),
+])
+def test_a_word_capitalised_at_a_sentence_start_is_no_name(response, absent):
+    ctx = _review("Hensley Clock Repair", "Walt Hensley fixed our clock but it took nine "
+                  "weeks instead of four.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    named = tuple(x for a in r.anchors if a.kind == "claim" for x in a.absent)
+    assert named == absent
+
+
+@pytest.mark.parametrize(("review", "response", "denied"), [
+    # a claim of provenance the record writes its own way, its words in one sentence
+    ("Kids loved the tortillas, they make them by hand on a comal.",
+     "Tortillas are made by hand.", False),
+    ("Storage runs $95. They insure it at your appraised value.",
+     "Furs are insured at their appraised value.", False),
+    ("The pork is smoked low and slow.", "Reviewers liked the pork, slow-smoked over pecan.",
+     False),
+    # the same claims where the record never says so
+    ("Kids loved the tortillas, warm from the comal.", "Tortillas are made by hand.", True),
+    ("Storage runs $95 at your appraised value.",
+     "Furs are insured at their appraised value.", True),
+])
+def test_a_claim_of_provenance_in_the_records_own_words(review, response, denied):
+    r = evaltools.score(CAFE_Q, _review("Casa Comal", review), response)
+    kinds = [a.contradiction for a in r.anchors if a.kind == "claim"]
+    assert ("record_absent" in kinds) is denied
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # an offer in the past tells what happened on a visit; an offer in the present is the
+    # business's, and the record must give it
+    ("The team offered pottery classes.", False),
+    ("The studio offers pottery classes.", True),
+    ("The studio also handles installations.", True),
+])
+def test_an_offer_in_the_past_tells_of_a_visit(response, denied):
+    ctx = _review("Kiln Country Clay", "We loved the glazes. Dana said the old kiln was "
+                  "not worth fixing.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    kinds = [a.contradiction for a in r.anchors if a.kind == "claim"]
+    assert ("record_absent" in kinds) is denied
+
+
+def test_a_count_inside_father_of_four_is_a_number():
+    assert [(m.text, m.value) for m in find_mentions("The father-of-four and a mother-of-two "
+                                                     "left a one-of-a-kind piece.")] == [
+        ("four", ("number", Decimal("4"))), ("two", ("number", Decimal("2")))]
+    r = evaltools.score("Summarise the text.", "The father-of-four pleaded guilty.",
+                        "Werner, a father of four, pleaded guilty.")
+    (number,) = [a for a in r.anchors if a.kind == "number"]
+    assert number.supported
+
+
+@pytest.mark.parametrize(("ctx", "supported", "contradiction"), [
+    # a subject that denies its clause denies the verb, not the place after it
+    ("In 2008, about 40 were recorded on the study site, but none have been spotted there "
+     "since 2013.", True, None),
+    ("In 2008, about 40 were spotted at the study site.", False, "negation"),
+])
+def test_none_denies_the_verb_not_the_place(ctx, supported, contradiction):
+    r = evaltools.score("Summarise the text.", ctx, "None have been spotted at the study site.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("response", "supported", "contradiction"), [
+    # a verb a record's key holds (*appointment needed: yes*) speaks of the key's subject only
+    ("No break-in is needed.", True, None),
+    ("No appointment is needed.", False, "record_yes"),
+])
+def test_a_records_verb_needs_its_subject(response, supported, contradiction):
+    ctx = json.dumps({"name": "Rio Lobo Boots", "attributes": {"ByAppointmentOnly": "True"},
+                      "review_info": [{"review_text": "They fit like they were always mine. "
+                                                      "Zero break-in needed."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # the quality a reviewer judged, as the head of what the claim says, weighs nothing
+    ("Reviewers praise the craftsmanship of the boots.", True),
+    ("Customers note the reliability of the boots.", True),
+    # a quality noun that names a kind of another thing is looked up with it
+    ("Armando backs the boots with a lifetime workmanship warranty.", False),
+])
+def test_a_quality_a_reviewer_judged_in_the_overviews_words(response, supported):
+    ctx = _review("Rio Lobo Boots", "Armando made my boots and the stitching is beautiful. "
+                  "Armando was super friendly.")
     r = evaltools.score(CAFE_Q, ctx, response)
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported is supported for a in claims)

@@ -757,6 +757,21 @@ def not_nouns() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=1)
+def lower_words() -> frozenset[str]:
+    """Words WordNet 3.0 writes in lower case in every synset that holds them: words, never
+    names (``paraphrases.json``, ``lower_words``). A capital at a sentence's start does not
+    make one a name (*Turnaround can be slow*, *Presenter Miranda Krestovnikoff*); WordNet
+    also writes *Wales* and *Hull* as names, so they are not here.
+
+    Examples
+    --------
+    >>> [w in lower_words() for w in ("turnaround", "presenter", "wales", "hull")]
+    [True, True, False, False]
+    """
+    return frozenset(_wordnet_tables()["lower_words"])
+
+
+@functools.lru_cache(maxsize=1)
 def _opposites() -> dict[str, tuple[str, ...]]:
     table: dict[str, set[str]] = {k: set(v) for k, v in _wordnet_tables()["antonyms"].items()}
     for key, opposite in ANTONYMS.items():

@@ -242,6 +242,8 @@ TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"
 #: Italian cuisine*, *classic pub fare*): they weigh nothing in a claim's support, as
 #: :data:`KIND_VERBS` do, and are no term the context never uses; what kind is the claim.
 KIND_NOUNS = frozenset({"cuisine", "fare"})
+#: Subjects that deny their clause by themselves (*none have been spotted*).
+NEGATIVE_SUBJECTS = frozenset({"none", "nobody", "nothing", "neither", "noone"})
 #: Verbs that report what a source says.
 REPORT_VERBS = frozenset({
     "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
@@ -363,7 +365,9 @@ class Claim:
     patient) keys when both participants are named, for the swapped-role test;
     ``focus`` the key whose polarity is compared; ``antecedent`` the subject
     words of the name a definite description stands for (*the striker* after
-    *Morata ...*): the last named subject of an earlier sentence.
+    *Morata ...*): the last named subject of an earlier sentence; ``past`` whether
+    its verb is in the past with a direct object (*the team offered advice*; not *served
+    with popcorn*, a participle the tagger may also call past).
     """
 
     text: str
@@ -380,6 +384,7 @@ class Claim:
     focus: str = ""
     definite: bool = False
     antecedent: tuple[ClaimWord, ...] = ()
+    past: bool = False
 
     @property
     def relations(self) -> tuple[ClaimWord, ...]:
@@ -394,7 +399,7 @@ class Claim:
     def to_dict(self) -> dict:
         return {"text": self.text, "start": self.start, "end": self.end,
                 "subject": self.subject, "verb": self.verb, "object": self.object,
-                "negated": self.negated, "kind": self.kind,
+                "negated": self.negated, "kind": self.kind, "past": self.past,
                 "words": [w.to_dict() for w in self.words],
                 "values": [m.to_dict() for m in self.values]}
 
@@ -1421,6 +1426,11 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             # "delivery is not offered": is delivery negated in the record? "dogs are allowed
             # on the patio": what is allowed is the dogs, not the patio
             focus_tok = subj
+        if (subj is not None and subj.lower_ in NEGATIVE_SUBJECTS and focus_tok is not pred
+                and focus_tok.dep_ == "pobj"):
+            # "none have been spotted at the site": what is denied is the sighting, not the
+            # site (the context may name it in an affirmed clause: "recorded on the site")
+            focus_tok = pred
         if (token_key(focus_tok) in LIGHT_PARTS and focus_tok.i >= 2
                 and focus_tok.nbor(-1).text == "-"):
             focus_tok = focus_tok.nbor(-2)  # "not kid-friendly": is "kids" negated?
@@ -1440,7 +1450,8 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             object=_lemma(obj) if obj is not None else "", negated=negated, kind=kind,
             words=tuple(subj_words + pred_words), values=tuple(subj_values + pred_values),
             roles=_roles(pred, subj, group, passive), focus=focus,
-            definite=named_subject and _definite_description(subj, subj_tokens)))
+            definite=named_subject and _definite_description(subj, subj_tokens),
+            past=pred.tag_ == "VBD" and any(c.dep_ == "dobj" for c in pred.children)))
     return out
 
 

@@ -525,12 +525,18 @@ class ContextIndex:
         (*counter* of *counter service*). Where the record's key names no kind (*patio:
         no*), a claim's kind (*a courtyard patio*) is still of it. A word before it whose
         opposite the key names (*indoor* against *outdoor seating: yes*) makes it another
-        kind."""
+        kind. A verb there (*needed* of *appointment needed: yes*) needs the claim's subject
+        there too (*no break-in needed* is no claim about appointments)."""
         def there(k: str) -> bool:
             return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
                     or s in self._modifiers.get(k, ()))
 
         words = sorted(claim.words, key=lambda w: w.word.start)
+        if ((s in self._yes_key.get(key, ()) or s in self._no_key.get(key, ()))
+                and any(w.word.parts[-1] == key and w.word.pos in ("VERB", "AUX")
+                        for w in words)
+                and not any(there(w.word.key) for w in words if w.role == "subject")):
+            return False  # "no break-in needed" is not the record's "appointment needed"
         for before, w in itertools.pairwise(words):
             if (w.word.parts[-1] == key and before.word.sent == w.word.sent
                     and 0 < w.word.start - before.word.end <= 1 and not there(before.word.key)

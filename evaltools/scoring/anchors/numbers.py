@@ -418,8 +418,8 @@ def read_digit_run(run: str, *, money: bool = False, convention: str | None = No
     return Decimal(text), None
 
 
-_WORDS_RE = re.compile(
-    f"(?<![\\w-])(?P<words>(?i:(?:an?{_SP}+(?=(?:{_AFTER_A})\\b))?"
+_WORDS_RE = re.compile(  # not inside a hyphenated word, but a "father-of-four"'s count
+    f"(?:(?<![\\w-])|(?<=\\w-of-))(?P<words>(?i:(?:an?{_SP}+(?=(?:{_AFTER_A})\\b))?"
     f"(?:{_WORD_ALT})(?:(?:{_SP}+and{_SP}+|{_SP}+|-)(?:{_WORD_ALT}))*))"
     f"(?:{_SUFFIX})?"
     f"(?![\\w]|-(?:{_FRACTION_ALT}|[0-9])(?![\\w]))"
