@@ -32,11 +32,12 @@ OWN_LIST_REACH = 120
 #: "three main reasons", "two ways", "two related points": a count of the points the
 #: response itself makes (one word may qualify them); "two side effects are worth knowing":
 #: a count of things it goes on to tell; "two different things": the response telling
-#: apart what it has just named.
+#: apart what it has just named; "comes down to two things:": the things it lists next.
 _OWN_POINTS = re.compile(
     r"\s+(?:(?:[a-z]+\s+)?" + POINT_NOUNS + r"\b|(?:[\w-]+\s+){1,3}?(?:are|is)\s+worth\s+"
     r"(?:knowing|noting|mentioning|keeping\s+in\s+mind)\b|(?:different|separate|distinct)\s+"
-    r"(?:things|issues|questions|concepts|ideas|matters|measures)\b)", re.IGNORECASE)
+    r"(?:things|issues|questions|concepts|ideas|matters|measures)\b|(?:[a-z]+\s+)?things:)",
+    re.IGNORECASE)
 
 #: Words that open the sentences of a count's items in turn (*First, ...* *Second, ...*).
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
@@ -238,6 +239,9 @@ def counts_own_list(text: str, m: Mention) -> bool:
     ...         "main settings. Rain and hail are three of the hazards.")
     >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
     [('two', True), ('three', False)]
+    >>> text = "So it comes down to two things: molds and rinds. She bought two things."
+    >>> [(m.text, counts_own_list(text, m)) for m in find_mentions(text)]
+    [('two', True), ('two', False)]
     """
     value = m.value
     if not (len(value) == 2 and value[0] == "number" and 2 <= value[1] <= 10):
