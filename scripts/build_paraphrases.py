@@ -43,6 +43,12 @@ forms in *-s* and *-ed*, each a noun under no reading of its ending (*curt*, *pr
 *calmer*, *diagnose*): a tagger that calls one a noun has misread it, and it is no term the
 context never uses (``hallucination.absent_terms``; docs/validity.md, "Thirty-second round").
 
+A seventh table, ``lower_words``, lists the single words (Zipf at least ``--min-zipf``) that
+WordNet writes in lower case in every synset that holds them, of any part of speech
+(*turnaround*, *presenter*; not *wales*, which WordNet also writes *Wales*): a capital at a
+sentence's start does not make one a name (``hallucination.read_names``; docs/validity.md,
+"Forty-sixth round").
+
 A second table, ``name_forms``, pairs a proper name with the adjective that pertains to
 it (WordNet's pertainym pointers, ``\\``, where both words are capitalised: *Belgian* /
 *Belgium*, *Argentinian* / *Argentina*, *Texan* / *Texas*), both ways; the matcher finds a
@@ -250,8 +256,6 @@ def lower_words(dict_dir: Path, min_zipf: float) -> list[str]:
     lower: set[str] = set()
     cased: set[str] = set()
     for path in sorted(dict_dir.glob("data.*")):
-        if path.suffix == ".32":  # not a data file
-            continue
         for words, _ in read_data([path], cased=True).values():
             for w in words:
                 w = re.sub(r"\([a-z]+\)$", "", w)  # "big(a)": an adjective's position

@@ -92,8 +92,8 @@ def test_not_nouns_are_adjectives_and_verbs_with_their_forms_that_no_noun_spells
 
 def test_lower_words_are_those_wordnet_never_capitalises(tmp_path):
     """turnaround and presenter are written in lower case wherever WordNet holds them; wales
-    is also the place Wales, so it is left out; a phrase (grand_jury) is no single word, an
-    adjective's position marker (big(a)) is dropped, and data.32 is no data file."""
+    is also the place Wales, so it is left out; a phrase (grand_jury) is no single word, and
+    an adjective's position marker (big(a)) is dropped."""
     (tmp_path / "data.noun").write_text(
         "  1 this is a licence line\n"
         "00000001 04 n 01 turnaround 0 000 | time for a round trip\n"
@@ -105,7 +105,6 @@ def test_lower_words_are_those_wordnet_never_capitalises(tmp_path):
     (tmp_path / "data.adj").write_text(
         "  1 this is a licence line\n"
         "00000007 00 a 01 big(a) 0 000 | large\n", encoding="latin-1")
-    (tmp_path / "data.32").write_text("Hull 0 000 | not read\n", encoding="latin-1")
     assert build_paraphrases.lower_words(tmp_path, 0.0) == [
         "big", "presenter", "turnaround", "wale"]
     # the Zipf floor applies as to every table: wale is Zipf 2.7, turnaround 3.4

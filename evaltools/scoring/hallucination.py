@@ -796,7 +796,9 @@ def _offers(claim, verbs: frozenset[str]) -> bool:
     ``verbs`` in the present, whose subject is no name. A person the reviews name (*Owner
     Renee gives a low-pressure introduction*, *Dan handled the sale*) and a verb in the past
     (*the team offered advice*, *offered a taste of burnt ends*) tell what happened on a
-    visit: the written probe's invented offers are all in the present (docs/validity.md,
+    visit: of the written probe's invented offers that a record never mentions, none has a
+    verb in the past with a direct object
+    (:attr:`~evaltools.scoring.anchors.claims.Claim.past`; docs/validity.md,
     "Forty-sixth round").
 
     >>> from evaltools.scoring.anchors.claims import extract_claims
