@@ -4045,3 +4045,32 @@ def test_a_quality_a_reviewer_judged_in_the_overviews_words(response, supported)
     r = evaltools.score(CAFE_Q, ctx, response)
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported is supported for a in claims)
+
+
+@pytest.mark.parametrize(("ctx", "supported"), [
+    # a decade is ten years: three decades are the context's 30 years, not its 20
+    ("Rick, the owner, has been doing this for 30 years.", True),
+    ("Rick, the owner, has been doing this for 20 years.", False),
+])
+def test_decades_are_years(ctx, supported):
+    assert [(m.text, m.value) for m in find_mentions("three decades")] == [
+        ("three decades", ("quantity", "decade", Decimal("3")))]
+    r = evaltools.score("Summarise the text.", ctx, "Owner Rick has three decades in the trade.")
+    (number,) = [a for a in r.anchors if a.kind == "number"]
+    assert number.supported is supported
+
+
+@pytest.mark.parametrize(("response", "attributed"), [
+    # a site the passages come from that "puts it" or "goes further" says what follows
+    ("Atheist Republic puts it bluntly: agnostic sounds softer.", True),
+    ("Atheist Republic goes further: agnostic sounds softer.", True),
+    # a name no passage comes from is a name to check
+    ("Atheist Weekly puts it bluntly: agnostic sounds softer.", False),
+])
+def test_a_site_that_puts_it_says_what_follows(response, attributed):
+    ctx = ("What is the difference? (www.atheistrepublic.com)\nSome people say agnostic "
+           "sounds softer than atheist.")
+    r = evaltools.score("What does agnostic mean?", ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert [a.text for a in claims if not a.supported] == (
+        [] if attributed else ["Atheist Weekly puts it"])

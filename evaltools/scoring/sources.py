@@ -417,7 +417,8 @@ _SITE_ATTRIBUTION = re.compile(
     r"|\b[Aa]s[ \t]+(" + _SITES + r")[ \t]+(?:puts?|says?|notes?|explains?)\b(?:[ \t]+it)?"
     r"|(?:^|(?<=[.!?:;,\n(])|(?<=\s))(" + _SITES + r")[ \t]+(?:(?:also|likewise|both|similarly|"
     r"further|instead|too|meanwhile|separately)[ \t]+)?(?:" + _REPORT + r"|recommends?|advises?|"
-    r"agrees?|defines?|lists?|calls?|(?:gives?|offers?|provides?)[ \t]+an?[ \t]+"
+    r"agrees?|defines?|lists?|calls?|puts?[ \t]+it(?:[ \t]+[a-z]+ly)?|goes?[ \t]+further|"
+    r"(?:gives?|offers?|provides?)[ \t]+an?[ \t]+"
     r"(?:[\w-]+[ \t]+){0,2}(?:explanation|account|answer|view|take|definition|description|"
     r"summary|overview))"
     r"\b(?:[ \t]+that)?"
@@ -491,7 +492,8 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
     (*Microsoft's Junk Email Filter*, *a guide from WebMD*): each named site must be one of
     ``sites`` (:func:`site_names`), read with or without its top-level domain. Statements
     about the sources, as :func:`attribution_spans` are; a name the context does not give as
-    a source's is checked as any name.
+    a source's is checked as any name. *Puts it* and *goes further* say what a site says
+    (*Atheist Republic puts it bluntly*).
 
     >>> sites = frozenset({"wired", "verywellhealth", "drweil", "webmd", "dictionary"})
     >>> t = ("According to WIRED, light scatters. Verywell Health and Dr. Weil both suggest "
@@ -500,6 +502,9 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
     >>> [t[a:b] for a, b in site_attributions(t, sites)]
     ['According to WIRED', 'Verywell Health and Dr. Weil both suggest', 'WebMD notes that', \
 'as Dictionary.com puts it']
+    >>> t = "Atheist Republic puts it bluntly. Lifehack goes further: rest. Smith puts it away."
+    >>> [t[a:b] for a, b in site_attributions(t, frozenset({"atheistrepublic", "lifehack"}))]
+    ['Atheist Republic puts it bluntly', 'Lifehack goes further']
     >>> t = "WIRED's test and a guide from WebMD agree; Smith's does not."
     >>> [t[a:b] for a, b in site_attributions(t, sites)]
     ['WIRED', 'from WebMD']

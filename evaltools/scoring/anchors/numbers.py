@@ -131,6 +131,7 @@ _UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "week": ("weeks", "week"),
     "month": ("months", "month"),
     "year": ("years", "year", "yrs"),
+    "decade": ("decades", "decade"),
     "pack": ("packs", "pack"),
     "count": ("count",),
     "piece": ("pieces", "piece", "pcs"),

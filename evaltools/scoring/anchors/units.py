@@ -53,6 +53,7 @@ _FACTORS: dict[str, tuple[str, Decimal]] = {
     "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
     # calendar months and years convert only to each other (a month is no fixed count of days)
     "month": ("calendar", Decimal(1)), "year": ("calendar", Decimal(12)),
+    "decade": ("calendar", Decimal(120)),
 }
 
 
