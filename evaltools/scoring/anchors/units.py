@@ -51,7 +51,8 @@ _FACTORS: dict[str, tuple[str, Decimal]] = {
     "MHz": ("frequency", Decimal(10**6)), "GHz": ("frequency", Decimal(10**9)),
     "s": ("time", Decimal(1)), "min": ("time", Decimal(60)), "h": ("time", Decimal(3600)),
     "day": ("time", Decimal(86400)), "week": ("time", Decimal(604800)),
-    # calendar months and years convert only to each other (a month is no fixed count of days)
+    # calendar months, years and decades convert only to each other (a month is no fixed
+    # count of days)
     "month": ("calendar", Decimal(1)), "year": ("calendar", Decimal(12)),
     "decade": ("calendar", Decimal(120)),
 }
