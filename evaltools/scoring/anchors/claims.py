@@ -242,8 +242,6 @@ TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame"
 #: Italian cuisine*, *classic pub fare*): they weigh nothing in a claim's support, as
 #: :data:`KIND_VERBS` do, and are no term the context never uses; what kind is the claim.
 KIND_NOUNS = frozenset({"cuisine", "fare"})
-#: Subjects that deny their clause by themselves (*none have been spotted*).
-NEGATIVE_SUBJECTS = frozenset({"none", "nobody", "nothing", "neither", "noone"})
 #: Verbs that report what a source says.
 REPORT_VERBS = frozenset({
     "say", "mention", "state", "specify", "indicate", "discuss", "address", "cover",
