@@ -17,9 +17,12 @@ Sections (each ``short form -> what it stands for``, lower case):
   capitalised *Sims* is a surname); WordNet already pairs ``vet``, ``fridge``, ``info`` and
   ``lab`` with their long forms (``matcher.paraphrases``);
 - ``address``: USPS street-suffix and unit abbreviations -> the word (``Ste`` -> ``suite``,
-  ``Ave`` -> ``avenue``): a business record writes ``Ste 104`` where an overview says *Suite
-  104* (``Dr`` and ``Ct`` are left out: *Doctor*, Connecticut); and the one-letter USPS
-  directionals (``N Lincoln Ave`` where an overview says *North Lincoln Avenue*).
+  ``Ave`` -> ``avenue``, ``Tpke`` -> ``turnpike``): a business record writes ``Ste 104`` where
+  an overview says *Suite 104*, and ``Mt`` is *Mount* (``Dr`` and ``Ct`` are left out:
+  *Doctor*, Connecticut); and the one-letter USPS directionals (``N Lincoln Ave`` where an
+  overview says *North Lincoln Avenue*). The countries' names are those of the babel that
+  built the file: babel 2.19 names three territories (HM, SH, TF) at greater length, and
+  those three entries were kept as they were when the address table grew.
 
 The matcher (``evaltools/scoring/matcher.py``) reads the file once. Deterministic output.
 """
@@ -89,13 +92,18 @@ INFORMAL = {
     "resto": "restaurant", "pic": "picture", "pics": "picture", "wk": "week", "wks": "week",
     "approx": "approximately", "veggies": "vegetable", "insta": "instagram",
     "cert": "certification", "recs": "recommendation",
-    "hubby": "husband", "govt": "government", "lil": "little",
+    "hubby": "husband", "govt": "government", "lil": "little", "grandkid": "grandchild",
+    "grandkids": "grandchild",
 }
 
 ADDRESS = {
     "st": "street", "ste": "suite", "ave": "avenue", "av": "avenue", "blvd": "boulevard",
     "rd": "road", "hwy": "highway", "pkwy": "parkway", "ln": "lane", "apt": "apartment",
-    "bldg": "building",
+    "bldg": "building", "tpke": "turnpike", "trl": "trail", "expy": "expressway",
+    "fwy": "freeway", "cir": "circle", "sq": "square", "ter": "terrace", "plz": "plaza",
+    "pl": "place", "hts": "heights", "xing": "crossing", "ctr": "center",
+    # a place-name prefix (Mt Vernon Rd), read capitalised: MT stays Montana
+    "mt": "mount",
     # USPS directionals, one letter only (NE, SE: Nebraska, Sweden's code)
     "n": "north", "s": "south", "e": "east", "w": "west",
 }

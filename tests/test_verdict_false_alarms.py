@@ -4074,3 +4074,91 @@ def test_a_site_that_puts_it_says_what_follows(response, attributed):
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert [a.text for a in claims if not a.supported] == (
         [] if attributed else ["Atheist Weekly puts it"])
+
+
+# ---- forty-seventh round's readings (batches 173-175)
+
+@pytest.mark.parametrize(("address", "response", "supported"), [
+    # a record's USPS street suffix or Mt is the word an overview spells out
+    ("4120 Hempstead Tpke", "The shop is at 4120 Hempstead Turnpike.", True),
+    ("12 Elk Trl", "The shop is at 12 Elk Trail.", True),
+    ("5 Mt Vernon Rd", "The shop is at 5 Mount Vernon Road.", True),
+    # another suffix is not the one the record writes
+    ("4120 Hempstead Tpke", "The shop is at 4120 Hempstead Trail.", False),
+])
+def test_a_records_street_suffix_spelled_out(address, response, supported):
+    ctx = json.dumps({"name": "Crease Lax Shop", "address": address,
+                      "review_info": [{"review_text": "Great sticks."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.supported is supported
+
+
+def test_months_of_a_range_and_short_months_alone():
+    assert [(m.text, m.value) for m in find_mentions(
+        "A contract for Nov-Mar, open Sept. to Dec; Jan Smith and Jun–Aug.")] == [
+        ("Nov", ("monthname", 11)), ("Mar", ("monthname", 3)), ("Sept.", ("monthname", 9)),
+        ("Dec", ("monthname", 12)), ("Jun", ("monthname", 6)), ("Aug.", ("monthname", 8))]
+    ctx = _review("North Star Snow", "Seasonal contract for our driveway was $525 for Nov-Mar.")
+    r = evaltools.score(CAFE_Q, ctx, "A homeowner paid $525 for November through March.")
+    assert [(a.text, a.supported) for a in r.anchors if a.kind == "date"] == [
+        ("November", True), ("March", True)]
+    r = evaltools.score(CAFE_Q, ctx, "A homeowner paid $525 for October through March.")
+    assert [(a.text, a.supported) for a in r.anchors if a.kind == "date"] == [
+        ("October", False), ("March", True)]
+
+
+@pytest.mark.parametrize(("response", "moved"), [
+    # a role beside a name the reviews give only beside someone else's name
+    ("Owner Dana fixed the derailleur.", True),
+    ("Mechanic Mike rang us up.", True),
+    # the role the reviews give that person, or a role they never use (another reading)
+    ("Owner Mike fixed the derailleur.", False),
+    ("Mechanic Dana rang us up.", False),
+])
+def test_a_role_the_reviews_give_someone_else(response, moved):
+    ctx = _review("Spoke & Chain", "Dana at the counter rang us up. The owner, Mike, fixed "
+                  "the derailleur in ten minutes. Our mechanic Dana was quick too.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    notes = [a.note for a in r.anchors if a.kind == "claim"
+             and a.contradiction == "record_absent"]
+    assert bool(notes) is moved
+    if moved:
+        assert "the record never mentions" in notes[0]
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "upward of" (American, singular) states "more than" as "upwards of" does
+    ("Helmets can cost more than $1,500 each.", True),
+    ("Helmets can cost less than $1,500 each.", False),
+])
+def test_upward_of_is_more_than(response, supported):
+    r = evaltools.score("Why don't officers wear helmets?",
+                        "Helmets like these can run upward of $1,500 each.", response)
+    (number,) = [a for a in r.anchors if a.kind == "number"]
+    assert number.supported is supported
+
+
+@pytest.mark.parametrize(("review", "supported"), [
+    # a reviewer's "grandkids" are the overview's grandchildren
+    ("She hears her grandkids again.", True),
+    ("She hears her kids again.", False),
+])
+def test_grandkids_are_grandchildren(review, supported):
+    r = evaltools.score(CAFE_Q, _review("ClearSound Hearing", review),
+                        "She can hear her grandchildren again.")
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)
+
+
+@pytest.mark.parametrize(("ctx", "supported"), [
+    # "1790-something" is a year of the 1790s, the decade an overview may name
+    ("She found baptism records going back to 1790-something.", True),
+    ("She found baptism records going back to 1810-something.", False),
+])
+def test_a_year_something_is_its_decade(ctx, supported):
+    assert [(m.text, m.value) for m in find_mentions("back to 1790-something")] == [
+        ("1790-something", ("decade", 1790))]
+    r = evaltools.score("Summarise the text.", ctx, "She found baptism records from the 1790s.")
+    (date,) = [a for a in r.anchors if a.kind == "date"]
+    assert date.supported is supported

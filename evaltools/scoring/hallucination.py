@@ -27,12 +27,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from evaltools.scoring.anchors.claims import ENTITY_NOUNS, KIND_NOUNS, REVIEW_FRAMING, TITLES
+from evaltools.scoring.anchors.claims import (
+    ENTITY_NOUNS,
+    KIND_NOUNS,
+    RELATION_NOUNS,
+    REVIEW_FRAMING,
+    TITLES,
+)
 from evaltools.scoring.anchors.dates import DECADE_WORDS
 from evaltools.scoring.anchors.mentions import (
     Mention,
@@ -624,6 +631,61 @@ def role_noun(key: str) -> bool:
     return key in _role_nouns() and zipf(key) >= INITIAL_COMMON_ZIPF
 
 
+def misplaced_roles(units: Sequence, index) -> tuple[tuple[int, int, str], ...]:
+    """A role written right before a name (*owner Dana*, *instructor Tomás*) that the
+    context gives only to someone else: the name stands in the context, the role too, never
+    in one sentence together, and the role stands beside another name (*the owner, Mike*;
+    *Owner Mike*: :func:`_beside_role`). Each as (start, end, the response's
+    words): a role moved from one person to another, the swap of two people an overview may
+    make. ``units`` are the response's words, ``index`` the context's
+    (:class:`~evaltools.scoring.matcher.SentenceIndex`).
+
+    >>> from evaltools.scoring.matcher import SentenceIndex, words_of
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> index = SentenceIndex(nlp("Dana rang us up. The owner, Mike, fixed the bike."))
+    >>> misplaced_roles(words_of(nlp("Owner Dana fixed the bike.")), index)
+    ((0, 10, 'Owner Dana'),)
+    >>> misplaced_roles(words_of(nlp("Owner Mike fixed the bike.")), index)
+    ()
+    >>> misplaced_roles(words_of(nlp("Owner Dana fixed it.")),
+    ...                 SentenceIndex(nlp("Dana, the owner, fixed it. The owner is kind.")))
+    ()
+    """
+    found = []
+    for role, name in itertools.pairwise(units):
+        key = role.key
+        if (name.sent != role.sent or name.pos != "PROPN" or not name.text[:1].isupper()
+                or name.text.rstrip(".").lower() in TITLES
+                or not (role_noun(key) or key in RELATION_NOUNS)):
+            continue
+        with_name = {index.sentence_of(j) for j in index.locate(name)}
+        with_role = index.sentences(key)
+        if not with_name or not with_role or with_name & with_role:
+            continue
+        others = any(index.pos_at(k) == "PROPN" and index.is_capitalised(k)
+                     and index.sentence_of(k) == index.sentence_of(j)
+                     and index.key_at(k) not in name.forms
+                     and index.folded_at(k) not in name.forms
+                     for j in index.positions(key) for k in _beside_role(index, j))
+        if others:
+            found.append((role.start, name.end, f"{role.text} {name.text}"))
+    return tuple(found)
+
+
+def _beside_role(index, j: int) -> tuple[int, ...]:
+    """Where a name given the role at position ``j`` of ``index`` may stand: within two
+    words of a role in lower case (*the owner, Mike*; *Mike, our instructor*), right after
+    one written as a title (*Owner Mike*); none after a role inside a run of capitals (a
+    category's *Mobile Notary Services*)."""
+    if not index.is_capitalised(j):
+        return tuple(k for k in (j - 2, j - 1, j + 1, j + 2) if 0 <= k < index.size)
+    first = j == 0 or index.sentence_of(j - 1) != index.sentence_of(j)
+    if j + 1 < index.size and (first or not index.is_capitalised(j - 1)):
+        return (j + 1,)
+    return ()
+
+
 @functools.lru_cache(maxsize=1)
 def _role_nouns() -> frozenset[str]:
     """Every word the shipped WordNet table gives as a kind of one of :data:`ROLE_KINDS`."""
@@ -1133,6 +1195,9 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         unstated = tuple(u for u in provenance.absent(response.text, context.text)
                          if not about_sources(u[0])
                          and not said_in_words(u, response.units, context.index.sentences))
+    if business and context.reviews:  # "owner Dana" where the reviews' owner is Mike
+        unstated += tuple(u for u in misplaced_roles(response.units, context.index.sentences)
+                          if not about_sources(u[0]))
     for c in response.claims:
         if about_sources(c.start):
             # "According to the passages, factories made trucks": the claim goes on after the

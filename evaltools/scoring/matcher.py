@@ -921,6 +921,10 @@ class SentenceIndex:
         """Whether the word at ``position`` carries content."""
         return bool(self._flags[position] & 2)
 
+    def is_capitalised(self, position: int) -> bool:
+        """Whether the word at ``position`` is written with a capital first letter."""
+        return bool(self._flags[position] & 1)
+
     def folded_at(self, position: int) -> str:
         """The word at ``position`` as written, in lower case (its first run of letters,
         digits, apostrophes and hyphens: *higher* where its key is *high*).

@@ -109,7 +109,8 @@ _NOON_RE = re.compile(rf"(?<![\w])(?:12{_SP}?)?(?P<w>(?i:noon|midday|midnight)){
 #: A year written with two digits after an apostrophe that opens a word: "my '68 Mustang"
 #: (not the '80s, a decade).
 _SHORT_YEAR_RE = re.compile(r"(?<![\w'\u2018\u2019])(?P<y>['\u2018\u2019]\d{2})(?![\w'\u2019])")
-_DECADE_RE = re.compile(r"(?<![\w.,])(?P<y>1[0-9]{2}0|20[0-9]0)'?s(?![\w])")
+#: "1990s", "1990's", and "1790-something" (a year of that decade, which one not said).
+_DECADE_RE = re.compile(r"(?<![\w.,])(?P<y>1[0-9]{2}0|20[0-9]0)(?:'?s|-something)(?![\w])")
 #: The decades in words; also the ages ("in their twenties"): a value, not a thing named.
 DECADE_WORDS = {"twenties": 1920, "thirties": 1930, "forties": 1940, "fifties": 1950,
                  "sixties": 1960, "seventies": 1970, "eighties": 1980, "nineties": 1990}
@@ -135,6 +136,17 @@ _AGE_BEFORE = re.compile(r"(?i)\b(?:her|his|their|my|your|our|its|aged?|over|und
 _MONTH_ALONE_RE = re.compile(
     r"(?<![\w'’-])(?P<mon>January|February|March|April|May|June|July|August|September|"
     r"October|November|December)(?:['’]s)?(?![\w'’-])(?![ \u00a0]+[A-Z])")
+#: A short month alone, capitalised (*Nov*, *Sept.*): not *Jan*, *Mar* or *May*, which are
+#: also a name and words, and which count only inside a range (:data:`_MONTH_RANGE_RE`).
+_SHORT_MONTH_RE = re.compile(r"(?<![\w'’-])(?P<mon>Feb|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
+                             r"(?![\w'’])(?![ \u00a0]+[A-Z])")
+_CAP_MONTH = ("(?:" + "|".join(m.capitalize() for m in sorted(_MONTHS, key=len, reverse=True))
+              + "|" + "|".join(a.capitalize() for a in sorted(_ABBREVIATIONS, key=len,
+                                                             reverse=True)) + r")\.?")
+#: Two months joined by a dash (*Nov-Mar*, *November–March*): a season a record writes, whose
+#: ends an overview may spell out (*November through March*); each end is a month.
+_MONTH_RANGE_RE = re.compile(r"(?<![\w'’-])(?P<a>" + _CAP_MONTH + r")[ \u00a0]?[-–—][ \u00a0]?"
+                             r"(?P<b>" + _CAP_MONTH + r")(?![\w'’-])")
 _DATING_WORD = re.compile(r"\b(?:in|by|of|since|until|till|through|from|to|early|mid|late|"
                           r"last|next|this|every|each|and|or)[ \u00a0]$")
 
@@ -298,6 +310,14 @@ def find_dates(text: str) -> list[Span]:
             for m in _SHORT_YEAR_RE.finditer(text):
                 found.append((m.start(), m.end(), "date",
                               ("year", _year(m.group("y")))))
+    for m in _MONTH_RANGE_RE.finditer(text):
+        for g in ("a", "b"):
+            key = m.group(g).rstrip(".").lower()
+            found.append((m.start(g), m.end(g), "date",
+                          ("monthname", _MONTHS.get(key) or _ABBREVIATIONS[key])))
+    for m in _SHORT_MONTH_RE.finditer(text):
+        found.append((m.start(), m.end(), "date",
+                      ("monthname", _ABBREVIATIONS[m.group("mon").lower()])))
     for m in _MONTH_ALONE_RE.finditer(text):
         if m.group("mon") in ("May", "March") and not _DATING_WORD.search(
                 text, max(0, m.start() - 8), m.start()):

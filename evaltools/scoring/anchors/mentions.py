@@ -263,7 +263,7 @@ def _join_money(text: str, spans: list) -> list:
 #: Qualifiers an amount can carry, and the words that state them (``docs/anchors.md``).
 QUALIFIERS = {
     ">": ("more than", "over", "above", "greater than", "in excess of", "exceeding",
-          "upwards of", "higher than", "larger than", "longer than", "older than",
+          "upwards of", "upward of", "higher than", "larger than", "longer than", "older than",
           "over the age of", "above the age of"),
     ">=": ("at least", "no less than", "not less than", "no fewer than", "minimum of",
            "a minimum of", "minimum", "min.", "starting at", "starting from", "from"),
