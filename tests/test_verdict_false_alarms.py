@@ -4127,6 +4127,17 @@ def test_a_role_the_reviews_give_someone_else(response, moved):
         assert "the record never mentions" in notes[0]
 
 
+@pytest.mark.parametrize(("review", "moved"), [
+    # the name's own sentence says what the role does: the role is the record's, in its words
+    ("Coach Linda runs the clinic. The junior session was 90 min with Marcus coaching.", False),
+    ("Coach Linda runs the clinic. The junior session was 90 min with Marcus watching.", True),
+])
+def test_a_role_the_names_sentence_does(review, moved):
+    r = evaltools.score(CAFE_Q, _review("Dink City Pickleball", review),
+                        "Juniors train with coach Marcus.")
+    assert any(a.contradiction == "record_absent" for a in r.anchors) is moved
+
+
 @pytest.mark.parametrize(("response", "supported"), [
     # "upward of" (American, singular) states "more than" as "upwards of" does
     ("Helmets can cost more than $1,500 each.", True),

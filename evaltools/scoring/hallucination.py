@@ -634,8 +634,9 @@ def role_noun(key: str) -> bool:
 def misplaced_roles(units: Sequence, index) -> tuple[tuple[int, int, str], ...]:
     """A role written right before a name (*owner Dana*, *instructor Tomás*) that the
     context gives only to someone else: the name stands in the context, the role too, never
-    in one sentence together, and the role stands beside another name (*the owner, Mike*;
-    *Owner Mike*: :func:`_beside_role`). Each as (start, end, the response's
+    in one sentence together, the role stands beside another name (*the owner, Mike*;
+    *Owner Mike*: :func:`_beside_role`), and no sentence with the name says what the role
+    does (*90 min with Marcus coaching* for *coach Marcus*). Each as (start, end, the response's
     words): a role moved from one person to another, the swap of two people an overview may
     make. ``units`` are the response's words, ``index`` the context's
     (:class:`~evaltools.scoring.matcher.SentenceIndex`).
@@ -668,7 +669,10 @@ def misplaced_roles(units: Sequence, index) -> tuple[tuple[int, int, str], ...]:
                      and index.key_at(k) not in name.forms
                      and index.folded_at(k) not in name.forms
                      for j in index.positions(key) for k in _beside_role(index, j))
-        if others:
+        if others and not any(index.sentence_of(j) in with_name
+                              for j in index.derived_positions(role)):
+            # not where the name's sentence says what the role does: "90 min with Marcus
+            # coaching" for *coach Marcus*
             found.append((role.start, name.end, f"{role.text} {name.text}"))
     return tuple(found)
 
