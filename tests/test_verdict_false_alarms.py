@@ -4173,3 +4173,21 @@ def test_a_year_something_is_its_decade(ctx, supported):
     r = evaltools.score("Summarise the text.", ctx, "She found baptism records from the 1790s.")
     (date,) = [a for a in r.anchors if a.kind == "date"]
     assert date.supported is supported
+
+
+@pytest.mark.parametrize(("doer", "supported", "contradiction"), [
+    # the context's doer written as the acronym of the claim's named subject is that subject
+    ("the EA", True, None),
+    # another named doer is still a misattribution
+    ("Natural England", False, "roles"),
+])
+def test_a_doer_written_as_its_acronym(doer, supported, contradiction):
+    ctx = ("The Environment Agency (EA) suspended Recovered Fuels from accepting waste after the "
+           "fire. Crews spent days at the site. Trains were delayed for a week. A spokesman "
+           f"said: \"After consideration of all the facts, {doer} has now decided to revoke the "
+           "environmental permit.\"")
+    r = evaltools.score("Summarise the text.", ctx, "The Environment Agency suspended Recovered "
+                        "Fuels from accepting waste after the fire and has now decided to revoke "
+                        "its permit.")
+    claim = [a for a in r.anchors if a.kind == "claim"][-1]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
