@@ -200,20 +200,7 @@ def _same_party(names: set[str], agent: frozenset[str]) -> bool:
     stem of four letters or more (*Britain* for *the British Government*, *Russia* for
     *the Russian Embassy*)."""
     return bool(names & agent) or any(
-        len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in names for b in agent) or any(
-        _initials_of(one, other) for one, other in ((names, agent), (agent, names)))
-
-
-def _initials_of(short: set[str] | frozenset[str], long: set[str] | frozenset[str]) -> bool:
-    """Whether ``short`` is one word, an acronym whose letters are the initials of the words
-    of ``long`` but its inner words (:data:`~evaltools.scoring.matcher.ACRONYM_INNER`), in
-    any order: *EA* for *the Environment Agency*, *EHRC* for *the Equality and Human Rights
-    Commission*."""
-    if len(short) != 1:
-        return False
-    (word,) = short
-    initials = sorted(w[0] for w in long if w and w not in ACRONYM_INNER)
-    return len(word) >= 2 and len(initials) >= 2 and sorted(word) == initials
+        len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4] for a in names for b in agent)
 
 
 def _name_words(head) -> list:
@@ -761,7 +748,11 @@ class ContextIndex:
         subject = [w for w in claim.words if w.role == "subject"]
         if not any(w.head and _is_name(w.word.pos, w.word.text) for w in subject):
             return None  # "goals from Coutinho and Sakho": the doer is no name
-        names = {w.word.key for w in subject if _is_name(w.word.pos, w.word.text)}
+        named = sorted((w.word for w in subject if _is_name(w.word.pos, w.word.text)),
+                       key=lambda w: w.start)
+        names = {w.key for w in named}
+        if len(named) > 1:  # as the context's doer has them: *EA* for *the Environment Agency*
+            names.add("".join(w.text[0] for w in named).lower())
         uses = [a for u in units for a in self._agents.get(u, {}).get(claim.verb, ())]
         if not uses or any(a is None or _same_party(names, a) for a in uses):
             return None
