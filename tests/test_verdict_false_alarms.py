@@ -4076,7 +4076,7 @@ def test_a_site_that_puts_it_says_what_follows(response, attributed):
         [] if attributed else ["Atheist Weekly puts it"])
 
 
-# ---- forty-seventh round's readings (batches 173-175)
+# ---- forty-seventh round's readings (batches 173-181, and the role reading's review on 1-136)
 
 @pytest.mark.parametrize(("address", "response", "supported"), [
     # a record's USPS street suffix or Mt is the word an overview spells out
