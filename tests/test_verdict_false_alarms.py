@@ -4191,3 +4191,18 @@ def test_a_doer_written_as_its_acronym(doer, supported, contradiction):
                         "its permit.")
     claim = [a for a in r.anchors if a.kind == "claim"][-1]
     assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # the business's people by a general name, where a review leaves its subject out
+    ("The crew piled snow right on top of the mailbox.", True),
+    ("The staff piled snow right on top of the mailbox.", True),
+    # a particular person is still looked up
+    ("The owner piled snow right on top of the mailbox.", False),
+])
+def test_the_crew_of_a_review_without_a_subject(response, supported):
+    ctx = _review("North Star Snow Removal", "Also piled snow right on top of my mailbox and "
+                  "the mail carrier skipped us.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert claim.supported is supported

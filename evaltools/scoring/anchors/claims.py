@@ -126,8 +126,9 @@ ENTITY_NOUNS = frozenset({
     # a specific kind is still looked up (*the bakery* of a nail salon is no bakery)
     "clinic", "studio", "center", "centre", "eatery", "joint", "academy", "agency",
     # the place by a general name (*the space is wheelchair accessible*), and its people
-    # (*staff brought a water bowl* where a review says "they brought her a water bowl")
-    "space", "staff", "team", "attraction",
+    # (*staff brought a water bowl* where a review says "they brought her a water bowl"; *the
+    # crew arrived within three hours* where it says "came within 3 hours of calling")
+    "space", "staff", "team", "crew", "attraction",
     # and its atmosphere, which a record states as an attribute (*the vibe is casual*, *the
     # atmosphere is casual* for ``Ambience: casual``): what the claim says of it is checked
     "vibe", "atmosphere", "ambience", "ambiance",
