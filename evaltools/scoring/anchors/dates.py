@@ -136,10 +136,12 @@ _AGE_BEFORE = re.compile(r"(?i)\b(?:her|his|their|my|your|our|its|aged?|over|und
 _MONTH_ALONE_RE = re.compile(
     r"(?<![\w'’-])(?P<mon>January|February|March|April|May|June|July|August|September|"
     r"October|November|December)(?:['’]s)?(?![\w'’-])(?![ \u00a0]+[A-Z])")
-#: A short month alone, capitalised (*Nov*, *Sept.*): not *Jan*, *Mar* or *May*, which are
-#: also a name and words, and which count only inside a range (:data:`_MONTH_RANGE_RE`).
-_SHORT_MONTH_RE = re.compile(r"(?<![\w'’-])(?P<mon>Feb|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?"
-                             r"(?![\w'’])(?![ \u00a0]+[A-Z])")
+#: A short month alone, capitalised (*Nov*, *Sept.*), of :data:`_ABBREVIATIONS`: not *Jan* or
+#: *Mar*, also a name and a word, which count only inside a range (:data:`_MONTH_RANGE_RE`).
+_SHORT_MONTH_RE = re.compile(
+    r"(?<![\w'’-])(?P<mon>" + "|".join(a.capitalize() for a in sorted(
+        set(_ABBREVIATIONS) - {"jan", "mar"}, key=lambda a: (-len(a), a))) + r")\.?"
+    r"(?![\w'’])(?![ \u00a0]+[A-Z])")
 _CAP_MONTH = ("(?:" + "|".join(m.capitalize() for m in sorted(_MONTHS, key=len, reverse=True))
               + "|" + "|".join(a.capitalize() for a in sorted(_ABBREVIATIONS, key=len,
                                                              reverse=True)) + r")\.?")
