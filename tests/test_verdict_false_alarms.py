@@ -4206,3 +4206,124 @@ def test_the_crew_of_a_review_without_a_subject(response, supported):
     r = evaltools.score(CAFE_Q, ctx, response)
     (claim,) = [a for a in r.anchors if a.kind == "claim"]
     assert claim.supported is supported
+
+
+# ---- forty-eighth round's readings (batches 182-187)
+
+@pytest.mark.parametrize(("review", "response", "supported", "contradiction"), [
+    # a noun written with the word before it as initials the review writes in capitals
+    ("Downside: the building gets hot in the summer, no AC, I was dripping.",
+     "The building has no air conditioning.", True, None),
+    ("The AC struggled in the bedrooms at night.",
+     "The bedroom air conditioning struggled at night.", True, None),
+    # the review's "no AC" still denies it
+    ("Downside: the building gets hot in the summer, no AC, I was dripping.",
+     "The building has air conditioning.", False, "negation"),
+    # other initials are not these
+    ("The AC struggled in the bedrooms at night.",
+     "The bedroom heat pump struggled at night.", False, None),
+])
+def test_a_noun_the_review_writes_as_initials(review, response, supported, contradiction):
+    r = evaltools.score(CAFE_Q, _review("Skyline Aerial Arts", review), response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+def test_initials_run_reads_one_or_two_words_before(nlp):
+    from evaltools.scoring.matcher import SentenceIndex, words_of
+
+    idx = SentenceIndex(nlp("Our PT was great. The ER was calm. A BBC crew came."))
+    ws = words_of(nlp("Her physical therapist met the emergency room nurse and a big crew."))
+    runs = {w.text: ([x.text for x in idx.initials_run(w, ws)[0]],
+                     sorted(idx.initials_run(w, ws)[1])) for w in ws}
+    assert runs["therapist"] == (["physical", "therapist"], [0])
+    assert runs["room"] == (["emergency", "room"], [1])
+    assert runs["nurse"] == ([], [])  # "ERN" is not written
+    assert runs["crew"] == ([], [])  # "BC" of "big crew" is not "BBC"
+
+
+@pytest.mark.parametrize(("level", "response", "supported"), [
+    # the top price level in the words overviews use for it
+    ("4", "The workshop sits in the top price tier.", True),
+    ("4", "The workshop is in the highest price range.", True),
+    ("4", "The workshop is in the priciest tier.", True),
+    # not for a lower level
+    ("2", "The workshop sits in the top price tier.", False),
+    ("3", "The workshop is in the highest price range.", False),
+])
+def test_the_top_price_level_in_words(level, response, supported):
+    ctx = json.dumps({"name": "Lindqvist Harpsichord Workshop",
+                      "attributes": {"RestaurantsPriceRange2": level}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    # dimensions written with the letter x: each side is a number, a unit after the last
+    ("about 10x8 ft", [("number", Decimal("10")), ("quantity", "ft", Decimal("8"))]),
+    ("a 3x3x3 cube", [("number", Decimal("3"))] * 3),
+    ("Two 10x14s came out to", [("number", Decimal("2")), ("number", Decimal("10")),
+                                ("number", Decimal("14"))]),
+    # not a hexadecimal number, nor a letter's code, nor a speed
+    ("a 0x1F code", []),
+    ("model A10x8", []),
+    ("at 3x speed", [("quantity", "x", Decimal("3"))]),
+])
+def test_dimensions_written_with_an_x(text, values):
+    assert [v for *_, v in find_numbers(text)] == values
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    ("Reggie painted a jungle scene on a 10-by-8-foot bedroom wall.", True),
+    ("Reggie painted a jungle scene on a 12-by-8-foot bedroom wall.", False),
+])
+def test_a_size_the_review_writes_with_an_x(response, supported):
+    ctx = _review("Chromatic Walls Studio", "Reggie painted a jungle mural on my son's bedroom "
+                  "wall, about 10x8 ft.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    numbers = [a for a in r.anchors if a.kind == "number"]
+    assert len(numbers) == 2 and all(a.supported for a in numbers) is supported
+
+
+def test_a_day_said_closed_first_orders_no_hours():
+    from evaltools.scoring.anchors.schedule import statements
+
+    text = ("It is closed Mondays and open 10 a.m. to 6 p.m. Tuesday and Friday, 10 a.m. to "
+            "8 p.m. on Thursday, and noon to 5 p.m. on Sunday.")
+    assert [(s.days, s.open, s.hours) for s in statements(text)] == [
+        (("Monday",), False, None), (("Tuesday",), True, (600, 1080)),
+        (("Friday",), True, (600, 1080)), (("Thursday",), True, (600, 1200)),
+        (("Sunday",), True, (720, 1020))]
+    # days before their hours still read so
+    assert [(s.days, s.hours) for s in statements(
+        "It is closed Mondays and open Tuesday to Friday from 9 a.m. to 5 p.m.")] == [
+        (("Monday",), None), (("Tuesday", "Wednesday", "Thursday", "Friday"), (540, 1020))]
+
+
+@pytest.mark.parametrize(("thursday", "verdict"), [("8", "PASS"), ("9", "FAIL")])
+def test_hours_after_a_closed_day(thursday, verdict):
+    ctx = json.dumps({"name": "Purl & Pine Yarn Co.", "hours": {
+        "Tuesday": "10:0-18:0", "Wednesday": "10:0-18:0", "Thursday": "10:0-20:0",
+        "Friday": "10:0-18:0", "Saturday": "10:0-18:0", "Sunday": "12:0-17:0"}})
+    r = evaltools.score(CAFE_Q, ctx, "The shop is closed Mondays and open 10 a.m. to 6 p.m. "
+                        "Tuesday, Wednesday, Friday and Saturday, 10 a.m. to "
+                        f"{thursday} p.m. on Thursday, and noon to 5 p.m. on Sunday.")
+    assert r.verdict == verdict
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "Reviewers" opening a sentence, which the parser tags as a name, still names the reviews
+    ("Reviewers describe a collection full of cathedral radios.", True),
+    ("Customers describe a collection full of cathedral radios.", True),
+    # a subject that is no reviewer is looked up
+    ("Curators describe a collection full of cathedral radios.", False),
+])
+def test_reviewers_opening_a_sentence(response, supported):
+    ctx = json.dumps({"name": "Static & Tubes Antique Radio", "hours": {"Sunday": "12:0-16:0"},
+                      "review_info": [{"review_text": "The collection is full of cathedral "
+                                                      "radios."}]})
+    # after a line of hours the parser tags "Reviewers" NNPS, a plural name
+    r = evaltools.score(CAFE_Q, ctx, f"It is open Sunday from noon to 4 p.m.\n\n{response}")
+    claims = [a for a in r.anchors if a.kind == "claim" and "open" not in a.text]
+    assert claims and all(a.supported is supported for a in claims)

@@ -87,7 +87,7 @@ PRICE_LEVELS = {1: "inexpensive", 2: "moderate", 3: "expensive", 4: "very expens
 #: How overviews also put a price level ("on the pricier side", "budget-friendly").
 PRICE_ALSO = {1: "cheap, budget-friendly, low-priced", 2: "mid-range, mid-priced",
               3: "pricey, pricier, high-end, higher end, upscale",
-              4: "pricey, high-end, upscale, luxury"}
+              4: "pricey, priciest, high-end, upscale, luxury, top tier, highest"}
 _PRICE_KEY = re.compile(r"\bprice ?(?:range|level)\b")
 #: The file holding how overviews put a record's yes/no keys (:func:`key_phrases`).
 RECORD_KEYS = "record_keys.json"

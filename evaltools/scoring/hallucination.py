@@ -541,35 +541,8 @@ def absent_terms(claim, context: ContextFeatures, query: QueryFeatures | None = 
              and not (len(w.word.parts) > 1 and all(  # "single-stall": "only one stall"
                  p in index.sentences or zipf(p) >= zipf_below  # "hail-damage": "hailstorm"
                  or index.sentences.opens_compound(p, zipf_below) for p in w.word.parts))
-             and not _initials_held(w.word, claim.words, index.sentences)]
+             and not index.sentences.initials_run(w.word, [c.word for c in claim.words])[0]]
     return tuple(dict.fromkeys(w.word.text for w in sorted(terms, key=lambda w: w.word.start)))
-
-
-def _initials_held(word, words, index) -> bool:
-    """Whether ``word``, with the one or two words right before it in its claim, spells
-    initials the context writes as a word of capitals (*air conditioner* where a review says
-    "the AC was loud", *heart rate* for *HR*).
-
-    >>> from evaltools.scoring.matcher import SentenceIndex, words_of
-    >>> from evaltools.text import load_pipeline
-    >>> nlp = load_pipeline()
-    >>> idx = SentenceIndex(nlp("The AC in our dorm was loud."))
-    >>> ws = words_of(nlp("a loud air conditioner and a loud bar counter"))
-    >>> [(w.text, _initials_held(w, [type("W", (), {"word": x}) for x in ws], idx))
-    ...  for w in ws if w.text in ("conditioner", "counter")]
-    [('conditioner', True), ('counter', False)]
-    """
-    before = sorted((w.word for w in words if w.word.end <= word.start),
-                    key=lambda w: w.start)[-2:]
-    run = [word]
-    for w in reversed(before):
-        if run[0].start - w.end != 1 or w.sent != word.sent:
-            break
-        run.insert(0, w)
-        initials = "".join(x.text[0] for x in run).lower()
-        if index.in_capitals(initials):
-            return True
-    return False
 
 
 def action_noun(key: str) -> bool:

@@ -858,13 +858,40 @@ class SentenceIndex:
         """Positions of the words holding ``key``, in order."""
         return self._at.get(key, ())
 
-    def in_capitals(self, key: str) -> bool:
-        """Whether a word holding ``key`` is written as ``key`` in capitals (*AC* for
-        ``"ac"``)."""
+    def _capitals_positions(self, key: str) -> tuple[int, ...]:
+        """Positions of the words holding ``key`` written as ``key`` in capitals."""
         n = len(key)
-        return any(self.text[s:s + n].isupper() and self.text[s:s + n].lower() == key
-                   and not self.text[s + n:s + n + 1].isalnum()
-                   for s in (self._starts[p] for p in self.positions(key)))
+        return tuple(p for p in self.positions(key)
+                     if self.text[self._starts[p]:self._starts[p] + n].isupper()
+                     and self.text[self._starts[p]:self._starts[p] + n].lower() == key
+                     and not self.text[self._starts[p] + n:self._starts[p] + n + 1].isalnum())
+
+    def initials_run(self, word: Word, words: Sequence[Word]
+                     ) -> tuple[tuple[Word, ...], frozenset[int]]:
+        """``word`` with the one or two of ``words`` written right before it in its sentence
+        (one space apart) whose initials the text writes as a word of capitals, and the
+        sentences where it does (*air conditioning* where a review says "no AC", *heart
+        rate* for *HR*); ``((), frozenset())`` where none does. The shorter run is tried
+        first.
+
+        >>> from evaltools.text import load_pipeline
+        >>> nlp = load_pipeline()
+        >>> idx = SentenceIndex(nlp("The AC in our dorm was loud."))
+        >>> ws = words_of(nlp("a loud air conditioner and a loud bar counter"))
+        >>> [(w.text, [x.text for x in idx.initials_run(w, ws)[0]], idx.initials_run(w, ws)[1])
+        ...  for w in ws if w.text in ("conditioner", "counter")]
+        [('conditioner', ['air', 'conditioner'], frozenset({0})), ('counter', [], frozenset())]
+        """
+        before = sorted((w for w in words if w.end <= word.start), key=lambda w: w.start)[-2:]
+        run = [word]
+        for w in reversed(before):
+            if run[0].start - w.end != 1 or w.sent != word.sent:
+                break
+            run.insert(0, w)
+            found = self._capitals_positions("".join(x.text[0] for x in run).lower())
+            if found:
+                return tuple(run), frozenset(self._word_sent[p] for p in found)
+        return (), frozenset()
 
     def capitalised_before(self, word: Word) -> tuple[str, ...]:
         """The keys of the capitalised words right before each place the text holds

@@ -410,6 +410,15 @@ def _lemma(tok) -> str:
     return tok.lemma_.lower()
 
 
+def _for_reviewers(tok) -> bool:
+    """Whether ``tok`` names the reviewers or what reviews say (:data:`FOR_REVIEWERS`), also
+    where the parser tags it a plural name and keeps the plural as its lemma (*Reviewers
+    describe ...* after a line of hours)."""
+    low = tok.lower_
+    return _lemma(tok) in FOR_REVIEWERS or (
+        tok.tag_ == "NNPS" and low.endswith("s") and low[:-1] in FOR_REVIEWERS)
+
+
 def _is_pronoun(tok) -> bool:
     return tok.pos_ == "PRON" or tok.dep_ == "expl" or tok.tag_ in RELATIVE_TAGS
 
@@ -1302,7 +1311,7 @@ def _speaker_claim(pred, words: _Words) -> Claim | None:
         return None
     subj = next((c for c in pred.children if c.dep_ == "nsubj"), None)
     if (subj is None or _is_pronoun(subj) or _first_person(subj)
-            or _lemma(subj) in SOURCE_NOUNS or _lemma(subj) in FOR_REVIEWERS):
+            or _lemma(subj) in SOURCE_NOUNS or _for_reviewers(subj)):
         return None
     if any((c.dep_ in ("aux", "auxpass") and _lemma(c) in HEDGE_AUX)
            or c.lower_ in HEDGE_WORDS or _negates(c) for c in pred.children):
@@ -1340,7 +1349,7 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             or (primary.dep_ == "acomp" and any(
                 words.mention_at(t.idx, t.idx + len(t.text)) for t in primary.subtree))):
         return []  # "costs $35", "is 3.5 inches wide": left to the number anchor
-    reviewer = subj is not None and _lemma(subj) in FOR_REVIEWERS
+    reviewer = subj is not None and _for_reviewers(subj)
     praise = (frozenset(token_key(o) for o in objs
                         if _lemma(o) in PRAISE_NOUNS or o.lower_ in PRAISE_NOUNS)
               if _lemma(pred) in RECEIVING_VERBS else frozenset())

@@ -406,6 +406,24 @@ class ContextIndex:
             found = found | self.sentences.find_paraphrase(w.word, cosine)
         return self._units(found)
 
+    def _with_initials(self, claim: Claim, found: list[frozenset[int]]
+                       ) -> list[frozenset[int]]:
+        """``found`` (the units holding each of the claim's words), where a noun found
+        nowhere is written, with the one or two words before it, as initials the context
+        writes in capitals (:meth:`~evaltools.scoring.matcher.SentenceIndex.initials_run`:
+        *the building has no air conditioning* where a review says "no AC"): each word of
+        that run is also found in the units holding the initials."""
+        words = [w.word for w in claim.words]
+        at = {w.word.start: i for i, w in enumerate(claim.words)}
+        out = list(found)
+        for i, w in enumerate(claim.words):
+            if found[i] or w.word.pos != "NOUN" or w.name:
+                continue
+            run, sents = self.sentences.initials_run(w.word, words)
+            for x in run:
+                out[at[x.start]] = out[at[x.start]] | self._units(sents)
+        return out
+
     def holds(self, w: ClaimWord, paraphrase: bool = False, cosine: float = 0.0) -> bool:
         """Whether any unit holds the claim's word under a form :meth:`support` reads (with
         ``paraphrase`` and ``cosine`` as there)."""
@@ -449,6 +467,8 @@ class ContextIndex:
                           and (s in self._neg.get(w.word.key, ())
                                or s in self._aff.get(w.word.key, ()))), None)
             key = whole or key
+            if s not in self._neg.get(key, ()) and s not in self._aff.get(key, ()):
+                key = self._initials_key(claim, key, s) or key  # "no AC": air conditioning
             if (not claim.negated and s in self._only_no.get(key, ())
                     and _KEY_ONLY.search(claim.text)):
                 return "record_no"  # "accepts cash only" against "cash only: no"
@@ -467,6 +487,18 @@ class ContextIndex:
                     return "record_no"
                 return "record_yes" if s in self._yes_key.get(key, ()) else "negation"
         return None
+
+    def _initials_key(self, claim: Claim, key: str, s: int) -> str | None:
+        """The key of the initials in capitals that unit ``s`` writes for the claim's word
+        ``key`` and the words before it (:meth:`_with_initials`: ``"ac"`` for *air
+        conditioning*), or None."""
+        w = next((w for w in claim.words if w.word.key == key), None)
+        if w is None:
+            return None
+        run, sents = self.sentences.initials_run(w.word, [c.word for c in claim.words])
+        if not run or s not in self._units(sents):
+            return None
+        return "".join(x.text[0] for x in run).lower()
 
     def _derived_polarity(self, claim: Claim, key: str, s: int) -> tuple[set[bool], bool]:
         """The polarity in unit ``s`` of the derivations of the claim's word ``key`` where
@@ -658,7 +690,8 @@ class ContextIndex:
                  head_rare_above: float, window: int, paraphrase: bool,
                  paraphrase_cosine: float) -> ClaimSupport:
         """:meth:`support` as the claim is written."""
-        found = [self._find(w, paraphrase, paraphrase_cosine) for w in claim.words]
+        found = self._with_initials(
+            claim, [self._find(w, paraphrase, paraphrase_cosine) for w in claim.words])
         vals = [self._value_units(m) for m in claim.values]
         # a subject that names the text's own entity by its kind (*the clinic*, *the
         # venue*) is looked for, not required: a record need not call itself so

@@ -301,6 +301,10 @@ def _digits_re(run: str) -> re.Pattern:
 
 
 _DIGITS_RE = _digits_re(_RUN)
+#: The letter x between two digit runs, as dimensions are written (*10x8 ft*, *46x74*, two
+#: *10x14s*; not the hexadecimal *0x1F*): read as the multiplication sign, so each side is a
+#: number (a plural's *s* as a space).
+_BY_X = re.compile(r"(?<![\w.,])[1-9][0-9]*(?:[xX][0-9]+)+(?:s\b)?")
 _SPACED_DIGITS_RE = _digits_re(_SPACED_RUN)
 _LONE_MARK = re.compile(r"[1-9][0-9]{0,2}[.,][0-9]{3}")  # "1.234": the text's convention decides
 _SPACED_HINT = re.compile(r"[0-9] [0-9]{3}(?![0-9])")  # cheap test before the full scan
@@ -937,6 +941,9 @@ def find_number_spans(text: str) -> list[tuple]:
     """
     if not isinstance(text, str) or not text:
         return []
+    if "x" in text or "X" in text:
+        # "10x8 ft" as "10×8 ft" (the same length): 10 by 8 ft
+        text = _BY_X.sub(lambda m: re.sub("[xX]", "×", m.group()).replace("s", " "), text)
     spans = _digit_spans(text)
     if "/" in text or any(c in text for c in _VULGAR):
         spans.extend((*span, ()) for span in _fraction_spans(text))

@@ -45,6 +45,8 @@ _TIME_RANGE = re.compile(
 _OPEN_WORDS = re.compile(r"\b(?:open|opens|opening|hours|operates|operating|operate)\b",
                          re.IGNORECASE)
 _CLOSED = re.compile(r"\bclosed\b", re.IGNORECASE)
+#: What says the day right after it is closed (*closed Mondays*, *closed on Sunday*).
+_SHUT_BEFORE = re.compile(r"\bclosed\s+(?:on\s+)?$", re.IGNORECASE)
 _WHOLE_WEEK = re.compile(r"\b(?:(?:7|seven) days a week|every day|daily)\b", re.IGNORECASE)
 _EXCEPT = re.compile(
     rf"\bexcept\s+(?:on\s+|for\s+)?({_DAY}(?:\s*(?:,|and|or|&)\s*{_DAY})*)")
@@ -408,6 +410,9 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
         heads = {k for k, days in enumerate(named) if days <= frozenset().union(
             *(other for j, other in enumerate(named) if j != k and len(other) < len(days)))}
         ordered = [g for k, g in enumerate(groups) if k not in heads] or groups
+        # "closed Mondays and open 10 a.m. to 6 p.m. Tuesday, ...": a day said closed right
+        # before the hours orders nothing either
+        ordered = [g for g in ordered if not _SHUT_BEFORE.search(s[:g[1]])] or ordered
         times_first = bool(ranges and ordered and ranges[0][0] < ordered[0][1])
         hours: list[tuple[int, int] | None] = []
         for k, (_, a, b) in enumerate(groups):
