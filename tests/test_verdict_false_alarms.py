@@ -4327,3 +4327,47 @@ def test_reviewers_opening_a_sentence(response, supported):
     r = evaltools.score(CAFE_Q, ctx, f"It is open Sunday from noon to 4 p.m.\n\n{response}")
     claims = [a for a in r.anchors if a.kind == "claim" and "open" not in a.text]
     assert claims and all(a.supported is supported for a in claims)
+
+
+def test_says_only_hours():
+    from evaltools.scoring.anchors.schedule import says_only_hours
+
+    assert says_only_hours("no Sunday hours listed")
+    assert says_only_hours("It has no hours listed for Tuesday or Sunday")
+    assert says_only_hours("open 10 a.m. to 6 p.m. on Fridays", [(5, 12), (16, 22)])
+    assert not says_only_hours("no Sunday brunch")
+    assert not says_only_hours("Tuesday")  # days alone say nothing of them
+
+
+@pytest.mark.parametrize(("response", "verdict", "supported"), [
+    # the record leaves Tuesday out of its week: "no hours listed" for it is what it says
+    ("It is open Monday, Wednesday and Friday from 10 a.m. to 8 p.m.; no hours are listed "
+     "for Tuesday.", "PASS", True),
+    ("It has no hours listed for Tuesday or Sunday.", "PASS", True),
+    # a day the record lists is still denied
+    ("It has no hours listed for Monday or Sunday.", "FAIL", False),
+])
+def test_no_hours_listed_for_a_day_the_record_leaves_out(response, verdict, supported):
+    ctx = json.dumps({"name": "Pho Place", "hours": dict.fromkeys(
+        ("Monday", "Wednesday", "Friday"), "10:0-20:0"),
+        "review_info": [{"review_text": "Best bowl of pho tai nam in South Philly."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    hours = [a for a in r.anchors if a.kind == "claim" and (
+        "no hours" in a.text or "listed" in a.text)]
+    assert r.verdict == verdict
+    assert hours and all(a.supported is supported for a in hours)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # degrees with a scale for degrees a review writes without one
+    ("With 52°F water, the 7mm rental wetsuit was essential.", True),
+    # no conversion from a scale the review never states (52 °F would be 11.1 °C)
+    ("With 11°C water, the 7mm rental wetsuit was essential.", False),
+    ("With 55°F water, the 7mm rental wetsuit was essential.", False),
+])
+def test_degrees_without_a_scale(response, supported):
+    ctx = _review("Monterey Dive Co.", "Water was 52 degrees so the 7mm rental wetsuit was a "
+                  "must.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (number,) = [a for a in r.anchors if a.kind == "number" and "°" in a.text]
+    assert number.supported is supported

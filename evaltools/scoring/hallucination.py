@@ -51,8 +51,10 @@ from evaltools.scoring.anchors.own_counts import OWN_LIST
 from evaltools.scoring.anchors.quantifiers import quantifier_conflicts
 from evaltools.scoring.anchors.schedule import (
     clock_times,
+    confirmed,
     denied,
     evidence,
+    says_only_hours,
     statements,
     times_run_past,
 )
@@ -1296,19 +1298,23 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                   note=f"the record never mentions {said!r}",
                                   contradiction="record_absent"))
     if context.week is not None:
-        anchors = denied_by_hours(anchors, response, context, about_sources, times)
+        anchors = checked_by_hours(anchors, response, context, about_sources, times)
     anchors.sort(key=lambda a: (a.start, a.end))
     return tuple(anchors)
 
 
-def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
-                    context: ContextFeatures, about_sources=lambda start: False,
-                    times: Sequence[tuple[int, int, int]] | None = None) -> list[Anchor]:
+def checked_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
+                     context: ContextFeatures, about_sources=lambda start: False,
+                     times: Sequence[tuple[int, int, int]] | None = None) -> list[Anchor]:
     """``anchors`` with what the response says of the days and hours it is open checked
     against the record's weekly schedule (:mod:`~evaltools.scoring.anchors.schedule`): a
     claim over a statement the schedule denies becomes unsupported, contradicted by the
     record (``"record_hours"``) with the day's line as evidence; a denied statement no claim
-    covers ("open from 4 PM to 2 AM Monday through Thursday") is a claim of its own.
+    covers ("open from 4 PM to 2 AM Monday through Thursday") is a claim of its own. A claim
+    that says nothing but days, hours and words of opening (``schedule.says_only_hours``:
+    *no Sunday hours listed*, *no hours are listed for Tuesday*) in a sentence whose
+    statements the schedule all confirms (``schedule.confirmed``) is supported by it, with
+    the first day's line (or the week's, for a day it leaves out) as evidence.
     ``times``: the response's clock times (:func:`~evaltools.scoring.anchors.schedule.
     clock_times`; found when None).
     """
@@ -1316,13 +1322,13 @@ def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
     text = response.text
     if times is None:
         times = clock_times(response.mentions)
-    for st in statements(text, times):
-        found = None if about_sources(st.start) else denied(st, context.week)
+    said = [(st, None if about_sources(st.start) else denied(st, context.week))
+            for st in statements(text, times)]
+    for st, found in said:
         if found is None:
             continue
         day, why = found
-        at = evidence(context.text, day)
-        ev = (context.text[at[0]:at[1]], *at) if at is not None else (None, None, None)
+        ev = _hours_evidence(context, day)
         hit = [k for k, a in enumerate(out)
                if a.kind == "claim" and a.start < st.end and st.start < a.end]
         for k in hit:
@@ -1335,7 +1341,32 @@ def denied_by_hours(anchors: Sequence[Anchor], response: ResponseFeatures,
             out.append(Anchor("claim", text[st.start:st.end], st.start, st.end, False, *ev,
                               note=f"days and hours open: {why}",
                               contradiction="record_hours"))
+    for k, a in enumerate(out):
+        if a.kind != "claim" or a.supported or a.contradiction not in (None, "negation"):
+            continue
+        lo, hi = _sentence_at(response, a.start, a.end)  # "has no hours listed for Tuesday"
+        over = [(st, found) for st, found in said if lo <= st.start < hi]
+        if not over or any(found is not None or about_sources(st.start)
+                           or not confirmed(st, context.week) for st, found in over):
+            continue
+        clocks = [(s - a.start, e - a.start) for s, e, _ in times if a.start <= s and e <= a.end]
+        if says_only_hours(text[a.start:a.end], clocks):
+            day = next((st.days[0] for st, _ in over if a.start < st.end and st.start < a.end),
+                       over[0][0].days[0])
+            ev = _hours_evidence(context, day)
+            triple = a.note.split(": ", 1)[0]
+            out[k] = dataclasses.replace(a, supported=True, evidence=ev[0],
+                                         evidence_start=ev[1], evidence_end=ev[2],
+                                         note=f"{triple}: the record's hours say so",
+                                         contradiction=None, absent=(), terms=())
     return out
+
+
+def _hours_evidence(context: ContextFeatures, day: str
+                    ) -> tuple[str | None, int | None, int | None]:
+    """Where the read record states ``day``'s hours, or its week (``schedule.evidence``)."""
+    at = evidence(context.text, day)
+    return (context.text[at[0]:at[1]], *at) if at is not None else (None, None, None)
 
 
 def hallucination_score(response: ResponseFeatures, context: ContextFeatures,

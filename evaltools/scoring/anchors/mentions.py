@@ -601,6 +601,11 @@ def _canon_decimal(text: str) -> Decimal:
     return Decimal(int(d)) if d == d.to_integral_value() else d.normalize()
 
 
+#: Degrees with a scale and degrees without one (*52 degrees*, *52°*): the same temperature
+#: either way, the scale left to the reader.
+_SCALED_DEGREES = ({"°F", "°"}, {"°C", "°"})
+
+
 def _supports_value(c: tuple, f: tuple) -> bool:
     if c == f:
         return True
@@ -611,6 +616,8 @@ def _supports_value(c: tuple, f: tuple) -> bool:
         return c[2] == f[2] and "kr" in (c[1], f[1]) and {c[1], f[1]} <= KRONA_CODES
     if ck == "number":
         return _amount(f) == c[1]
+    if ck == fk == "quantity" and {c[1], f[1]} in _SCALED_DEGREES:
+        return c[2] == f[2]  # "52 °F water" where a review says "water was 52 degrees"
     if ck in _UNIT_BEARING:
         return fk in ("number", "year") and _amount(f) == c[-1]
     if ck == "year":

@@ -527,6 +527,50 @@ def denied(statement: Statement, week: Week) -> tuple[str, str] | None:
     return None
 
 
+def confirmed(statement: Statement, week: Week) -> bool:
+    """Whether the record's schedule states what ``statement`` says: each of its days open
+    (with the hours stated beside them, :func:`denied`) or, said closed or without hours,
+    left out of the week.
+
+    >>> w = Week((("Monday", 420, 1020), ("Saturday", 480, 840)))
+    >>> confirmed(Statement(("Sunday",), False, 0, 8), w)
+    True
+    >>> confirmed(Statement(("Saturday",), False, 0, 8), w)
+    False
+    >>> confirmed(Statement(("Monday",), True, 0, 8, (420, 1020)), w)
+    True
+    """
+    return denied(statement, week) is None and all(
+        (week.of(day) is not None) is statement.open for day in statement.days)
+
+
+#: The words of a statement about the days a business is open, besides its days and clock
+#: times ("no Sunday hours listed", "no hours are listed for Tuesday", "closed Mondays").
+HOURS_WORDS = frozenset({
+    "no", "not", "n't", "nor", "neither", "none", "any", "and", "or", "but", "is", "are",
+    "was", "were", "be", "been", "has", "have", "had", "hour", "hours", "listed", "list",
+    "lists", "given", "posted", "shown", "stated", "open", "opens", "closed", "closes", "for",
+    "on", "the", "its", "it", "there", "from", "to", "until", "through", "day", "days",
+    "week", "weekly", "except", "record", "schedule"})
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019][a-z]+)?")
+
+
+def says_only_hours(text: str, times: Sequence[tuple[int, int]] = ()) -> bool:
+    """Whether ``text`` says nothing but days, clock times (``times``: their spans in
+    ``text``) and :data:`HOURS_WORDS`.
+
+    >>> says_only_hours("no Sunday hours listed"), says_only_hours("no hours listed for Tuesday")
+    (True, True)
+    >>> says_only_hours("no Sunday brunch")
+    False
+    """
+    for a, b in sorted(times, reverse=True):
+        text = text[:a] + " " * (b - a) + text[b:]
+    text = _GROUP.sub(" ", text)
+    words = [w.lower().replace("\u2019", "'") for w in _WORD.findall(text)]
+    return bool(words) and all(w in HOURS_WORDS or w.endswith("n't") for w in words)
+
+
 def evidence(read_text: str, day: str) -> tuple[int, int] | None:
     """Where a read record states ``day``'s hours (``hours open Saturday: 8:00–14:00.``),
     or, for a day it leaves out, its week (``hours open: open 6 days a week, closed
