@@ -4371,3 +4371,32 @@ def test_degrees_without_a_scale(response, supported):
     r = evaltools.score(CAFE_Q, ctx, response)
     (number,) = [a for a in r.anchors if a.kind == "number" and "°" in a.text]
     assert number.supported is supported
+
+
+@pytest.mark.parametrize(("response", "verdict", "supported"), [
+    # "without issue" says it went well: the card was accepted
+    ("Their card was accepted without issue.", "PASS", True),
+    ("Their card was accepted without any problem.", "PASS", True),
+    # a card refused is still denied by the record
+    ("Cards are not accepted.", "FAIL", False),
+])
+def test_without_issue_affirms_its_verb(response, verdict, supported):
+    ctx = json.dumps({"name": "Northwoods Custom Sawmill", "attributes": {
+        "BusinessAcceptsCreditCards": "True"}, "review_info": [
+        {"review_text": "Great source for live edge slabs. Paid by card, no problem."}]})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (r.verdict, claim.supported) == (verdict, supported)
+
+
+@pytest.mark.parametrize(("response", "supported", "contradiction"), [
+    # "we don't think X have the authority" says they do not have it
+    ("The executive does not have the authority to do that.", True, None),
+    ("The executive has the authority to do that.", False, "negation"),
+])
+def test_a_negated_verb_of_opinion_denies_its_clause(response, supported, contradiction):
+    ctx = ("\"We don't think the executive have the authority to do that, we think it should "
+           "go to congress,\" Austin told BBC Sport.")
+    r = evaltools.score("Summarise the article.", ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)

@@ -734,6 +734,28 @@ PREVENTING_VERBS = frozenset({"ban", "bar", "prohibit", "forbid", "disallow", "p
 LACKING_ADJ = frozenset({"lacking"})
 
 
+#: Verbs of opinion whose *not* denies the clause they take: *I don't think it's a disaster*
+#: says that it is not one.
+NEG_RAISING = frozenset({"think", "believe", "expect", "suppose", "reckon", "imagine"})
+#: Nouns of what can go wrong, which *without* takes to say that something went well
+#: (*the card was accepted without issue*, *installed without a hitch*).
+TROUBLE_NOUNS = frozenset({"issue", "problem", "hitch", "hiccup", "trouble", "incident",
+                           "fuss", "hassle", "complaint", "difficulty", "drama", "glitch"})
+
+
+def _went_smoothly(tok) -> bool:
+    """Whether ``tok`` is a noun of :data:`TROUBLE_NOUNS` that *without* takes: the verb it
+    hangs on is affirmed, not denied (*accepted without issue* is accepted).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It was accepted without issue. It comes without a lid.")
+    >>> [t.text for t in doc if _went_smoothly(t)]
+    ['issue']
+    """
+    return (tok.dep_ == "pobj" and tok.head.lower_ == "without"
+            and _lemma(tok) in TROUBLE_NOUNS)
+
+
 def _negates(child) -> bool:
     """Whether a child negates its head: a ``neg`` ("not suited"), a negation word the
     parser mislabelled (:data:`NEGATION_WORDS` as ``punct`` or ``dep``), or an adverb of
@@ -934,6 +956,12 @@ def clause_negated(tok) -> bool:
     >>> [t.text for t in doc if t.text in ("suited", "kids") and clause_negated(t)]
     ['suited', 'kids']
 
+    A verb of opinion's *not* denies the clause it takes (:data:`NEG_RAISING`):
+
+    >>> doc = load_pipeline()("I don't think it's a disaster. I think it's a mess.")
+    >>> [t.text for t in doc if t.text in ("disaster", "mess") and clause_negated(t)]
+    ['disaster']
+
     What *besides* or *except* takes is left out of a negation above it:
 
     >>> doc = load_pipeline()("No food besides chips and frozen pizza.")
@@ -1055,7 +1083,10 @@ def clause_negated(tok) -> bool:
             if t.dep_ == "xcomp" and t.head.pos_ in ("VERB", "AUX"):
                 t = t.head
                 continue
-            return False
+            # "I don't think it's a disaster" says it is not one (the "not" of a verb of
+            # opinion is its clause's)
+            return (t.dep_ == "ccomp" and _lemma(t.head) in NEG_RAISING
+                    and any(_negates(c) for c in t.head.children))
         if t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN") and any(
                 c.dep_ == "cc" and c.lower_ in CONTRAST_CC and t.head.i < c.i < t.i
                 for c in t.head.children):
@@ -1444,7 +1475,12 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
             focus_tok = focus_tok.nbor(-2)  # "not kid-friendly": is "kids" negated?
         focus = ("" if focus_tok.is_stop else
                  fold(focus_tok.text) if _degree(focus_tok) else token_key(focus_tok))
-        negated = (clause_negated(obj) if obj is not None else clause_negated(pred)) or (
+        smooth = obj is not None and _went_smoothly(obj)  # "accepted without issue"
+        if smooth and focus_tok is obj:
+            focus_tok = pred
+            focus = token_key(pred)
+        negated = (clause_negated(obj) if obj is not None and not smooth
+                   else clause_negated(pred)) or (
             named_subject and any(_no_det(c) for c in subj.children))
         kind = ("imperative" if imperative else "relative" if pred.dep_ == "relcl"
                 else "participle" if pred.dep_ in ("acl", "advcl") else "passive" if passive
