@@ -66,6 +66,7 @@ from evaltools.scoring.matcher import (
     Word,
     abstract_nouns,
     ing_things,
+    initials,
     lower_words,
     name_forms,
     not_nouns,
@@ -733,8 +734,8 @@ def _written_short(run: Sequence, index, whole: bool = True) -> list:
     for i in range(n):
         for j in range(i + 2, n + 1):
             part = run[i:j]
-            initials = "".join(w.text[0] for w in part).lower()
-            by_initials = ((whole and j - i == n) or j - i >= 3) and index.positions(initials)
+            short = initials(part)
+            by_initials = ((whole and j - i == n) or j - i >= 3) and index.positions(short)
             if (by_initials or index.positions("".join(w.key for w in part))
                     or index.holds_clipped([w.key for w in part])):
                 found.extend(w for w in part if w not in found)

@@ -246,6 +246,17 @@ AGE_PARTS = ("year", "old")
 COUNTED_PEOPLE = frozenset({"person", "guest", "people"})
 
 
+def initials(items: Iterable) -> str:
+    """The first letters of ``items`` (words or tokens: anything with ``text``), in lower
+    case: what an acronym of them writes (*Environment Agency*: ``"ea"``).
+
+    >>> from evaltools.text import load_pipeline
+    >>> initials(words_of(load_pipeline()("air conditioning")))
+    'ac'
+    """
+    return "".join(x.text[0] for x in items).lower()
+
+
 def is_acronym(text: str) -> bool:
     """2-5 capital letters, periods allowed: ``US``, ``U.S.``, ``NFL`` (not ``I``, ``Ok``);
     or 3-5 letters that begin and end with a capital, the small ones an inner word's
@@ -860,11 +871,12 @@ class SentenceIndex:
 
     def _capitals_positions(self, key: str) -> tuple[int, ...]:
         """Positions of the words holding ``key`` written as ``key`` in capitals."""
-        n = len(key)
-        return tuple(p for p in self.positions(key)
-                     if self.text[self._starts[p]:self._starts[p] + n].isupper()
-                     and self.text[self._starts[p]:self._starts[p] + n].lower() == key
-                     and not self.text[self._starts[p] + n:self._starts[p] + n + 1].isalnum())
+        def written(start: int) -> bool:
+            text = self.text[start:start + len(key)]
+            return (text.isupper() and text.lower() == key
+                    and not self.text[start + len(key):start + len(key) + 1].isalnum())
+
+        return tuple(p for p in self.positions(key) if written(self._starts[p]))
 
     def initials_run(self, word: Word, words: Sequence[Word]
                      ) -> tuple[tuple[Word, ...], frozenset[int]]:
@@ -888,7 +900,7 @@ class SentenceIndex:
             if run[0].start - w.end != 1 or w.sent != word.sent:
                 break
             run.insert(0, w)
-            found = self._capitals_positions("".join(x.text[0] for x in run).lower())
+            found = self._capitals_positions(initials(run))
             if found:
                 return tuple(run), frozenset(self._word_sent[p] for p in found)
         return (), frozenset()

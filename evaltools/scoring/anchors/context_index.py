@@ -69,6 +69,7 @@ from evaltools.scoring.matcher import (
     POS_CLASS,
     SentenceIndex,
     Word,
+    initials,
     is_acronym,
     opposites,
     prefix_negated,
@@ -189,9 +190,8 @@ def _named_agent(subj) -> frozenset[str] | None:
                 c.dep_ == "det" and c.lower_ == "the" for c in h.children):
             continue  # "the Spaniard", "the Briton": a description, as "the driver" is
         keys.update(token_key(t) for t in words)
-        initials = "".join(t.text[0] for t in words)
-        if len(initials) > 1:
-            keys.add(initials.lower())
+        if len(words) > 1:
+            keys.add(initials(words))
     return frozenset(keys) or None
 
 
@@ -498,7 +498,7 @@ class ContextIndex:
         run, sents = self.sentences.initials_run(w.word, [c.word for c in claim.words])
         if not run or s not in self._units(sents):
             return None
-        return "".join(x.text[0] for x in run).lower()
+        return initials(run)
 
     def _derived_polarity(self, claim: Claim, key: str, s: int) -> tuple[set[bool], bool]:
         """The polarity in unit ``s`` of the derivations of the claim's word ``key`` where
@@ -785,7 +785,7 @@ class ContextIndex:
                        key=lambda w: w.start)
         names = {w.key for w in named}
         if len(named) > 1:  # as the context's doer has them: *EA* for *the Environment Agency*
-            names.add("".join(w.text[0] for w in named).lower())
+            names.add(initials(named))
         uses = [a for u in units for a in self._agents.get(u, {}).get(claim.verb, ())]
         if not uses or any(a is None or _same_party(names, a) for a in uses):
             return None
