@@ -18,7 +18,7 @@ from evaltools.scoring.relevance import (
     relevance_reference,
     relevance_score,
 )
-from evaltools.scoring.result import ScoreResult
+from evaltools.scoring.result import Anchor, ScoreResult
 from evaltools.scoring.signals import response_signals
 from evaltools.scoring.sources import abstention_sentences, site_attributions
 from evaltools.scoring.verdict import VerdictInputs, redecide
@@ -136,13 +136,36 @@ def quoted(items, given: str) -> tuple:
     return tuple(dataclasses.replace(x, text=given[x.start:x.end]) for x in items)
 
 
+def context_quoted(items, given: str) -> tuple:
+    """Anchors or spans whose context quotes (an anchor's ``evidence``, a span's ``closest``)
+    quote ``given``, a plain-text context as written, at their offsets: markup and mojibake
+    were read in place in the parsed text (:func:`~evaltools.scoring.context.unmark`), every
+    offset kept, so ``given[start:end]`` is what the context says there.
+
+    >>> from evaltools.scoring.result import Anchor
+    >>> a = Anchor("number", "0", 0, 1, True, "€0", 0, 2)
+    >>> context_quoted([a], "Â\x800")[0].evidence
+    'Â\x80'
+    """
+    def one(x):
+        if isinstance(x, Anchor):
+            return x if x.evidence_start is None else dataclasses.replace(
+                x, evidence=given[x.evidence_start:x.evidence_end])
+        return x if x.closest_start is None else dataclasses.replace(
+            x, closest=given[x.closest_start:x.closest_end])
+
+    return tuple(one(x) for x in items)
+
+
 def score_features(rid: Any, query: QueryFeatures,
                    context: ContextFeatures, response: ResponseFeatures, *, config: Config,
                    tfidf: CorpusTfidf | None = None,
                    cosine: float | None = None, calibration=None,
-                   given: str | None = None) -> ScoreResult:
+                   given: str | None = None, given_context: str | None = None) -> ScoreResult:
     """The scores of one record from its features; ``given`` is the response as written,
-    which anchors and spans quote (:func:`quoted`; default: the text parsed)."""
+    which anchors and spans quote (:func:`quoted`; default: the text parsed), and
+    ``given_context`` the context as written, which their evidence quotes when it is plain
+    text (:func:`context_quoted`; a JSON record's evidence quotes the record as read)."""
     cited = site_attributions(response.text, context.sites)
     if cited:  # "According to WIRED," where WIRED is a passage's site: about the sources
         response = dataclasses.replace(
@@ -198,6 +221,10 @@ def score_features(rid: Any, query: QueryFeatures,
     anchors, spans = hall.anchors, grounding.unsupported_spans
     if given is not None and given != response.text:
         anchors, spans = quoted(anchors, given), quoted(spans, given)
+    if (given_context is not None and not context.structured
+            and given_context != context.text):
+        anchors, spans = context_quoted(anchors, given_context), context_quoted(
+            spans, given_context)
     result = ScoreResult(
         id=rid, relevance=rel.relevance, relevance_cosine=rel.cosine,
         relevance_jaccard=rel.jaccard, completeness=comp.completeness,

@@ -163,7 +163,7 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
             yield line, rec, score_features(
                 rid, *feats, config=config, tfidf=tfidf,
                 cosine=next(cosines) if tfidf is None else None, calibration=calibration,
-                given=texts[2])
+                given=texts[2], given_context=texts[1])
 
 
 def output_record(record: Mapping[str, Any], result: ScoreResult, calibration=None
