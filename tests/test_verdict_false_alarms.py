@@ -4400,3 +4400,18 @@ def test_a_negated_verb_of_opinion_denies_its_clause(response, supported, contra
     r = evaltools.score("Summarise the article.", ctx, response)
     (claim,) = [a for a in r.anchors if a.kind == "claim"]
     assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # an occasion, not the week: "opening weekend", "the Sunday night of ..."
+    ("One customer waited an hour to drop off on the Sunday night of opening weekend, when "
+     "hours run late.", []),
+    ("It was closed over the long weekend.", []),
+    # the week's days are still read
+    ("It is open weekends from 9 to 5.", [(("Saturday", "Sunday"), True)]),
+    ("It is closed on the Sunday.", [(("Sunday",), False)]),
+])
+def test_a_weekend_that_is_an_occasion(text, read):
+    from evaltools.scoring.anchors.schedule import statements
+
+    assert [(s.days, s.open) for s in statements(text)] == read

@@ -257,7 +257,13 @@ _NOT_OPEN = re.compile(r"(?:\bnot|n['\u2019]t|\bnever)\s+(?:be\s+|been\s+)?open\
                        re.IGNORECASE)
 _OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
 #: A day of one visit, not of the week: "found it closed at 2 p.m. one Saturday".
-_OCCASION = re.compile(r"\b(?:one|a|last|that|this|this past)\s+$", re.IGNORECASE)
+_OCCASION = re.compile(r"\b(?:one|a|last|that|this|this past|opening|holiday|long)\s+$",
+                       re.IGNORECASE)
+#: ... (also an *opening weekend*, a *long weekend*), or "the" before it and "of" after it:
+#: "the Sunday night of opening weekend", "the Saturday of Memorial Day weekend".
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_OF_AFTER = re.compile(r"^\s*(?:(?:mornings?|afternoons?|evenings?|nights?)\s+)?of\b",
+                       re.IGNORECASE)
 #: Part of a day: "the closed Wednesday mornings" are not a closed Wednesday.
 _PART_OF_DAY = re.compile(r"^\s*(?:mornings?|afternoons?|evenings?|nights?)\b", re.IGNORECASE)
 #: After "except Sunday": the day's own hours follow ("except Sunday, when it closes at 3").
@@ -444,7 +450,8 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                     and _LIST_GAP.fullmatch(gap)):
                 hours[k] = hours[j]
         for k, (days, a, b) in enumerate(groups):
-            if _OCCASION.search(s[:a]):
+            if _OCCASION.search(s[:a]) or (_THE_BEFORE.search(s[:a])
+                                           and _OF_AFTER.match(s[b:])):
                 continue  # "closed at 2 p.m. one Saturday": a visit, not the week
             before = s[max(0, a - 25):a]
             # a "no" that a comma closes denies what it stands before, not the day: "no
