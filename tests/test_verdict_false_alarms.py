@@ -4415,3 +4415,15 @@ def test_a_weekend_that_is_an_occasion(text, read):
     from evaltools.scoring.anchors.schedule import statements
 
     assert [(s.days, s.open) for s in statements(text)] == read
+
+
+@pytest.mark.parametrize(("response", "verdict"), [
+    # what "rather than" sets aside is no claim, where the parser hangs it off the verb too
+    ("The studio has street parking rather than a lot.", "PASS"),
+    # the parking the record says no to is still denied
+    ("The studio has a parking lot rather than street parking.", "FAIL"),
+])
+def test_rather_than_a_lot(response, verdict):
+    ctx = json.dumps({"name": "Brushstroke Sign Co.", "attributes": {"BusinessParking": (
+        "{'garage': False, 'street': True, 'validated': False, 'lot': False, 'valet': False}")}})
+    assert evaltools.score(CAFE_Q, ctx, response).verdict == verdict

@@ -1113,12 +1113,21 @@ def _set_aside(tok) -> bool:
     ...                       "at the counter rather than at tables, and the shop offers takeout.")
     >>> [(t.text, _set_aside(t)) for t in doc if t.text in ("liquid", "offers")]
     [('liquid', True), ('offers', False)]
+
+    Also where the parser hangs the phrase after them elsewhere:
+
+    >>> doc = load_pipeline()("The studio has street parking rather than a lot.")
+    >>> [(t.text, _set_aside(t)) for t in doc if t.text in ("parking", "lot")]
+    [('parking', False), ('lot', True)]
     """
     def marks(c) -> bool:
         return SET_ASIDE.get(c.lower_) is not None and any(
             g.lower_ == SET_ASIDE[c.lower_] for g in c.children)
 
     if tok.dep_ == "pobj" and marks(tok.head):
+        return True
+    start = tok.left_edge.i  # "has street parking rather than a lot", "a lot" hung elsewhere
+    if start >= 2 and SET_ASIDE.get(tok.doc[start - 1].lower_) == tok.doc[start - 2].lower_:
         return True
     if tok.dep_ != "conj":
         return False
