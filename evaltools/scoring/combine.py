@@ -144,8 +144,8 @@ def context_quoted(items, given: str) -> tuple:
 
     >>> from evaltools.scoring.result import Anchor
     >>> a = Anchor("number", "0", 0, 1, True, "€0", 0, 2)
-    >>> context_quoted([a], "Â\x800")[0].evidence
-    'Â\x80'
+    >>> context_quoted([a], "Â\\x800")[0].evidence
+    'Â\\x80'
     """
     def one(x):
         if isinstance(x, Anchor):
