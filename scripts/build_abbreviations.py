@@ -5,6 +5,10 @@
 Sections (each ``short form -> what it stands for``, lower case):
 
 - ``us_states``: the two-letter postal codes of the 50 US states and DC (USPS);
+- ``us_states_ap``: the Associated Press's abbreviations of state names (``Mass`` ->
+  ``massachusetts``), read only capitalised, with their period, after a comma and a
+  capitalised word (a dateline's *Westwood, Mass.*): *Miss.*, *Wash.* and *Ill.* are words
+  elsewhere;
 - ``ca_provinces``: the two-letter postal codes of Canada's provinces and territories
   (Canada Post): a record's ``"state": "AB"`` where an overview says *Alberta*;
 - ``countries``: ISO 3166-1 alpha-2 codes with their English short names, from the Unicode
@@ -49,6 +53,20 @@ US_STATES = {
     "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas", "UT": "Utah", "VT": "Vermont",
     "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
     "WY": "Wyoming", "DC": "District of Columbia",
+}
+#: The Associated Press's abbreviations of state names of more than one syllable and
+#: five letters or more (AP Stylebook, "state names"; newswire datelines write "Westwood,
+#: Mass."); the eight states AP never abbreviates and those of two words (N.J., written
+#: with the initials the matcher already reads) are left out.
+AP_STATES = {
+    "Ala": "Alabama", "Ariz": "Arizona", "Ark": "Arkansas", "Calif": "California",
+    "Colo": "Colorado", "Conn": "Connecticut", "Del": "Delaware", "Fla": "Florida",
+    "Ga": "Georgia", "Ill": "Illinois", "Ind": "Indiana", "Kan": "Kansas", "Ky": "Kentucky",
+    "La": "Louisiana", "Md": "Maryland", "Mass": "Massachusetts", "Mich": "Michigan",
+    "Minn": "Minnesota", "Miss": "Mississippi", "Mo": "Missouri", "Mont": "Montana",
+    "Neb": "Nebraska", "Nev": "Nevada", "Okla": "Oklahoma", "Ore": "Oregon",
+    "Pa": "Pennsylvania", "Tenn": "Tennessee", "Vt": "Vermont", "Va": "Virginia",
+    "Wash": "Washington", "Wis": "Wisconsin", "Wyo": "Wyoming",
 }
 CA_PROVINCES = {
     "AB": "Alberta", "BC": "British Columbia", "MB": "Manitoba", "NB": "New Brunswick",
@@ -117,11 +135,12 @@ def build() -> dict:
                  if len(code) == 2 and code.isalpha() and code not in ("ZZ",)}
     countries.update({c.lower(): n.lower() for c, n in ALPHA3.items()})
     return {
-        "source": "US and Canadian postal codes; ISO 3166-1 codes with English names from "
-                  "Unicode CLDR (babel); units, month, USPS street-suffix and reviewers' "
-                  "short forms; "
+        "source": "US and Canadian postal codes; AP state abbreviations; ISO 3166-1 codes "
+                  "with English names from Unicode CLDR (babel); units, month, USPS "
+                  "street-suffix and reviewers' short forms; "
                   "scripts/build_abbreviations.py",
         "us_states": {c.lower(): n.lower() for c, n in sorted(US_STATES.items())},
+        "us_states_ap": {c.lower(): n.lower() for c, n in sorted(AP_STATES.items())},
         "ca_provinces": {c.lower(): n.lower() for c, n in sorted(CA_PROVINCES.items())},
         "countries": dict(sorted(countries.items())),
         "country_names": {c.lower(): n.lower() for c, n in sorted(EXTRA_NAMES.items())},

@@ -4427,3 +4427,82 @@ def test_rather_than_a_lot(response, verdict):
     ctx = json.dumps({"name": "Brushstroke Sign Co.", "attributes": {"BusinessParking": (
         "{'garage': False, 'street': True, 'validated': False, 'lot': False, 'valet': False}")}})
     assert evaltools.score(CAFE_Q, ctx, response).verdict == verdict
+
+
+# ---- forty-ninth round's readings (batches 200-202)
+
+@pytest.mark.parametrize(("response", "verdict", "supported", "contradiction"), [
+    # "neither A nor B" denies both, where the parser hangs A on B as its modifier
+    ("It is neither kid-friendly nor wheelchair accessible.", "PASS", True, None),
+    ("It is neither wheelchair accessible nor kid-friendly.", "PASS", True, None),
+    # without "neither" the record's "no" still denies it
+    ("It is kid-friendly and wheelchair accessible.", "FAIL", False, "record_no"),
+])
+def test_neither_nor_with_the_first_adjective_as_a_modifier(response, verdict, supported,
+                                                           contradiction):
+    ctx = json.dumps({"name": "Casa Arepa Cooking Studio", "attributes": {
+        "GoodForKids": "False", "WheelchairAccessible": "False"}})
+    r = evaltools.score(CAFE_Q, ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert r.verdict == verdict
+    assert {(a.supported, a.contradiction) for a in claims} == {(supported, contradiction)}
+
+
+@pytest.mark.parametrize(("response", "supported", "contradiction"), [
+    # "a little heavy" grades "heavy": no amount, so no opposite of the review's "too much"
+    ("His wife found it a little heavy on coriander.", True, None),
+    ("His wife found it a bit heavy on coriander.", True, None),
+    # an amount still is one
+    ("His wife found very little coriander in it.", False, "opposite"),
+])
+def test_a_little_is_a_degree(response, supported, contradiction):
+    ctx = _review("Springbok Biltong", "Droewors was great, a bit too much coriander for my "
+                                       "wife's taste.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("context", "response", "contradiction"), [
+    # "earlier" ranks against the latest find, "latest" against all: no opposites
+    ("\"The same officers are looking into the latest discoveries and will look to confirm "
+     "that they are linked,\" a spokesman said. Detectives are keeping an open mind about "
+     "whether the two finds are connected.", "Detectives are keeping an open mind about "
+     "whether it is connected to two earlier discoveries in the city.", None),
+    # a comparative against a comparative still is one, and a base form against a base form
+    ("Prices were higher last year.", "Prices were lower last year.", "opposite"),
+    ("The second train arrived late.", "The second train arrived early.", "opposite"),
+])
+def test_a_comparative_and_a_superlative_are_no_opposites(context, response, contradiction):
+    r = evaltools.score("Summarise the article.", context, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.contradiction == contradiction for a in claims)
+
+
+@pytest.mark.parametrize(("context", "supported"), [
+    # a dateline's AP abbreviation names the state
+    ("Richard Fraser is a forensic handwriting examiner in Westwood, Mass.", True),
+    ("Fraser, a forensic handwriting examiner from Sacramento, Calif., spoke first.", True),
+    # not the word elsewhere, nor another state's
+    ("Richard Fraser went to Mass. in Westwood.", False),
+    ("Richard Fraser is a forensic handwriting examiner in Westwood, Conn.", False),
+])
+def test_ap_state_abbreviations(context, supported):
+    state = "California" if "Calif" in context else "Massachusetts"
+    r = evaltools.score("Who is Fraser?", context, f"Fraser works in {state}.")
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)
+
+
+@pytest.mark.parametrize(("review", "supported"), [
+    # a bare hour after "by" with a hedge between is a clock time
+    ("They sell out by like 11 on Saturdays so go early.", True),
+    ("They sell out by about 11 on Saturdays.", True),
+    # another hour is not this one
+    ("They sell out by like 10 on Saturdays.", False),
+])
+def test_a_hedged_bare_hour(review, supported):
+    r = evaltools.score(CAFE_Q, _review("Musubi Mike's", review),
+                        "They sell out by around 11 a.m. on Saturdays.")
+    (time,) = [a for a in r.anchors if a.kind == "date"]
+    assert time.supported is supported

@@ -694,6 +694,21 @@ def _codes() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]],
 
 
 @functools.lru_cache(maxsize=1)
+def _ap_states() -> dict[str, tuple[str, ...]]:
+    """A state's name key -> its Associated Press abbreviations (``massachusetts`` ->
+    ``mass``), from :func:`abbreviations`' ``us_states_ap``."""
+    out: dict[str, list[str]] = {}
+    for short, name in abbreviations()["us_states_ap"].items():
+        out.setdefault(fold(name), []).append(short)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+#: Where an AP state abbreviation is one: after a comma and a space (the town before it),
+#: capitalised, with its period (*Westwood, Mass.*; not *Miss Smith* nor *wash.*).
+_AP_DATELINE = re.compile(r", [A-Z][a-z]{1,4}\.")
+
+
+@functools.lru_cache(maxsize=1)
 def paraphrases() -> dict[str, tuple[str, ...]]:
     """For a word key, the keys of context words that support it: synonyms, more specific
     words and derivations, from WordNet 3.0 (``evaltools/scoring/data/paraphrases.json``,
@@ -1071,8 +1086,18 @@ class SentenceIndex:
         """Positions of what a code stands for, or of the code for a name
         (:func:`abbreviations`): ``CA`` is found as ``California`` (the first word of a
         name of several, the rest following it), ``California`` as ``CA`` written in
-        capitals (``ca``, ``in`` and ``me`` in lower case are words, not codes), and each
-        capitalised word of a name of several as its code (*New Jersey* as ``NJ``).
+        capitals (``ca``, ``in`` and ``me`` in lower case are words, not codes), each
+        capitalised word of a name of several as its code (*New Jersey* as ``NJ``), and a
+        state's name as its AP abbreviation after a town (*Massachusetts* as *Westwood,
+        Mass.*).
+
+        >>> from evaltools.text import load_pipeline
+        >>> nlp = load_pipeline()
+        >>> idx = SentenceIndex(nlp("Richard Fraser is an examiner in Westwood, Mass. He "
+        ...                         "went to Mass. on Sunday."))
+        >>> [idx.word_at(idx.text.index("Mass."))] == list(idx.code_positions(
+        ...     words_of(nlp("Massachusetts"))[0]))
+        True
         """
         memo = ("codes", word.forms)
         if memo in self._memo:
@@ -1092,6 +1117,10 @@ class SentenceIndex:
                     start = self._starts[j]
                     if self.text[start:start + len(code)].isupper():
                         found.add(j)
+            if capitalised:
+                for short in _ap_states().get(key, ()):
+                    found.update(j for j in self.positions(short)
+                                 if _AP_DATELINE.match(self.text, self._starts[j] - 2))
         self._memo[memo] = out = tuple(sorted(found))
         return out
 

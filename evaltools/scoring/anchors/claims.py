@@ -818,6 +818,11 @@ def _before_not(tok) -> bool:
             and doc[i + 2].pos_ in ("ADJ", "NOUN"))
 
 
+def _opens_neither(tok) -> bool:
+    """Whether ``tok`` carries the *neither* of a *neither ... nor* pair (``preconj``)."""
+    return any(g.dep_ == "preconj" and g.lower_ == "neither" for g in tok.children)
+
+
 def _lower_words(doc) -> frozenset[str]:
     """The lower-case words of ``doc``, once per document (``clause_negated`` reads every
     token of a context: rare words such as *neither* are looked for only where they are)."""
@@ -925,6 +930,9 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It is neither wheelchair accessible nor dog-friendly.")
     >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
     ['wheelchair', 'accessible', 'dog', 'friendly']
+    >>> doc = load_pipeline()("It is neither kid-friendly nor wheelchair accessible.")
+    >>> [t.text for t in doc if t.pos_ in ("ADJ", "NOUN") and clause_negated(t)]
+    ['friendly', 'wheelchair', 'accessible']
     >>> doc = load_pipeline()("It is alcohol-free. The park bars dogs.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['alcohol', 'dogs']
@@ -989,9 +997,14 @@ def clause_negated(tok) -> bool:
             return False  # "no food besides chips", "nothing except coffee": these are had
         if neither and (any(c.dep_ == "preconj" and c.lower_ == "neither" for c in t.children)
                         or (t.head.i != t.i and any(
-                            c.i < t.i and any(g.dep_ == "preconj" and g.lower_ == "neither"
-                                              for g in c.children) for c in t.head.children))):
-            return True  # "is neither wheelchair accessible nor dog-friendly"
+                            c.i < t.i and _opens_neither(c) for c in t.head.children))
+                        or (t.pos_ == "ADJ" and any(
+                            c.i < t.i and c.dep_ == "amod" and _opens_neither(c)
+                            for c in t.children))):
+            # "is neither wheelchair accessible nor dog-friendly"; "neither kid-friendly
+            # nor wheelchair accessible", where the parser hangs the first adjective, with
+            # the "neither", on the last as its modifier
+            return True
         if (t.dep_ == "npadvmod" and t.head.lower_ == "free" and t.i + 2 == t.head.i
                 and t.doc[t.i + 1].text in JOINERS):
             return True  # "alcohol-free": no alcohol
@@ -1213,6 +1226,21 @@ def _degree(tok) -> bool:
     return tok.tag_ in ("JJR", "JJS", "RBR", "RBS") and tok.lower_ not in AMOUNT_WORDS
 
 
+def _a_little(tok) -> bool:
+    """Whether ``tok`` is the *little* or *bit* of *a little* / *a bit* grading the word
+    it hangs on (*a little heavy on coriander*, *a bit slow*): a degree, no amount, so no
+    opposite of the context's *much* (*a bit too much coriander*).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It was a little heavy. A little salt helps.")
+    >>> [t.i for t in doc if _a_little(t)]
+    [3]
+    """
+    return (tok.lower_ in ("little", "bit") and tok.dep_ in ("npadvmod", "amod", "advmod")
+            and tok.head.pos_ in ("ADJ", "ADV", "VERB")
+            and any(c.dep_ == "det" and c.lower_ == "a" for c in tok.children))
+
+
 def _plain_comparative(tok) -> bool:
     """A comparative formed with *-er* from its own lemma (*slower*, *busier*, *larger*):
     required as a degree is, but found wherever its lemma stands (*service slowed down*,
@@ -1266,7 +1294,7 @@ class _Words:
                 values[m.start] = m
                 continue
             k = self.by_token[tok.i]
-            if k < 0 or _titles_name(tok):
+            if k < 0 or _titles_name(tok) or _a_little(tok):
                 continue
             w = self.words[k]
             qualifier = _degree(tok)

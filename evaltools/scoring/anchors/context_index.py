@@ -69,6 +69,7 @@ from evaltools.scoring.matcher import (
     POS_CLASS,
     SentenceIndex,
     Word,
+    fold,
     initials,
     is_acronym,
     opposites,
@@ -220,6 +221,27 @@ def _name_words(head) -> list:
         words.insert(0, t)
         i -= 1
     return words
+
+
+def _grade(written: str, key: str) -> str:
+    """How a word is graded as written: ``"er"`` for a comparative of its key (*earlier* of
+    *early*), ``"est"`` for a superlative (*latest*), ``""`` otherwise."""
+    if written == key:
+        return ""
+    if written.endswith("est"):
+        return "est"
+    return "er" if written.endswith("er") else ""
+
+
+def _other_scale(one: str, other: str) -> bool:
+    """Whether two grades (:func:`_grade`) rank on different scales: a comparative against a
+    superlative (*two earlier discoveries* and *the latest discoveries* are no opposites:
+    one ranks against the other, the other against all).
+
+    >>> _other_scale("er", "est"), _other_scale("er", ""), _other_scale("est", "est")
+    (True, False, False)
+    """
+    return {one, other} == {"er", "est"}
 
 
 class ContextIndex:
@@ -874,10 +896,12 @@ class ContextIndex:
         if s not in (self._neg if w.negated else self._aff).get(opposite, ()):
             return False
         kind = POS_CLASS.get(w.word.pos, w.word.pos)  # *closed* is an opposite of *open*
+        grade = _grade(fold(w.word.text), w.word.key)
         at = [p for p in self.sentences.positions(opposite)
               if self._unit[self.sentences.sentence_of(p)] == s
               and POS_CLASS.get(self.sentences.pos_at(p)) == kind
-              and not self._ends_up(opposite, p)]
+              and not self._ends_up(opposite, p)
+              and not _other_scale(grade, _grade(self.sentences.folded_at(p), opposite))]
         for o in claim.words:
             if o is w or o.weight <= 0:
                 continue

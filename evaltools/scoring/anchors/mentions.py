@@ -201,10 +201,10 @@ def find_mentions(text: str) -> list[Mention]:
     for s, e, kind, value, others in spans:
         if (value[0] == "number" and not others and value[1] in _HOURS
                 and not _NOT_HOUR.match(text, e)
-                and (s in range_ends or _AT_HOUR.search(text, max(0, s - 8), s))):
+                and (s in range_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         elif (value[0] == "number" and not others and _HHMM.fullmatch(text, s, e)
-              and (s in clock_ends or _AT_HOUR.search(text, max(0, s - 8), s)
+              and (s in clock_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s)
                    or _CLOCK_AFTER.match(text, e))):
             others = (("time", int(text[s:s + 2]), int(text[s + 2:e])),)  # "from 1100-1215"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
@@ -214,13 +214,17 @@ def find_mentions(text: str) -> list[Mention]:
 
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
 # A bare whole number 1-12 after "at", "until", "till", "by", "before", "after" or "past"
-# ("wine and cheese hour at 5", "the pastries sell out by 9"), or at one end of a range of
+# ("wine and cheese hour at 5", "the pastries sell out by 9", with a hedge between: "they
+# sell out by like 11", "by about 9"), or at one end of a range of
 # two such numbers ("happy hour 3-6", "5 to 8", "between 9 and 11") or of two hours given
 # as alternatives ("from 7 or 8 AM"), may be an hour;
 # not one a digit, separator or "%" follows (a number with a unit is a quantity, not a bare
 # number). Not "around": "around 7 people" is a count more often than a time.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
-_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+$")
+_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+"
+                      r"(?:(?:like|about|around|roughly|approximately)[ \u00a0]+)?$")
+#: Characters before a bare number within which :data:`_AT_HOUR` is looked for.
+AT_HOUR_REACH = 22
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
 _HOUR_OR_TIME = r"(?:[1-9]|1[0-2])(?::[0-5][0-9])?"
 _HOUR_END = r"(?![0-9%]|[.,][0-9])"
