@@ -4506,3 +4506,30 @@ def test_a_hedged_bare_hour(review, supported):
                         "They sell out by around 11 a.m. on Saturdays.")
     (time,) = [a for a in r.anchors if a.kind == "date"]
     assert time.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported", "contradiction"), [
+    # "zero echo" says there is no echo
+    ("The room is so well treated there's no echo.", True, None),
+    ("The room has an echo.", False, "negation"),
+])
+def test_zero_before_a_noun_says_no(response, supported, contradiction):
+    ctx = _review("Loud Thoughts Podcast Studio",
+                  "They hand you the files same day via Dropbox. Room is treated really well, "
+                  "zero echo.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a name the context writes clipped: "Lib Dem" for "Liberal Democrat"
+    ("The new Liberal Democrat leader, Mr Farron, spoke to the BBC.", True),
+    # not a name it does not clip
+    ("The new Liberal Unionist leader, Mr Farron, spoke to the BBC.", False),
+])
+def test_a_clipped_name_supports_the_full_name(response, supported):
+    ctx = "The new Lib Dem leader Tim Farron spoke to the BBC on Sunday."
+    r = evaltools.score("Summarise the article.", ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)

@@ -947,6 +947,16 @@ class SentenceIndex:
         ...                                  ["lib", "dems"], ["liberty", "dems"])]
         [True, False, False, True]
         """
+        return bool(self.clipped_positions(keys))
+
+    def clipped_positions(self, keys: Sequence[str]) -> tuple[int, ...]:
+        """The positions where a clipped name of ``keys`` (:meth:`holds_clipped`) starts.
+
+        >>> from evaltools.text import load_pipeline
+        >>> idx = SentenceIndex(load_pipeline()("He joined. The Lib Dem leader spoke."))
+        >>> idx.clipped_positions(["liberal", "democrat"])
+        (3,)
+        """
         memo = ("clipped", tuple(keys))
         if memo not in self._memo:
             n = len(keys)
@@ -956,10 +966,10 @@ class SentenceIndex:
                     else self._keys[j]
                 return (self._flags[j] & 1 and len(short) >= 3 and key.startswith(short))
 
-            self._memo[memo] = n > 1 and any(
-                all(clips(j + i, k) for i, k in enumerate(keys))
-                and any(len(self._keys[j + i]) < len(k) for i, k in enumerate(keys))
-                for j in range(len(self._keys) - n + 1))
+            self._memo[memo] = tuple(
+                j for j in range(len(self._keys) - n + 1) if n > 1
+                and all(clips(j + i, k) for i, k in enumerate(keys))
+                and any(len(self._keys[j + i]) < len(k) for i, k in enumerate(keys)))
         return self._memo[memo]
 
     @property

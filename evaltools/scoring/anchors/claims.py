@@ -634,7 +634,14 @@ def _no_det(tok) -> bool:
     [True]
     >>> [_no_det(t) for t in nlp("It is a Year of No Light album.") if t.lower_ == "no"]
     [False]
+
+    *zero* counting a noun says *no* as well (*zero echo*, *zero issues*):
+
+    >>> [_no_det(t) for t in nlp("The room is treated well, zero echo.") if t.text == "zero"]
+    [True]
     """
+    if tok.lower_ == "zero":
+        return tok.dep_ in ("det", "nummod") and tok.head.pos_ in ("NOUN", "PROPN")
     if tok.dep_ != "det" or tok.lower_ != "no":
         return False
     doc = tok.doc
@@ -835,7 +842,7 @@ def _lower_words(doc) -> frozenset[str]:
 #: Words without which no clause is denied: every way :func:`clause_negated` finds a
 #: negation starts from one of them (or from a token the parser labels ``neg``).
 NEGATION_CUES = (NEGATION_WORDS | NEGATIVE_SUBJECTS | LACKING_ADJ | LACK_NOUNS
-                 | PREVENTING_VERBS | frozenset({"no", "without", "neither", "nor", "free",
+                 | PREVENTING_VERBS | frozenset({"no", "zero", "without", "neither", "nor", "free",
                                                  "rather", "instead", "yet", "lacks"}))
 
 

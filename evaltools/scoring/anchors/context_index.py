@@ -223,6 +223,22 @@ def _name_words(head) -> list:
     return words
 
 
+def _name_runs(words: Sequence[Word]) -> list[tuple[Word, ...]]:
+    """The runs of two or three capitalised words of ``words`` written one space apart
+    in one sentence (*Liberal Democrat*), longest first from each word on."""
+    ordered = sorted(words, key=lambda w: w.start)
+    runs = []
+    for i, w in enumerate(ordered):
+        run = [w]
+        for x in ordered[i + 1:i + 3]:
+            if x.start - run[-1].end != 1 or x.sent != w.sent or not x.text[:1].isupper():
+                break
+            run.append(x)
+        if w.text[:1].isupper() and len(run) > 1:
+            runs.append(tuple(run))
+    return runs
+
+
 def _grade(written: str, key: str) -> str:
     """How a word is graded as written: ``"er"`` for a comparative of its key (*earlier* of
     *early*), ``"est"`` for a superlative (*latest*), ``""`` otherwise."""
@@ -434,7 +450,10 @@ class ContextIndex:
         nowhere is written, with the one or two words before it, as initials the context
         writes in capitals (:meth:`~evaltools.scoring.matcher.SentenceIndex.initials_run`:
         *the building has no air conditioning* where a review says "no AC"): each word of
-        that run is also found in the units holding the initials."""
+        that run is also found in the units holding the initials; and where a name of two
+        or three capitalised words, one space apart, is written clipped (*Liberal Democrat*
+        where the context says "Lib Dem": :meth:`~evaltools.scoring.matcher.SentenceIndex.
+        clipped_positions`), each of its words in the units holding that."""
         words = [w.word for w in claim.words]
         at = {w.word.start: i for i, w in enumerate(claim.words)}
         out = list(found)
@@ -444,6 +463,13 @@ class ContextIndex:
             run, sents = self.sentences.initials_run(w.word, words)
             for x in run:
                 out[at[x.start]] = out[at[x.start]] | self._units(sents)
+        for run in _name_runs(words):
+            if all(out[at[x.start]] for x in run):
+                continue
+            starts = self.sentences.clipped_positions([x.key for x in run])
+            units = self._units(frozenset(self.sentences.sentence_of(p) for p in starts))
+            for x in run:
+                out[at[x.start]] = out[at[x.start]] | units
         return out
 
     def holds(self, w: ClaimWord, paraphrase: bool = False, cosine: float = 0.0) -> bool:
