@@ -4533,3 +4533,13 @@ def test_a_clipped_name_supports_the_full_name(response, supported):
     r = evaltools.score("Summarise the article.", ctx, response)
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported is supported for a in claims)
+
+
+def test_a_records_yes_in_the_window_denies_a_negated_claim():
+    # "No break-in needed" beside the record's "appointment needed: yes" fuses no support
+    ctx = json.dumps({"name": "Rio Lobo Boots", "attributes": {"ByAppointmentOnly": "True"},
+                      "review_info": [{"review_text": "They fit like they were always mine. "
+                                                      "No break-in needed."}]})
+    r = evaltools.score(CAFE_Q, ctx, "No appointment is needed.")
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (False, "record_yes")

@@ -795,8 +795,12 @@ class ContextIndex:
                     held = [u for u in range(max(0, s - window),
                                              min(len(self.spans), s + window + 1))
                             if any(u in f for f in (*found, *vals))]
-                    if any(self._polarity(claim, u) == "record_no" for u in held):
-                        break  # a record's "no" in the window denies it ("wheelchair: no.")
+                    if any(self._polarity(claim, u) in ("record_no", "record_yes")
+                           for u in held):
+                        # a record's "no" in the window denies it ("wheelchair: no."), its
+                        # "yes" a negated claim ("no appointment is needed" from "appointment
+                        # needed: yes" and a review's "No break-in needed")
+                        break
                     if self._opposed_in(claim, held, found):
                         break  # "the device is slower" from "it slowed. The device is fast."
                     if self._other_agent(claim, held) is not None:
