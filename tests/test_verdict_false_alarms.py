@@ -4543,3 +4543,73 @@ def test_a_records_yes_in_the_window_denies_a_negated_claim():
     r = evaltools.score(CAFE_Q, ctx, "No appointment is needed.")
     (claim,) = [a for a in r.anchors if a.kind == "claim"]
     assert (claim.supported, claim.contradiction) == (False, "record_yes")
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a share of two amounts the context gives is that percentage
+    ("The bank could lend out roughly 90% of that money.", True),
+    # another share is not
+    ("The bank could lend out roughly 80% of that money.", False),
+])
+def test_a_share_of_two_amounts_is_a_percentage(response, supported):
+    ctx = ("If you put $1,000 in a high yield savings account, you might only earn around "
+           "1.35%. The bank, though, might be able to loan $900 of that money out.")
+    r = evaltools.score("How do banks make money on savings accounts?", ctx, response)
+    (number,) = [a for a in r.anchors if a.kind == "number"]
+    assert number.supported is supported
+
+
+def test_a_share_needs_one_currency_and_nearby_sentences():
+    from evaltools.scoring.anchors.implied import implied_mentions
+    from evaltools.scoring.anchors.mentions import find_mentions
+    from evaltools.text import load_pipeline
+
+    nlp = load_pipeline()
+
+    def shares(text):
+        return [m.value for m in implied_mentions(nlp(text), find_mentions(text))
+                if m.value[0] == "percent"]
+
+    # $50 of $200 in the next sentence is 25 %; pounds are no share of dollars
+    assert shares("It cost $200. The deposit was $50. Later a fee of £150.") == [
+        ("percent", Decimal("25"))]
+    # two sentences apart, or a share that is no whole percentage: none
+    assert shares("It cost $200. Nobody came. Then $100 more.") == []
+    assert shares("It cost $300. The deposit was $100.") == []
+
+
+@pytest.mark.parametrize(("response", "verdict"), [
+    # "without requiring appointments" denies the appointments, as the record does
+    ("It accepts credit cards without requiring appointments.", "PASS"),
+    # an appointment required is still denied by the record
+    ("It accepts credit cards and requires appointments.", "FAIL"),
+])
+def test_without_a_gerund_denies_it(response, verdict):
+    ctx = json.dumps({"name": "Twin Cities Sump & Drain", "attributes": {
+        "BusinessAcceptsCreditCards": "True", "ByAppointmentOnly": "False"}})
+    assert evaltools.score(CAFE_Q, ctx, response).verdict == verdict
+
+
+@pytest.mark.parametrize(("review", "supported"), [
+    # "til" with a hedge before a bare hour
+    ("They gave me an 8-12 window and the tech didn't arrive til almost 2.", True),
+    ("They gave me an 8-12 window and the tech didn't arrive til almost 3.", False),
+])
+def test_til_almost_a_bare_hour(review, supported):
+    r = evaltools.score(CAFE_Q, _review("Greenline Sprinkler Repair", review),
+                        "The technician showed up close to 2 p.m.")
+    (time,) = [a for a in r.anchors if a.kind == "date" and "2" in a.text]
+    assert time.supported is supported
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # a name of capitalised words the context writes as its initials
+    ("Great Britain led 35-24 in the second quarter.", True),
+    # a name whose initials the context does not write
+    ("Greater Manchester led 35-24 in the second quarter.", False),
+])
+def test_a_name_the_context_writes_as_initials(response, supported):
+    ctx = "GB led 35-24 on Lawrence's three in the second quarter."
+    r = evaltools.score("Summarise the article.", ctx, response)
+    claims = [a for a in r.anchors if a.kind == "claim"]
+    assert claims and all(a.supported is supported for a in claims)

@@ -1056,9 +1056,10 @@ def clause_negated(tok) -> bool:
                 return False
             t, own_article = t.head, True
             continue
-        if t.dep_ == "pobj" and (t.head.lower_ == "without" or (
+        if t.dep_ in ("pobj", "pcomp") and (t.head.lower_ == "without" or (
                 t.head.lower_ == "of" and t.head.head.lemma_.lower() in LACK_NOUNS)):
-            return True  # "without an appointment", "the lack of dinner hours"
+            return True  # "without an appointment", "without requiring appointments", "the
+            # lack of dinner hours"
         if t.dep_ == "amod" and t.head.lower_ in NEGATIVE_SUBJECTS:
             return True  # "the room is nothing fancy"
         if t.pos_ in ("NOUN", "PROPN") and any(

@@ -450,10 +450,12 @@ class ContextIndex:
         nowhere is written, with the one or two words before it, as initials the context
         writes in capitals (:meth:`~evaltools.scoring.matcher.SentenceIndex.initials_run`:
         *the building has no air conditioning* where a review says "no AC"): each word of
-        that run is also found in the units holding the initials; and where a name of two
-        or three capitalised words, one space apart, is written clipped (*Liberal Democrat*
-        where the context says "Lib Dem": :meth:`~evaltools.scoring.matcher.SentenceIndex.
-        clipped_positions`), each of its words in the units holding that."""
+        that run is also found in the units holding the initials. A name of two or three
+        capitalised words one space apart (:func:`_name_runs`) with a word found nowhere is
+        looked up the same way (*Great Britain* where the context says "GB"), and written
+        clipped (*Liberal Democrat* where it says "Lib Dem": :meth:`~evaltools.scoring.
+        matcher.SentenceIndex.clipped_positions`), each of its words in the units holding
+        that."""
         words = [w.word for w in claim.words]
         at = {w.word.start: i for i, w in enumerate(claim.words)}
         out = list(found)
@@ -463,6 +465,13 @@ class ContextIndex:
             run, sents = self.sentences.initials_run(w.word, words)
             for x in run:
                 out[at[x.start]] = out[at[x.start]] | self._units(sents)
+        for run in _name_runs(words):  # a name's initials: *Great Britain* for "GB"
+            if all(out[at[x.start]] for x in run):
+                continue
+            got, sents = self.sentences.initials_run(run[-1], words)
+            if got and all(x in got for x in run[:-1]):
+                for x in got:
+                    out[at[x.start]] = out[at[x.start]] | self._units(sents)
         for run in _name_runs(words):
             if all(out[at[x.start]] for x in run):
                 continue

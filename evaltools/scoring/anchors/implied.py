@@ -34,6 +34,9 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   ``("quantity", "min", 70)``;
 - two amounts of money joined by *plus* in one sentence (*$12 for the tube plus $10 labor*):
   their sum, ``("money", "USD", 22)``, which a response's *$22 total* restates;
+- two amounts of money in one currency, in one sentence or the next, the smaller a whole
+  percentage of the larger (*put $1,000 in an account ... loan $900 of that money out*):
+  that percentage, ``("percent", 90)``, which a response's *lend roughly 90%* restates;
 - an ordinal word that :func:`~evaltools.scoring.anchors.mentions.find_mentions` leaves out as
   a fraction or a text's own count (*a third straight five-under 67*): ``("ordinal", 3)``,
   which a response's *his third straight* restates.
@@ -126,6 +129,7 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     found += _years_on(doc, ordered, starts)
     found += _hours_and_minutes(text, ordered)
     found += _sums(text, ordered, starts)
+    found += _shares(text, ordered, starts)
     read = {m.start for m in mentions}  # ordinals find_mentions leaves out: "a third straight"
     found += [Mention("number", text[a:b], a, b, value)
               for a, b, _, value in ordinal_words(text) if a not in read]
@@ -240,6 +244,40 @@ def _sums(text: str, ordered: Sequence[Mention], starts: Sequence[int]) -> list[
                 and bisect.bisect_right(starts, a.start) == bisect.bisect_right(starts, b.start)):
             out.append(Mention("number", text[a.start:b.end], a.start, b.end,
                                ("money", a.value[1], a.value[2] + b.value[2])))
+    return out
+
+
+#: How many amounts on from each amount a share of it is looked for (:func:`_shares`).
+SHARE_REACH = 3
+
+
+def _shares(text: str, ordered: Sequence[Mention], starts: Sequence[int]) -> list[Mention]:
+    """Two amounts of money in one currency, in one sentence or the next, the smaller a whole
+    percentage of the larger (*put $1,000 in a savings account. The bank might loan $900 of
+    that money out*): that percentage, ``("percent", 90)``, which a response's *lend roughly
+    90% of that money* restates. Each amount is paired with the :data:`SHARE_REACH` after it.
+    ``ordered``: the text's mentions, sorted by start.
+
+    >>> from evaltools.scoring.anchors.mentions import find_mentions
+    >>> text = "You put $1,000 in an account. The bank loans $900 of it out."
+    >>> ms = sorted(find_mentions(text), key=lambda m: m.start)
+    >>> [(m.text, m.value) for m in _shares(text, ms, [0, 30])]
+    [('$1,000 in an account. The bank loans $900', ('percent', Decimal('90')))]
+    """
+    money = [m for m in ordered if m.value[0] == "money"]
+    out = []
+    for k, a in enumerate(money):
+        sa = bisect.bisect_right(starts, a.start)
+        for b in money[k + 1:k + 1 + SHARE_REACH]:
+            if b.value[1] != a.value[1] or bisect.bisect_right(starts, b.start) - sa > 1:
+                continue
+            low, high = sorted((a.value[2], b.value[2]))
+            if not 0 < low < high:
+                continue
+            share = low * 100 / high
+            if share == share.to_integral_value():
+                out.append(Mention("number", text[a.start:b.end], a.start, b.end,
+                                   ("percent", share.to_integral_value())))
     return out
 
 

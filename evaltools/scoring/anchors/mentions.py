@@ -213,16 +213,17 @@ def find_mentions(text: str) -> list[Mention]:
 
 
 _AND = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$", re.IGNORECASE)
-# A bare whole number 1-12 after "at", "until", "till", "by", "before", "after" or "past"
-# ("wine and cheese hour at 5", "the pastries sell out by 9", with a hedge between: "they
-# sell out by like 11", "by about 9"), or at one end of a range of
-# two such numbers ("happy hour 3-6", "5 to 8", "between 9 and 11") or of two hours given
-# as alternatives ("from 7 or 8 AM"), may be an hour;
+# A bare whole number 1-12 after "at", "until", "till" ("til"), "by", "before", "after" or
+# "past" ("wine and cheese hour at 5", "the pastries sell out by 9", with a hedge between:
+# "they sell out by like 11", "by about 9", "didn't arrive til almost 2"), or at one end of
+# a range of two such numbers ("happy hour 3-6", "5 to 8", "between 9 and 11") or of two
+# hours given as alternatives ("from 7 or 8 AM"), may be an hour;
 # not one a digit, separator or "%" follows (a number with a unit is a quantity, not a bare
 # number). Not "around": "around 7 people" is a count more often than a time.
 _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in range(1, 13)}
-_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|by|before|after|past)[ \u00a0]+"
-                      r"(?:(?:like|about|around|roughly|approximately)[ \u00a0]+)?$")
+_AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|til|by|before|after|past)[ \u00a0]+"
+                      r"(?:(?:like|about|around|roughly|approximately|almost|nearly)"
+                      r"[ \u00a0]+)?$")
 #: Characters before a bare number within which :data:`_AT_HOUR` is looked for.
 AT_HOUR_REACH = 22
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")
