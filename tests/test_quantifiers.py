@@ -134,3 +134,16 @@ def test_the_sentence_index_reads_words_by_position(nlp):
     assert list(idx.sentence_positions(0)) == [0, 1, 2]
     assert list(idx.sentence_positions(1)) == [3, 4, 5]
     assert list(idx.sentence_positions(2)) == []
+
+
+def test_a_majority_without_of_is_no_quantifier(nlp):
+    # "a majority at the election" is a vote, not a share of the voters
+    ctx = SentenceIndex(nlp("Left-leaning young voters in the UK frequently backed Ed Miliband "
+                            "online, but his following failed to deliver a majority at the "
+                            "general election."))
+    assert quantifier_conflicts(words_of(nlp(
+        "Ed Miliband's following failed to deliver a majority at the general election.")),
+        ctx) == ()
+    assert [c.word for c in quantifier_conflicts(words_of(nlp(
+        "The majority of young voters in the UK backed Ed Miliband online.")), ctx)] == [
+        "majority"]

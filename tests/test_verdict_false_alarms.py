@@ -4613,3 +4613,31 @@ def test_a_name_the_context_writes_as_initials(response, supported):
     r = evaltools.score("Summarise the article.", ctx, response)
     claims = [a for a in r.anchors if a.kind == "claim"]
     assert claims and all(a.supported is supported for a in claims)
+
+
+@pytest.mark.parametrize(("response", "verdict"), [
+    # "access to" what a membership lets you use is no access for wheelchairs
+    ("Members get access to the repair stands and tools.", "PASS"),
+    # the building's access still is
+    ("The shop has wheelchair access.", "FAIL"),
+    ("The shop is accessible.", "FAIL"),
+])
+def test_access_to_what_is_used(response, verdict):
+    ctx = json.dumps({"name": "Spoke & Wrench Bike Co-op", "attributes": {
+        "WheelchairAccessible": "False"}, "review_info": [{"review_text": (
+            "Paid the $40 annual membership and now members can use the repair stands and "
+            "tools whenever they're open.")}]})
+    assert evaltools.score(CAFE_Q, ctx, response).verdict == verdict
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # a named weekend is an event, not the week's Saturday and Sunday
+    ("Guests can join \"open sew\" weekends.", []),
+    ("Guests can join 'open sew' weekends.", []),
+    # the week's weekend is still read
+    ("It is open weekends.", [(("Saturday", "Sunday"), True)]),
+])
+def test_a_named_weekend_is_an_occasion(text, read):
+    from evaltools.scoring.anchors.schedule import statements
+
+    assert [(s.days, s.open) for s in statements(text)] == read

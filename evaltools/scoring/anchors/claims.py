@@ -1249,6 +1249,23 @@ def _a_little(tok) -> bool:
             and any(c.dep_ == "det" and c.lower_ == "a" for c in tok.children))
 
 
+def _reached(tok):
+    """What *access to* reaches, when ``tok`` is the noun *access* with it (*a membership
+    gives access to the repair stands*: the stands): a claim of what someone may use, not
+    of the building's access for wheelchairs (*wheelchair accessible: no*); else None.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Members get access to the tools. Access is easy.")
+    >>> [(t.text, _reached(t).text if _reached(t) is not None else None)
+    ...  for t in doc if t.lower_ == "access"]
+    [('access', 'tools'), ('Access', None)]
+    """
+    if tok.lower_ != "access" or tok.pos_ != "NOUN":
+        return None
+    return next((g for c in tok.children if c.dep_ == "prep" and c.lower_ == "to"
+                 for g in c.children if g.dep_ == "pobj"), None)
+
+
 def _plain_comparative(tok) -> bool:
     """A comparative formed with *-er* from its own lemma (*slower*, *busier*, *larger*):
     required as a degree is, but found wherever its lemma stands (*service slowed down*,
@@ -1302,7 +1319,7 @@ class _Words:
                 values[m.start] = m
                 continue
             k = self.by_token[tok.i]
-            if k < 0 or _titles_name(tok) or _a_little(tok):
+            if k < 0 or _titles_name(tok) or _a_little(tok) or _reached(tok) is not None:
                 continue
             w = self.words[k]
             qualifier = _degree(tok)
@@ -1518,6 +1535,9 @@ def _predicate_claims(pred, words: _Words) -> list[Claim]:
         if (token_key(focus_tok) in LIGHT_PARTS and focus_tok.i >= 2
                 and focus_tok.nbor(-1).text == "-"):
             focus_tok = focus_tok.nbor(-2)  # "not kid-friendly": is "kids" negated?
+        reached = _reached(focus_tok)
+        if reached is not None:
+            focus_tok = reached  # "gives access to the repair stands": the stands, no ramp
         focus = ("" if focus_tok.is_stop else
                  fold(focus_tok.text) if _degree(focus_tok) else token_key(focus_tok))
         smooth = obj is not None and _went_smoothly(obj)  # "accepted without issue"

@@ -16,7 +16,8 @@ that holds the word it quantifies (the next content word) and at least
 quantifier within :data:`QUANTIFIER_REACH` words of that word, and none says the same as
 strongly, the response goes past the context. Not read: a negated quantifier (*not all*), a
 superlative *most* (*the most common*), *most often* (how often, read as *usually*), an
-idiom (*at all*, *after all*), a word before a number (*all three*, *every two weeks*: a
+idiom (*at all*, *after all*), a *majority* without *of* (*failed to deliver a majority at the
+election*: a vote, not a share), a word before a number (*all three*, *every two weeks*: a
 count; *some 4.6 billion years ago*: about), a floating *all* before a verb (*they have all
 been linked*); and *usually* against *often*, which is a paraphrase more than a claim. A
 question claims nothing: scoring leaves out a quantifier in a sentence that asks
@@ -112,6 +113,8 @@ def _rank(words: _Text, i: int) -> float | None:
         return None  # all three, every two weeks: a count; some 4.6 billion: about
     if rank == 4 and before in _NEARLY:
         return 3.5
+    if word == "majority" and after != "of":
+        return None  # "failed to deliver a majority at the election": a vote, not a share
     if word == "majority" and before in _VAST:
         return 3.5
     return rank

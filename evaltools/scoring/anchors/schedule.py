@@ -257,9 +257,10 @@ _NOT_OPEN = re.compile(r"(?:\bnot|n['\u2019]t|\bnever)\s+(?:be\s+|been\s+)?open\
                        re.IGNORECASE)
 _OPEN_VERB = re.compile(r"\bopens?\b", re.IGNORECASE)
 #: A day of one visit, not of the week: "found it closed at 2 p.m. one Saturday".
-_OCCASION = re.compile(r"\b(?:one|a|last|that|this|this past|opening|holiday|long)\s+$",
-                       re.IGNORECASE)
-#: ... (also an *opening weekend*, a *long weekend*), or "the" before it and "of" after it:
+_OCCASION = re.compile(r"(?:\b(?:one|a|last|that|this|this past|opening|holiday|long)"
+                       r"|['\"\u2019\u201d])\s+$", re.IGNORECASE)
+#: ... (also an *opening weekend*, a *long weekend*, a named one: *"open sew" weekends*), or
+#: "the" before it and "of" after it:
 #: "the Sunday night of opening weekend", "the Saturday of Memorial Day weekend".
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _OF_AFTER = re.compile(r"^\s*(?:(?:mornings?|afternoons?|evenings?|nights?)\s+)?of\b",
