@@ -465,17 +465,15 @@ class ContextIndex:
             run, sents = self.sentences.initials_run(w.word, words)
             for x in run:
                 out[at[x.start]] = out[at[x.start]] | self._units(sents)
-        for run in _name_runs(words):  # a name's initials: *Great Britain* for "GB"
-            if all(out[at[x.start]] for x in run):
-                continue
-            got, sents = self.sentences.initials_run(run[-1], words)
-            if got and all(x in got for x in run[:-1]):
-                for x in got:
-                    out[at[x.start]] = out[at[x.start]] | self._units(sents)
         for run in _name_runs(words):
             if all(out[at[x.start]] for x in run):
                 continue
-            starts = self.sentences.clipped_positions([x.key for x in run])
+            got, sents = self.sentences.initials_run(run[-1], words)
+            if got and all(x in got for x in run[:-1]):  # *Great Britain* for "GB"
+                for x in got:
+                    out[at[x.start]] = out[at[x.start]] | self._units(sents)
+                continue
+            starts = self.sentences.clipped_positions([x.key for x in run])  # "Lib Dem"
             units = self._units(frozenset(self.sentences.sentence_of(p) for p in starts))
             for x in run:
                 out[at[x.start]] = out[at[x.start]] | units
