@@ -4641,3 +4641,16 @@ def test_a_named_weekend_is_an_occasion(text, read):
     from evaltools.scoring.anchors.schedule import statements
 
     assert [(s.days, s.open) for s in statements(text)] == read
+
+
+def test_a_share_supports_only_a_percentage():
+    # "£35" of "£70" is 50 %, which supports no bare 50 (the leniency of a unitless amount)
+    ctx = ("Another trust was quoted £70 an hour for a junior doctor. The fee is meant to be "
+           "£35.")
+    r = evaltools.score("Summarise the article.", ctx,
+                        "The regulator will collect data on the 50 highest-earning staff.")
+    (number,) = [a for a in r.anchors if a.kind == "number"]
+    assert number.supported is False
+    r = evaltools.score("Summarise the article.", ctx,
+                        "The fee is meant to be 50% of what the trust was quoted.")
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [True]

@@ -36,7 +36,8 @@ check: :func:`find_mentions` alone reads responses, so these only ever support.
   their sum, ``("money", "USD", 22)``, which a response's *$22 total* restates;
 - two amounts of money in one currency, in one sentence or the next, the smaller a whole
   percentage of the larger (*put $1,000 in an account ... loan $900 of that money out*):
-  that percentage, ``("percent", 90)``, which a response's *lend roughly 90%* restates;
+  that percentage, ``("percent", 90)``, as a mention of kind ``"share"``, which supports
+  only the same percentage (*lend roughly 90%*), never a bare *90* nor *90 people*;
 - an ordinal word that :func:`~evaltools.scoring.anchors.mentions.find_mentions` leaves out as
   a fraction or a text's own count (*a third straight five-under 67*): ``("ordinal", 3)``,
   which a response's *his third straight* restates.
@@ -276,7 +277,7 @@ def _shares(text: str, ordered: Sequence[Mention], starts: Sequence[int]) -> lis
                 continue
             share = low * 100 / high
             if share == share.to_integral_value():
-                out.append(Mention("number", text[a.start:b.end], a.start, b.end,
+                out.append(Mention("share", text[a.start:b.end], a.start, b.end,
                                    ("percent", share.to_integral_value())))
     return out
 

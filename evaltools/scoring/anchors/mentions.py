@@ -74,7 +74,8 @@ class Mention:
     ----------
     kind : str
         ``"number"`` or ``"date"`` (times and years are dates); in a context, also
-        ``"count"``: the number of names it lists (:mod:`~evaltools.scoring.anchors.implied`).
+        ``"count"``: the number of names it lists, and ``"share"``: the percentage one
+        amount is of another (:mod:`~evaltools.scoring.anchors.implied`).
     text : str
         The exact substring: ``source[start:end] == text``.
     start, end : int
@@ -425,7 +426,8 @@ def supports(claimed: Mention, found: Mention) -> bool:
         ambiguous numeric date or clock time matches in either reading. A
         context's count of the names it lists (kind ``"count"``,
         :mod:`~evaltools.scoring.anchors.implied`) supports only the same bare
-        count. Always true for ``supports(m, m)``.
+        count, and its share of two amounts (kind ``"share"``) only the same percentage.
+        Always true for ``supports(m, m)``.
 
     Examples
     --------
@@ -450,6 +452,8 @@ def supports(claimed: Mention, found: Mention) -> bool:
     """
     if found.kind == "count":  # a list's number of names (anchors.implied): a bare count only
         return claimed.value == found.value and not claimed.qualifier
+    if found.kind == "share":  # one amount's share of another: that percentage only
+        return claimed.value == found.value and qualifier_allows(claimed.qualifier, "")
     if not qualifier_allows(claimed.qualifier, found.qualifier):
         return False
     if claimed.value == found.value or _supports_readings(_readings(claimed), found):
@@ -670,7 +674,7 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
     readings = _readings(mention)
     q = mention.qualifier
     for found in context_mentions:
-        if found.kind == "count":  # a list's number of names: its rule is in supports()
+        if found.kind in ("count", "share"):  # implied amounts: their rules are in supports()
             if supports(mention, found):
                 return found
         elif (found.value == value or _supports_readings(readings, found)) and (
@@ -678,7 +682,7 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
             return found
     if value[0] == "quantity":  # a conversion only when no value matched as written
         for found in context_mentions:
-            if (found.kind != "count" and qualifier_allows(q, found.qualifier)
+            if (found.kind not in ("count", "share") and qualifier_allows(q, found.qualifier)
                     and conversion(mention, found) is not None):
                 return found
     return None
