@@ -4654,3 +4654,31 @@ def test_a_share_supports_only_a_percentage():
     r = evaltools.score("Summarise the article.", ctx,
                         "The fee is meant to be 50% of what the trust was quoted.")
     assert [a.supported for a in r.anchors if a.kind == "number"] == [True]
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # the days of part of the year are not the record's week
+    ("Closed Sundays after Aug 1 per the sign.", []),
+    ("The farm is closed Sundays after August 1.", []),
+    ("It is open Mondays in summer.", []),
+    # the week's days are still read, a month elsewhere in the sentence or not
+    ("Closed Sundays.", [(("Sunday",), False)]),
+    ("Closed Mondays, May is busy.", [(("Monday",), False)]),
+])
+def test_days_of_a_season_are_not_the_week(text, read):
+    from evaltools.scoring.anchors.schedule import statements
+
+    assert [(s.days, s.open) for s in statements(text)] == read
+
+
+@pytest.mark.parametrize(("response", "supported", "contradiction"), [
+    # "Cash only, there's no ATM": the cash is no subject of the "no"
+    ("The farm is cash only.", True, None),
+    ("There is no ATM on site.", True, None),
+    ("There is an ATM on site.", False, "negation"),
+])
+def test_a_fragment_before_there_is_no(response, supported, contradiction):
+    ctx = _review("Blue Heron Berry Farm", "Cash only, there's no ATM on site so come prepared.")
+    r = evaltools.score(CAFE_Q, ctx, response)
+    (claim,) = [a for a in r.anchors if a.kind == "claim"]
+    assert (claim.supported, claim.contradiction) == (supported, contradiction)

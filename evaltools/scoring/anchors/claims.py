@@ -830,6 +830,29 @@ def _opens_neither(tok) -> bool:
     return any(g.dep_ == "preconj" and g.lower_ == "neither" for g in tok.children)
 
 
+def _fragment_before_there(tok) -> bool:
+    """Whether ``tok`` belongs to a subject the parser gave a *there is* clause that a comma
+    opens after it (*Cash only, there's no ATM on site*): a fragment of its own, which the
+    clause's *no* does not deny. Not where the clause names nothing else (*Parking, there is
+    none*: the parking is denied).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Cash only, there's no ATM on site.")
+    >>> [t.text for t in doc if _fragment_before_there(t)]
+    ['Cash', 'only']
+    """
+    n = tok
+    while n.dep_ in ("compound", "amod", "advmod", "nummod", "det") and n.head.i != n.i \
+            and n.head.pos_ in ("NOUN", "PROPN"):
+        n = n.head
+    verb = n.head
+    if n.dep_ not in ("nsubj", "advmod") or verb.i == n.i:
+        return False
+    return any(c.dep_ == "expl" and c.i > n.i
+               and any(x.text == "," for x in tok.doc[n.i + 1:c.i]) for c in verb.children) \
+        and any(c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") for c in verb.children)
+
+
 def _lower_words(doc) -> frozenset[str]:
     """The lower-case words of ``doc``, once per document (``clause_negated`` reads every
     token of a context: rare words such as *neither* are looked for only where they are)."""
@@ -985,6 +1008,8 @@ def clause_negated(tok) -> bool:
     """
     if _root(tok).i not in _denying_roots(tok.doc):
         return False
+    if "," in _lower_words(tok.doc) and _fragment_before_there(tok):
+        return False  # "Cash only, there's no ATM": the cash is no subject of "no ATM"
     t = tok
     own_article = False
     came = None  # the word the climb came from, a child of t

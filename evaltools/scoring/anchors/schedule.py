@@ -265,6 +265,13 @@ _OCCASION = re.compile(r"(?:\b(?:one|a|last|that|this|this past|opening|holiday|
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _OF_AFTER = re.compile(r"^\s*(?:(?:mornings?|afternoons?|evenings?|nights?)\s+)?of\b",
                        re.IGNORECASE)
+#: A season after a day group: "closed Sundays after Aug 1", "open Mondays in summer", "closed
+#: Saturdays from November to March": the days of part of the year, not of the record's week.
+_SEASON_AFTER = re.compile(
+    r"^\s*(?:after|until|till|through|from|before|starting|in|during)\s+(?:(?:early|mid|late)"
+    r"[\s-]+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?=\s|$|[,;.])"
+    r"|(?:the\s+)?(?:summer|winter|spring|fall|autumn|off-?season|high\s+season|low\s+season)"
+    r"s?\b)", re.IGNORECASE)
 #: Part of a day: "the closed Wednesday mornings" are not a closed Wednesday.
 _PART_OF_DAY = re.compile(r"^\s*(?:mornings?|afternoons?|evenings?|nights?)\b", re.IGNORECASE)
 #: After "except Sunday": the day's own hours follow ("except Sunday, when it closes at 3").
@@ -451,9 +458,10 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
                     and _LIST_GAP.fullmatch(gap)):
                 hours[k] = hours[j]
         for k, (days, a, b) in enumerate(groups):
-            if _OCCASION.search(s[:a]) or (_THE_BEFORE.search(s[:a])
-                                           and _OF_AFTER.match(s[b:])):
-                continue  # "closed at 2 p.m. one Saturday": a visit, not the week
+            if (_OCCASION.search(s[:a]) or _SEASON_AFTER.match(s[b:])
+                    or (_THE_BEFORE.search(s[:a]) and _OF_AFTER.match(s[b:]))):
+                continue  # "closed at 2 p.m. one Saturday": a visit, not the week; "closed
+                # Sundays after Aug 1": a season's, not the week the record gives
             before = s[max(0, a - 25):a]
             # a "no" that a comma closes denies what it stands before, not the day: "no
             # email, and short Saturday hours" (a day *closed* stays denied along a list);
