@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from evaltools.scoring.anchors.ages import age_conflict, bound_ages
 from evaltools.scoring.anchors.claims import (
     ENTITY_NOUNS,
     KIND_NOUNS,
@@ -1125,6 +1126,11 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
     # a business record's own rating, beside its reviews': what the response's rating is
     # checked against ("has a 4.0-star rating" where the record's is 3.5), read once
     ratings = record_ratings(context)
+    # ages the response binds to names (*Daniel Timbers, 29,*), against the context's, read
+    # there only when the response binds one
+    response_ages = bound_ages(response.text)
+    ages_at = {a[0] for a in response_ages}
+    context_ages = None
 
     for k, m in enumerate(response.mentions):
         if about_sources(m.start):  # "the passages do not give the 2019 price": not counted
@@ -1153,6 +1159,13 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         else:
             found = index.find(m)
             note = describe_support(m, found, index.candidates(m))
+        if found is not None and m.kind == "number" and m.start in ages_at:
+            # "Daniel Timbers, 56," where the article says "Daniel Timbers, 29,"
+            if context_ages is None:
+                context_ages = bound_ages(context.text)
+            swapped = age_conflict(m.start, response_ages, context_ages)
+            if swapped is not None:
+                found, note = None, swapped
         echo = find_support(m, query_mentions) is not None
         if echo:
             echoed.add(m.start)
