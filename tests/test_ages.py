@@ -15,10 +15,10 @@ ARTICLE = ("Daniel Timbers, 29, and Barry Joy, 56, were working at the site when
 
 @pytest.mark.parametrize(("text", "read"), [
     ("Daniel Timbers, 29, and Barry Joy, 56, died.",
-     [(16, 18, "timbers", 29, "Timbers"), (35, 37, "joy", 56, "Joy")]),
-    # a title before the name, and the age before a verb rather than a comma
+     [(16, 18, {"daniel", "timbers"}, 29, "Timbers"), (35, 37, {"barry", "joy"}, 56, "Joy")]),
+    # a title before the name (not one of its words), and the age before a verb
     ("Mrs Zaghari-Ratcliffe, 38 has spent time there.",
-     [(23, 25, "zaghari-ratcliffe", 38, "Zaghari-Ratcliffe")]),
+     [(23, 25, {"zaghari-ratcliffe"}, 38, "Zaghari-Ratcliffe")]),
     ("Mr Ratcliffe (41) spoke.", []),  # only the newswire form with a comma
     # a date, a year, a number of something: no ages
     ("In London, 25 March, it rained.", []),
@@ -26,7 +26,8 @@ ARTICLE = ("Daniel Timbers, 29, and Barry Joy, 56, were working at the site when
     ("Timbers, 290, was the score.", []),
 ])
 def test_bound_ages(text, read):
-    assert list(bound_ages(text)) == read
+    assert [(a, b, set(words), age, last)
+            for a, b, words, age, last in bound_ages(text)] == read
 
 
 @pytest.mark.parametrize(("response", "supported"), [
@@ -47,6 +48,17 @@ def test_swapped_ages_are_unsupported(response, supported):
     for a in ages:
         if not a.supported:
             assert "age as" in a.note
+
+
+def test_relatives_of_one_surname_keep_their_own_ages():
+    # "Samantha, 57" is the mother, "Jamie Mitchell, 35" the son: neither age is the other's
+    ctx = "Jamie Mitchell, 35, was charged. He and his mother Samantha, 57, left."
+    r = evaltools.score("Summarise the article.", ctx,
+                        "Jamie Mitchell, 35, and his mother, Samantha Mitchell, 57, left.")
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [True, True]
+    r = evaltools.score("Summarise the article.", ctx,
+                        "Jamie Mitchell, 57, and his mother, Samantha Mitchell, 35, left.")
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [False, False]
 
 
 def test_an_age_the_context_does_not_bind_is_left_to_the_number_reading():

@@ -7,7 +7,9 @@ writes right after a name and a comma (the newswire form), and :func:`age_confli
 the context gives the response's person another age and never this one.
 
 A name is one to four capitalised words, a title (*Mr*, *Mrs*, *Ms*, *Miss*, *Dr*) allowed
-before them, keyed by its last word in lower case (*Zaghari-Ratcliffe*, *Ratcliffe*); the age
+before them; two names are one person's when the words of one are all words of the other
+(*Mr Mitchell* and *Jamie Mitchell*, *Samantha* and *Samantha Mitchell*; not *Zaghari-Ratcliffe*
+and *Ratcliffe*), and an age is the context's when any name of the person has it there; the age
 is a whole number from 1 to 120 followed by a comma, a closing parenthesis, a semicolon or one
 of the verbs and joining words that follow such an apposition (*has*, *was*, *and*, *from*,
 *who* ...), so a date (*London, 25 March*) and a year (*Paris, 2015*) are no ages.
@@ -25,22 +27,28 @@ _AFTER = (r"(?=\s*[,;)]|\s+(?:has|had|have|is|are|was|were|and|from|of|who|said|
 _BOUND = re.compile(_NAME + r",\s+(?:aged\s+)?(?P<age>\d{1,3})" + _AFTER)
 
 
-def bound_ages(text: str) -> tuple[tuple[int, int, str, int, str], ...]:
-    """Each age ``text`` binds to a name: (start, end of the age, the name's key, the age,
-    the name's last word as written).
+def bound_ages(text: str) -> tuple[tuple[int, int, frozenset[str], int, str], ...]:
+    """Each age ``text`` binds to a name: (start, end of the age, the name's words in lower
+    case, the age, the name's last word as written).
 
-    >>> bound_ages("Daniel Timbers, 29, and Barry Joy, 56, were working there.")
-    ((16, 18, 'timbers', 29, 'Timbers'), (35, 37, 'joy', 56, 'Joy'))
+    >>> [(a, b, sorted(w), age, last) for a, b, w, age, last in bound_ages(
+    ...     "Daniel Timbers, 29, and Barry Joy, 56, were working there.")]
+    [(16, 18, ['daniel', 'timbers'], 29, 'Timbers'), (35, 37, ['barry', 'joy'], 56, 'Joy')]
     >>> bound_ages("In London, 25 March, and Paris, 2015, it rained.")
     ()
     """
     out = []
     for m in _BOUND.finditer(text):
         age = int(m.group("age"))
-        last = m.group("name").split()[-1]
+        words = m.group("name").split()
         if 1 <= age <= 120:
-            out.append((m.start("age"), m.end("age"), last.lower(), age, last))
+            out.append((m.start("age"), m.end("age"), frozenset(w.lower() for w in words),
+                        age, words[-1]))
     return tuple(out)
+
+
+def _same_person(one: frozenset[str], other: frozenset[str]) -> bool:
+    return one <= other or other <= one
 
 
 def age_conflict(start: int, response: tuple, context: tuple) -> str | None:
@@ -54,13 +62,21 @@ def age_conflict(start: int, response: tuple, context: tuple) -> str | None:
     "the context gives Timbers's age as 29"
     >>> age_conflict(16, bound_ages("Daniel Timbers, 29, was killed."), ctx) is None
     True
+
+    A mother and son of one surname keep their own ages:
+
+    >>> ctx = bound_ages("Jamie Mitchell, 35, was there. He and his mother Samantha, 57, left.")
+    >>> resp = bound_ages("His mother, Samantha Mitchell, 57, left.")
+    >>> age_conflict(resp[0][0], resp, ctx) is None
+    True
     """
-    mine = next(((key, age, word) for s, _, key, age, word in response if s == start), None)
+    mine = next(((words, age, last) for s, _, words, age, last in response if s == start),
+                None)
     if mine is None:
         return None
-    key, age, word = mine
-    given = sorted({a for _, _, k, a, _ in context if k == key})
+    words, age, last = mine
+    given = sorted({a for _, _, w, a, _ in context if _same_person(words, w)})
     if not given or age in given:
         return None
     said = " or ".join(str(a) for a in given)
-    return f"the context gives {word}'s age as {said}"
+    return f"the context gives {last}'s age as {said}"
