@@ -63,13 +63,13 @@ from evaltools.scoring.anchors.support_index import SupportIndex
 from evaltools.scoring.drift import drift_gate, ngram_overlap
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.matcher import (
-    ACRONYM_INNER,
     Word,
     abstract_nouns,
     ing_things,
     initials,
     lower_words,
     name_forms,
+    name_runs,
     not_nouns,
     paraphrases,
     stem,
@@ -365,13 +365,13 @@ def read_names(claim, context: ContextFeatures, query: QueryFeatures | None = No
     if not absent:
         return NameReading(named_by, frozenset())
     excused: set[int] = set()
-    runs = _name_runs(names)
+    runs = name_runs(names)
     for run in runs:
         excused.update(w.start for w in _written_short(run, index))
     for run in [*runs, *([w] for w in absent)]:  # "USA Hockey" of www.usahockeyrulebook.com
         if _opens_site(run, context.sites):
             excused.update(w.start for w in run)
-    for run in _name_runs(names, text) if text else ():
+    for run in name_runs(names, text) if text else ():
         excused.update(w.start for w in _written_short(run, index, whole=False))
     # "New Year's" where a review writes "New Years", without its apostrophe
     excused.update(w.start for w in absent if text and text[w.end:w.end + 2] in _POSSESSIVE
@@ -681,40 +681,16 @@ def _written_lower(word: str, text: str) -> bool:
     return low != word and re.search(rf"\b{re.escape(low)}\b", text) is not None
 
 
-#: What may stand between two words of a name that its initials abbreviate (*Police and
-#: Crime Commissioner* for *PCC*, *Bank of England* for *BoE*): the words the matcher's
-#: acronyms skip (:data:`~evaltools.scoring.matcher.ACRONYM_INNER`), and *&*.
-_NAME_GAP = re.compile(rf"(?:['\u2019]s)?\s+(?:(?:{'|'.join(sorted(ACRONYM_INNER))}|&)\s+){{0,2}}")
-
-
 #: A possessive's ending, as the response may write it.
 _POSSESSIVE = frozenset({"'s", "\u2019s"})
 
 
-def _name_runs(names: Sequence, text: str = "") -> list[list]:
-    """Runs of two or more capitalised words one space apart (*Cashier Teddy*); given the
-    response's ``text``, also across *and*, *of*, *for*, *the* and *&*, and a possessive's
-    *'s* (*New Year's Eve*; :data:`_NAME_GAP`).
-
-    >>> _NAME_GAP.fullmatch(" and "), _NAME_GAP.fullmatch(" or ")  # doctest: +ELLIPSIS
-    (<re.Match object...>, None)
-    """
-    runs: list[list] = []
-    for w in names:
-        if runs and (w.start - runs[-1][-1].end == 1 or (
-                text and _NAME_GAP.fullmatch(text, runs[-1][-1].end, w.start))):
-            runs[-1].append(w)
-        else:
-            runs.append([w])
-    return [r for r in runs if len(r) > 1]
-
-
 def _written_short(run: Sequence, index, whole: bool = True) -> list:
-    """The words of a run of names (:func:`_name_runs`) that the context writes short: a
-    stretch of them whose initials the context holds (*Great Britain* for *GB*, with
-    ``whole`` the whole run; else three or more: *Sussex Police and Crime Commissioner*
-    for *Sussex PCC*, not *Egypt and Lebanon* for an *El*), whose words it writes as
-    one (*Physics Forums* for *www.physicsforums.com*), or each clipped
+    """The words of a run of names (:func:`~evaltools.scoring.matcher.name_runs`) that the
+    context writes short: a stretch of them whose initials the context holds (*Great
+    Britain* for *GB*, with ``whole`` the whole run; else three or more: *Sussex Police and
+    Crime Commissioner* for *Sussex PCC*, not *Egypt and Lebanon* for an *El*), whose
+    words it writes as one (*Physics Forums* for *www.physicsforums.com*), or each clipped
     (:meth:`~evaltools.scoring.matcher.SentenceIndex.holds_clipped`: *Liberal Democrats*
     for *Lib Dems*).
 

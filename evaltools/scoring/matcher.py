@@ -228,6 +228,29 @@ def token_key(tok) -> str:
 ACRONYM_INNER = frozenset({"of", "and", "the", "for"})
 #: Longest name, in words, an acronym is read as.
 ACRONYM_MAX = 6
+
+#: What may stand between two words of a name that its initials abbreviate (*Police and
+#: Crime Commissioner* for *PCC*, *Bank of England* for *BoE*): the words the matcher's
+#: acronyms skip (:data:`ACRONYM_INNER`), and *&*.
+NAME_GAP = re.compile(rf"(?:['\u2019]s)?\s+(?:(?:{'|'.join(sorted(ACRONYM_INNER))}|&)\s+){{0,2}}")
+
+
+def name_runs(names: Sequence, text: str = "") -> list[list]:
+    """Runs of two or more capitalised words (``names``, in text order) one space apart
+    (*Cashier Teddy*); given their ``text``, also across *and*, *of*, *for*, *the* and *&*,
+    and a possessive's *'s* (*New Year's Eve*; :data:`NAME_GAP`).
+
+    >>> NAME_GAP.fullmatch(" and "), NAME_GAP.fullmatch(" or ")  # doctest: +ELLIPSIS
+    (<re.Match object...>, None)
+    """
+    runs: list[list] = []
+    for w in names:
+        if runs and (w.start - runs[-1][-1].end == 1 or (
+                text and NAME_GAP.fullmatch(text, runs[-1][-1].end, w.start))):
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    return [r for r in runs if len(r) > 1]
 #: Second parts of a compound that only say "of that kind" (*hipster-style*, *Italian-inspired*)
 #: or "suits it" (*kid-friendly* where a record says ``GoodForKids``, *dog-friendly* for
 #: ``DogsAllowed``) or "lasts that long" (*an hour-long delay* where a review says "pushed back

@@ -72,6 +72,7 @@ from evaltools.scoring.matcher import (
     fold,
     initials,
     is_acronym,
+    name_runs,
     opposites,
     prefix_negated,
     token_key,
@@ -225,18 +226,13 @@ def _name_words(head) -> list:
 
 def _name_runs(words: Sequence[Word]) -> list[tuple[Word, ...]]:
     """The runs of two or three capitalised words of ``words`` written one space apart
-    in one sentence (*Liberal Democrat*), longest first from each word on."""
-    ordered = sorted(words, key=lambda w: w.start)
-    runs = []
-    for i, w in enumerate(ordered):
-        run = [w]
-        for x in ordered[i + 1:i + 3]:
-            if x.start - run[-1].end != 1 or x.sent != w.sent or not x.text[:1].isupper():
-                break
-            run.append(x)
-        if w.text[:1].isupper() and len(run) > 1:
-            runs.append(tuple(run))
-    return runs
+    (:func:`~evaltools.scoring.matcher.name_runs`; *Liberal Democrat*), longest first from
+    each word on."""
+    out = []
+    for run in name_runs(sorted((w for w in words if w.text[:1].isupper()),
+                                key=lambda w: w.start)):
+        out += [tuple(run[i:i + 3]) for i in range(len(run) - 1)]
+    return out
 
 
 def _grade(written: str, key: str) -> str:

@@ -51,12 +51,10 @@ _ABBREVIATIONS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
     "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }
-_MON = (
-    "(?P<mon>(?i:"
-    + "|".join(sorted(_MONTHS, key=len, reverse=True))
-    + "|(?:" + "|".join(sorted(_ABBREVIATIONS, key=len, reverse=True)) + r")\.?"
-    + "))"
-)
+#: A month's name or short form, its period allowed (case as the caller's pattern reads it).
+MONTH = ("(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True))
+         + "|(?:" + "|".join(sorted(_ABBREVIATIONS, key=len, reverse=True)) + r")\.?)")
+_MON = "(?P<mon>(?i:" + MONTH + "))"
 _ORD = "(?:st|nd|rd|th)?"
 _YEAR_SEP = f"(?:,{_SP}*|{_SP}+)"
 # A year after a month name: four digits, or two after an apostrophe ("March '24").

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.dates import HALF_DAY, MERIDIEM
+from evaltools.scoring.anchors.dates import HALF_DAY, MERIDIEM, MONTH
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.context import WEEK
 from evaltools.text import opens_sentence_after_clock
@@ -269,7 +269,7 @@ _OF_AFTER = re.compile(r"^\s*(?:(?:mornings?|afternoons?|evenings?|nights?)\s+)?
 #: Saturdays from November to March": the days of part of the year, not of the record's week.
 _SEASON_AFTER = re.compile(
     r"^\s*(?:after|until|till|through|from|before|starting|in|during)\s+(?:(?:early|mid|late)"
-    r"[\s-]+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?=\s|$|[,;.])"
+    r"[\s-]+)?(?:" + MONTH + r"(?=\s|$|[,;.])"
     r"|(?:the\s+)?(?:summer|winter|spring|fall|autumn|off-?season|high\s+season|low\s+season)"
     r"s?\b)", re.IGNORECASE)
 #: Part of a day: "the closed Wednesday mornings" are not a closed Wednesday.
