@@ -7,6 +7,7 @@ import functools
 from typing import Any
 
 from evaltools.config import Config
+from evaltools.scoring.claim_probability import rate_anchors
 from evaltools.scoring.completeness import completeness_score
 from evaltools.scoring.features import ContextFeatures, QueryFeatures, ResponseFeatures
 from evaltools.scoring.grounding import GroundingScore, ground
@@ -218,7 +219,10 @@ def score_features(rid: Any, query: QueryFeatures,
     short_answer = rcfg.answer_type and answers_type(
         query.asks, response.words, (m.kind for m in response.mentions), response.proper_nouns,
         max_words=rcfg.answer_type_max_words)
-    anchors, spans = hall.anchors, grounding.unsupported_spans
+    rated = rate_anchors(hall.anchors, response.text, context=context.text, query=query.text,
+                         spans=grounding.unsupported_spans, structured=context.structured,
+                         instruction=query.instruction)
+    anchors, spans = rated, grounding.unsupported_spans
     if given is not None and given != response.text:
         anchors, spans = quoted(anchors, given), quoted(spans, given)
     if (given_context is not None and not context.structured
@@ -234,7 +238,7 @@ def score_features(rid: Any, query: QueryFeatures,
         anchors_total=hall.anchors_total, anchors_unsupported=hall.anchors_unsupported,
         anchors=anchors, support=grounding.support,
         unsupported_spans=spans,
-        signals=response_signals(query, context, response, hall.anchors, grounding))
+        signals=response_signals(query, context, response, rated, grounding))
     gate = config.grounding.span_record_gate
     from_probability = config.hallucination.verdict_from == "probability"
     p_record = None

@@ -84,6 +84,9 @@ class Anchor:
     that are not everyday words (config ``hallucination.term_zipf_below``) and that
     neither the context nor the query uses (*consultations* in "Renata also offers
     complimentary color consultations" against a salon's record that never speaks of one).
+    ``probability`` is, for an unsupported anchor that counts, how likely it is a
+    hallucination rather than a paraphrase the matcher missed (the claim model,
+    :mod:`evaltools.scoring.claim_probability`); None for the others.
     """
 
     kind: str
@@ -99,6 +102,7 @@ class Anchor:
     contradiction: str | None = None
     absent: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
+    probability: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "start": self.start, "end": self.end,
@@ -106,7 +110,8 @@ class Anchor:
                 "evidence_start": self.evidence_start, "evidence_end": self.evidence_end,
                 "note": self.note, "counted": self.counted,
                 "contradiction": self.contradiction, "absent": list(self.absent),
-                "terms": list(self.terms)}
+                "terms": list(self.terms),
+                "probability": None if self.probability is None else round(self.probability, 4)}
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,9 @@ SIGNALS: dict[str, str] = {
     "personal_share": "share of content weight in personal words (I, my, you...)",
     "span_probability_max": "the highest probability the span model gives one of the "
                             "response's unsupported spans (0: none)",
+    "claim_probability_max": "the highest probability the claim model gives one of the "
+                             "response's unsupported anchors (0: none; "
+                             "evaltools.scoring.claim_probability)",
     # anchors (the spec's claims)
     "claims_score": "the spec's S_claims: unsupported anchors / anchors",
     "log_unsupported_numbers": "log of 1 + unsupported number anchors",
@@ -196,6 +199,16 @@ def _span_probability_max(spans: Sequence[UnsupportedSpan]) -> float:
     return max((s.probability for s in spans if s.probability is not None), default=0.0)
 
 
+def _claim_probability_max(unsupported: Sequence[Anchor]) -> float:
+    """The highest claim-model probability among the unsupported anchors (0 when none has
+    one).
+
+    One edited fact among many paraphrases is one anchor the claim model rates high,
+    where their count barely moves (docs/validity.md, "Fiftieth round").
+    """
+    return max((a.probability for a in unsupported if a.probability is not None), default=0.0)
+
+
 def _negation_mismatch(response: ResponseFeatures, context: ContextFeatures,
                        closest: Mapping[int, int]) -> float:
     if context.sentences is None or not closest:
@@ -243,6 +256,7 @@ def response_signals(query: QueryFeatures, context: ContextFeatures,
     values = {
         **_unit_shares(grounding.units, text),
         "span_probability_max": _span_probability_max(grounding.unsupported_spans),
+        "claim_probability_max": _claim_probability_max(unsupported),
         "claims_score": _share(len(unsupported), len(counted)),
         "log_unsupported_numbers": math.log1p(sum(a.kind == "number" for a in unsupported)),
         "log_unsupported_dates": math.log1p(sum(a.kind == "date" for a in unsupported)),

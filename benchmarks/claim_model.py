@@ -1,0 +1,150 @@
+"""Fit and measure the claim model: which unsupported anchors are the hallucination?
+
+    python benchmarks/claim_model.py SCORED_PROBE [--write evaltools/scoring/claim_model.json]
+        [--held-out SCORED ...]
+
+SCORED_PROBE is the written probe's batches 1-136 as ``benchmarks/verdict_rates.py
+devdata/probe_1_136.jsonl --save DIR`` writes them (every record with its anchors,
+unsupported spans and signals). Each faithful original ``ID`` and its hallucinated
+twin ``ID_h`` (one edit, everything else word for word) give the labels: every
+unsupported, counted anchor of the original is a false alarm (0); an anchor of the
+twin that is unsupported and not one of the original's unsupported anchors (same kind
+and text, counted with multiplicity) comes from the edit (1). An edit that changes how
+a neighbouring clause parses gives that clause a 1 too; an edit the scorer misses gives
+no 1. The features are :data:`evaltools.scoring.claim_probability.CLAIM_FEATURES`.
+
+It prints the anchor-level AUROC of the trees under 5 folds grouped by the item (an
+original and its twin in one fold), of a logistic model over the same features and of
+single features, then fits the trees on every row. ``--held-out`` files (later probe
+batches, scored the same way) are rated by that fit: anchor-level AUROC, and the
+record-level AUROC of each record's highest rating (``claim_probability_max``) per
+task. ``--write`` saves the model (JSON trees, its provenance inside) after checking
+that the JSON form gives scikit-learn's probabilities on every training row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import sklearn
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import GroupKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from evaltools.calibration.claim_fit import TREE_PARAMS, claim_classifier, from_classifier
+from evaltools.scoring.claim_probability import CLAIM_FEATURES, claim_features, rated, word_set
+from evaltools.scoring.context import read_context, unmark
+from evaltools.scoring.result import Anchor, UnsupportedSpan
+
+
+def record_rows(rec: dict) -> tuple[list[Anchor], list[dict[str, float]]]:
+    """The rated anchors of one scored output and their features."""
+    anchors = [Anchor(**{**a, "absent": tuple(a["absent"]), "terms": tuple(a["terms"])})
+               for a in rec["anchors"]]
+    spans = [UnsupportedSpan(**s) for s in rec["unsupported_spans"]]
+    sig = rec["signals"]
+    # the texts as the scorer parses them (features.FeatureCache.prepare)
+    words = word_set(unmark(read_context(rec["context"]).text, mojibake=True), unmark(rec["query"]))
+    mine = rated(anchors)
+    return mine, [claim_features(a, rec["response"], context_words=words, spans=spans,
+                                 structured=bool(sig["context_structured"]),
+                                 instruction=bool(sig["query_instruction"]))
+                  for a in mine]
+
+
+def twin_rows(records: list[dict]):
+    """Feature rows, labels and groups from the originals and their twins."""
+    by_id = {r["id"]: r for r in records}
+    X, y, groups = [], [], []
+    for rid, rec in by_id.items():
+        twin = by_id.get(f"{rid}_h")
+        if rid.endswith("_h") or twin is None:
+            continue
+        mine, feats = record_rows(rec)
+        seen = collections.Counter((a.kind, a.text) for a in mine)
+        X += feats
+        y += [0] * len(feats)
+        groups += [rid] * len(feats)
+        for a, f in zip(*record_rows(twin), strict=True):
+            if seen[(a.kind, a.text)]:
+                seen[(a.kind, a.text)] -= 1
+                continue
+            X.append(f)
+            y.append(1)
+            groups.append(rid)
+    return np.array([[f[n] for n in CLAIM_FEATURES] for f in X]), np.array(y), np.array(groups)
+
+
+def _load(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("probe", type=Path, help="the scored probe (originals and twins)")
+    ap.add_argument("--held-out", type=Path, nargs="*", default=[],
+                    help="scored files rated by the fit, never fitted on")
+    ap.add_argument("--write", type=Path, help="save the fitted model here (JSON)")
+    args = ap.parse_args(argv)
+
+    X, y, groups = twin_rows(_load(args.probe))
+    print(f"{args.probe}: {len(y)} unsupported anchors, {int(y.sum())} from an edit, "
+          f"{len(set(groups))} items")
+    folds = list(GroupKFold(n_splits=5).split(X, y, groups))
+    for name, make in (("trees", claim_classifier),
+                       ("logistic", lambda: make_pipeline(StandardScaler(),
+                                                          LogisticRegression(max_iter=2000)))):
+        p = np.zeros(len(y))
+        for train, test in folds:
+            p[test] = make().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
+        print(f"  {name:10s} anchor AUROC, 5 folds by item: {roc_auc_score(y, p):.3f}")
+        if name == "trees":
+            oof = p
+    singles = {n: roc_auc_score(y, X[:, k]) for k, n in enumerate(CLAIM_FEATURES)}
+    print("  single features:", ", ".join(
+        f"{n} {v:.3f}" for n, v in sorted(singles.items(), key=lambda t: -abs(t[1] - 0.5))[:6]))
+    clf = claim_classifier().fit(X, y)
+    meta = {"fitted_on": {"file": args.probe.name, "sha256": hashlib.sha256(
+                args.probe.read_bytes()).hexdigest(), "anchors": len(y),
+                "from_an_edit": int(y.sum()), "items": len(set(groups))},
+            "fitting": {"params": TREE_PARAMS, "command": "python benchmarks/claim_model.py "
+                        + " ".join(sys.argv[1:] if argv is None else argv),
+                        "scikit_learn": sklearn.__version__,
+                        "date": datetime.date.today().isoformat()},
+            "metrics": {"anchor_auroc_5_folds_by_item": round(float(roc_auc_score(y, oof)), 4)}}
+    model = from_classifier(clf, metadata=meta)
+    rows = [dict(zip(CLAIM_FEATURES, r, strict=True)) for r in X]
+    gap = np.abs(np.array(model.probabilities(rows)) - clf.predict_proba(X)[:, 1]).max()
+    print(f"  JSON trees against scikit-learn on the training rows: largest difference {gap:.2e}")
+    if gap > 1e-9:
+        raise SystemExit("the JSON form does not reproduce scikit-learn's probabilities")
+    for path in args.held_out:
+        records = _load(path)
+        Xh, yh, _ = twin_rows(records)
+        line = [f"{path.name}: anchors {roc_auc_score(yh, clf.predict_proba(Xh)[:, 1]):.3f}"]
+        by_task = collections.defaultdict(lambda: ([], []))
+        for rec in records:
+            feats = record_rows(rec)[1]
+            top = max(model.probabilities(feats), default=0.0)
+            by_task[rec.get("task", "all")][0].append(rec["label_hallucinated"])
+            by_task[rec.get("task", "all")][1].append(top)
+        line += [f"{t} {roc_auc_score(a, b):.3f}" for t, (a, b) in sorted(by_task.items())]
+        print("  " + " | ".join(line))
+    if args.write:
+        args.write.write_text(model.to_json(), encoding="utf-8")
+        print(f"wrote {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
