@@ -18,8 +18,15 @@ original and its twin in one fold), of a logistic model over the same features a
 single features, then fits the trees on every row. ``--held-out`` files (later probe
 batches, scored the same way) are rated by that fit: anchor-level AUROC, and the
 record-level AUROC of each record's highest rating (``claim_probability_max``) per
-task. ``--write`` saves the model (JSON trees, its provenance inside) after checking
-that the JSON form gives scikit-learn's probabilities on every training row.
+task. ``--other-sets`` (the other development sets, scored) measures the probe left out
+as ``benchmarks/validity.py`` does, strictly: the record probability with the shipped
+calibration's features, fitted on those sets alone (each set and label weighing the
+same), rates the probe's records with ``claim_probability_max`` computed **out of fold**
+(each item's anchors rated by the trees fitted on the other four folds), beside the
+same without the claim model's feature (``numbers_unsupported`` in its place, the
+thirty-ninth round's features). ``--write`` saves the model (JSON trees, its provenance
+inside) after checking that the JSON form gives scikit-learn's probabilities on every
+training row.
 """
 
 from __future__ import annotations
@@ -84,6 +91,41 @@ def twin_rows(records: list[dict]):
     return np.array([[f[n] for n in CLAIM_FEATURES] for f in X]), np.array(y), np.array(groups)
 
 
+def _probe_left_out(probe: list[dict], fold_models, fold_of: dict, others: list[Path]) -> None:
+    """The probe's AUROC per task from the record model fitted on the other sets, with
+    the claim feature out of fold (see the module's docstring)."""
+    import pandas as pd
+
+    from evaltools.calibration.lodo import fit_predict
+    from evaltools.scoring.probability import features_frame, load_calibration
+
+    shipped = list(load_calibration().feature_names)
+    old = [("numbers_unsupported" if f == "claim_probability_max" else f) for f in shipped]
+
+    def frame(records: list[dict], name: str):
+        df = features_frame(records, sorted({*shipped, *old}))
+        df["label"] = [r["label_hallucinated"] for r in records]
+        df["dataset"] = name
+        df["task"] = [r.get("task", name) for r in records]
+        return df
+
+    for rec in probe:  # an item's twin is rated by the trees that did not see the item
+        item = rec["id"].removesuffix("_h")
+        model = fold_models[fold_of[item]] if item in fold_of else None
+        rows = record_rows(rec)[1]
+        rec["signals"] = {**rec["signals"], "claim_probability_max": max(
+            model.probabilities(rows), default=0.0) if model else 0.0}
+    train = pd.concat([frame(_load(p), p.stem) for p in others], ignore_index=True)
+    test = frame(probe, "probe")
+    for name, feats in (("without the claim model", old), ("shipped features", shipped)):
+        p = fit_predict(train, test, feats)
+        cells = [f"all {roc_auc_score(test['label'], p):.3f}"]
+        for task in sorted(test["task"].unique()):
+            k = (test["task"] == task).to_numpy()
+            cells.append(f"{task} {roc_auc_score(test['label'][k], p[k]):.3f}")
+        print(f"  probe left out, {name}: " + " | ".join(cells))
+
+
 def _load(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
@@ -94,10 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("probe", type=Path, help="the scored probe (originals and twins)")
     ap.add_argument("--held-out", type=Path, nargs="*", default=[],
                     help="scored files rated by the fit, never fitted on")
+    ap.add_argument("--other-sets", type=Path, nargs="*", default=[],
+                    help="the other scored development sets: measure the probe left out")
     ap.add_argument("--write", type=Path, help="save the fitted model here (JSON)")
     args = ap.parse_args(argv)
 
-    X, y, groups = twin_rows(_load(args.probe))
+    probe = _load(args.probe)
+    X, y, groups = twin_rows(probe)
     print(f"{args.probe}: {len(y)} unsupported anchors, {int(y.sum())} from an edit, "
           f"{len(set(groups))} items")
     folds = list(GroupKFold(n_splits=5).split(X, y, groups))
@@ -140,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
             by_task[rec.get("task", "all")][1].append(top)
         line += [f"{t} {roc_auc_score(a, b):.3f}" for t, (a, b) in sorted(by_task.items())]
         print("  " + " | ".join(line))
+    if args.other_sets:
+        fold_models = [from_classifier(claim_classifier().fit(X[train], y[train]))
+                       for train, _ in folds]
+        fold_of = {g: k for k, (_, test) in enumerate(folds) for g in groups[test]}
+        _probe_left_out(probe, fold_models, fold_of, args.other_sets)
     if args.write:
         args.write.write_text(model.to_json(), encoding="utf-8")
         print(f"wrote {args.write}")

@@ -137,14 +137,14 @@ def test_shipped_default_is_present_with_provenance():
     assert 0.5 < meta["metrics"]["cv_auroc"] <= 1.0
     assert 0.0 < cal.recommended_threshold < 1.0
 
-    def rec(unsupported, span, rare, numbers, names, absent=0.0, amenity=0.0, denied=0.0,
+    def rec(unsupported, span, rare, claim, names, absent=0.0, amenity=0.0, denied=0.0,
             claims=0.0, counted=0.0):
         return {**scored(0.0, 1.0, []), "support": 1 - unsupported, "signals": {
             "unsupported_share": unsupported, "span_probability_max": span, "novel_rare": rare,
-            "numbers_unsupported": numbers, "names_unsupported": names,
+            "claim_probability_max": claim, "names_unsupported": names,
             "log_absent_names": absent, "amenity_absent": amenity, "record_denied": denied,
             "log_unsupported_claims": claims, "log_unsupported_numbers": counted}}
-    bad = cal.probability(rec(0.9, 0.9, 0.8, 1.0, 1.0, 1.1, claims=1.4, counted=0.7))
+    bad = cal.probability(rec(0.9, 0.9, 0.8, 0.9, 1.0, 1.1, claims=1.4, counted=0.7))
     good = cal.probability(rec(0.0, 0.0, 0.0, 0.0, 0.0))
     assert 0 < good < 0.5 < bad < 1
     # every feature of the shipped model raises the probability (none was fitted negative)
@@ -153,6 +153,7 @@ def test_shipped_default_is_present_with_provenance():
     assert good < cal.probability(rec(0.0, 0.0, 0.0, 0.0, 0.0, amenity=1.0))
     assert good < cal.probability(rec(0.0, 0.0, 0.0, 0.0, 0.0, claims=1.1))
     assert good < cal.probability(rec(0.0, 0.0, 0.0, 0.0, 0.0, counted=0.7))
+    assert good < cal.probability(rec(0.0, 0.0, 0.0, 0.9, 0.0))  # the claim model's rating
 
 
 def synthetic(n=60, seed=0):

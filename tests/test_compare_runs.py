@@ -187,6 +187,7 @@ def _kettle_runs(tmp_path):
 
 
 def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, capsys):
+    import evaltools
     from evaltools.cli import main
 
     old, new = _kettle_runs(tmp_path)
@@ -206,10 +207,14 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     before = changed[changed.index("<h4>Before"):changed.index("<h4>Now")]
     now = changed[changed.index("<h4>Now"):]
     assert "&#36;40</mark>.</div>" in before and "&#36;75" not in before
-    assert "hallucination probability 0.09 &lt; 0.75" in before
+    p_before = evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_BEFORE).verdict_inputs.probability[0]
+    p_now = evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_AFTER).verdict_inputs.probability[0]
+    assert p_before < 0.75 <= p_now
+    assert f"hallucination probability {p_before:.2f} &lt; 0.75" in before
     assert "evaltools-unsupported" in now and "&#36;75</mark> with the stand." in now
     assert "not supported by the context: number “$75”" in now
-    assert "hallucination probability 0.77 &gt;= 0.75 (safety first; calibration)" in now
+    assert (f"hallucination probability {p_now:.2f} &gt;= 0.75 (safety first; calibration)"
+            in now)
     assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
 
 

@@ -27,7 +27,23 @@ def test_wrong_price_fails_with_its_evidence():
     assert r.ngram_overlap == pytest.approx(4 / 6)
     assert r.drift_penalty == 0.0
     assert r.hallucination == 1.0
-    assert r.verdict == "FAIL" and r.reasons[0].startswith("hallucination 1.00 > 0.5")
+    # the probability reads the claim model's rating of "$29.99" and passes the calibration's
+    # threshold, which the verdict names first; under it, S_hall 1.0 > 0.5 with the wrong
+    # price fails it (the value clause)
+    p, threshold = r.verdict_inputs.probability
+    assert p >= threshold == 0.75 and r.verdict == "FAIL"
+    assert r.reasons[0] == f"hallucination probability {p:.2f} >= 0.75 (safety first; calibration)"
+    under = _at_probability(r, 0.5)
+    assert under.verdict == "FAIL" and under.reasons[0].startswith("hallucination 1.00 > 0.5")
+
+
+def _at_probability(result, p: float):
+    """The verdict ``result`` would get had its probability been ``p`` (nothing rescored)."""
+    from evaltools.scoring.verdict import redecide
+
+    inputs = dataclasses.replace(result.verdict_inputs,
+                                 probability=(p, result.verdict_inputs.probability[1]))
+    return redecide(dataclasses.replace(result, verdict_inputs=inputs))
 
 
 def test_an_instructions_length_excuses_no_number_of_the_response():
@@ -62,8 +78,13 @@ def test_counting_query_anchors_is_the_spec_letter():
     # out); the probability's rule fails it on the unsupported price
     assert evaltools.score(QUERY, CONTEXT, "The Yeti Rambler 20 oz costs $29.99.",
                            config=spec).verdict == "PASS"
-    assert r.verdict == "FAIL" and r.reasons[0].endswith(
-        "with an unsupported number or date (safety first)")
+    # under the calibration's threshold the value clause fails it from P 0.25
+    assert r.verdict == "FAIL"
+    under = _at_probability(r, 0.5)
+    assert under.verdict == "FAIL" and under.reasons[0] == (
+        "hallucination probability 0.50 >= 0.25 with an unsupported number or date "
+        "(safety first)")
+    assert _at_probability(r, 0.2).verdict != "FAIL"
 
 
 def test_relevance_and_completeness_by_hand():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets
 import pandas as pd
 import pytest
@@ -15,6 +17,7 @@ Q = "How much does the Yeti Rambler 20 oz cost?"
 C = "The Yeti Rambler 20 oz tumbler costs $35.00 and ships in 2 days."
 WRONG = "The Yeti Rambler 20 oz costs $29.99."
 RIGHT = "The Yeti Rambler 20 oz costs $35."
+WRONG_AMONG_RIGHT = "The Yeti Rambler 20 oz costs $29.99 and ships in 2 days."
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +43,7 @@ def test_scores_are_the_core_scores(frame):
     assert ex.result.to_dict() | {"id": None} == core.to_dict() | {"id": None}
     assert ex.verdict.verdict == core.verdict == "FAIL"
     assert "data-verdict='FAIL'" in ex.verdict_html.value
-    assert "hallucination" in ex.reasons_html.value and "&gt; 0.5" in ex.reasons_html.value
+    assert html.escape(core.reasons[0], quote=False) in ex.reasons_html.value
     assert f"<b>{core.hallucination:.3f}</b>" in ex.details_html.value
     assert "FAIL above 0.5" in ex.scores_html.value   # a bar against its threshold
 
@@ -123,7 +126,9 @@ def test_highlight_marks_anchors_with_evidence_tooltips():
 
 
 def test_sliders_redecide_without_rescoring(monkeypatch):
-    ex = ScoreExplorer(query=Q, context=C, response=WRONG)
+    # a wrong price beside a right date: S_hall 0.5 and P under the calibration's 0.75, so the
+    # value clause (P >= 0.25) is what fails it, and the two sliders below can tolerate it
+    ex = ScoreExplorer(query=Q, context=C, response=WRONG_AMONG_RIGHT)
     h = ex.result.hallucination
     calls = []
     real = ex.scorer.score
@@ -142,7 +147,7 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
                       unsupported=unsupported, probability=inputs.probability,
                       value_unsupported=inputs.value_unsupported)
     assert ex.verdict == expected == redecide(ex.result, cfg)
-    assert ex.verdict.verdict != "FAIL" or not ex.verdict.reasons[0].startswith("halluc")
+    assert inputs.probability[0] < inputs.probability[1] and ex.verdict.verdict == "PASS"
     assert "at the configured thresholds: FAIL" in ex.verdict_html.value
     ex.reset_button.click()
     assert ex.sliders["hallucination"].value == 0.5
@@ -150,9 +155,9 @@ def test_sliders_redecide_without_rescoring(monkeypatch):
     assert ex.verdict.verdict == "FAIL"
     assert "configured thresholds" not in ex.verdict_html.value
     assert calls == []
-    ex.response.value = WRONG + " Really."        # new text: the patched call is the one used
+    ex.response.value = WRONG_AMONG_RIGHT + " Really."  # new text: the patched call is used
     ex.score_now()
-    assert calls and calls[-1][2] == WRONG + " Really."
+    assert calls and calls[-1][2] == WRONG_AMONG_RIGHT + " Really."
 
 
 def test_set_thresholds_and_warn_slider():
@@ -260,7 +265,7 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
      "Tell me about the Harbour Museum."),
     # an instruction about prose (a summary); a question is none
     ("Summarize the following text in about 70 words.", "summary", "summary_probability",
-     0.45, "a summary", "What is the Harbour Museum like?"),
+     0.55, "a summary", "What is the Harbour Museum like?"),
 ])
 def test_a_shapes_slider_moves_its_long_threshold_and_not_anothers(query, shape, slider,
                                                                     value, said, other):

@@ -14,8 +14,10 @@ unsupported numbers, dates and claims, ``unsupported_share``), or a product
 ``a*b`` of those. A calibration file names the features it was fitted with,
 so one fitted before a feature existed keeps working. :data:`DEFAULT_FEATURES`
 were chosen leaving one data set out (``docs/detector.md``): the share of unsupported
-content, the span model's highest span probability, absent rare words, unsupported numbers,
-the share of unsupported proper-noun weight and the names no source mentions; beside them
+content, the span model's highest span probability, absent rare words, the claim model's
+highest rating of an unsupported anchor (``claim_probability_max``, in the place of the
+share of unsupported numbers since the fiftieth round), the share of unsupported proper-noun
+weight and the names no source mentions; beside them
 what only a business record has (a record's own value denying a claim, an amenity it never
 mentions), weighed on the written probe and measured on its later batches
 (``docs/validity.md``, "Twenty-seventh round"); and how many claims and how many numbers the
@@ -40,13 +42,13 @@ Examples
 >>> cal = load_calibration()
 >>> cal.feature_names == DEFAULT_FEATURES
 True
->>> def record(unsupported, span, rare, numbers, names, absent=0.0, amenity=0.0, denied=0.0):
+>>> def record(unsupported, span, rare, claim, names, absent=0.0, amenity=0.0, denied=0.0):
 ...     return {"claims_score": 0.0, "error": None, "support": 1 - unsupported, "signals": {
 ...         "unsupported_share": unsupported, "span_probability_max": span,
-...         "novel_rare": rare, "numbers_unsupported": numbers, "names_unsupported": names,
+...         "novel_rare": rare, "claim_probability_max": claim, "names_unsupported": names,
 ...         "log_absent_names": absent, "amenity_absent": amenity, "record_denied": denied,
 ...         "log_unsupported_claims": math.log1p(absent), "log_unsupported_numbers": 0.0}}
->>> p = cal.probability(record(0.8, 0.9, 0.6, 1.0, 1.0, 1.1))
+>>> p = cal.probability(record(0.8, 0.9, 0.6, 0.9, 1.0, 1.1))
 >>> q = cal.probability(record(0.0, 0.0, 0.0, 0.0, 0.0))
 >>> 0.0 < q < p < 1.0
 True
@@ -140,9 +142,10 @@ FEATURES: dict[str, Callable[[Mapping[str, Any]], float]] = {
 
 #: The features ``fit_calibration`` uses unless told otherwise: chosen by forward
 #: selection under leave-one-dataset-out AUROC on the development sets
-#: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features").
+#: (``benchmarks/validity.py --select``; docs/validity.md, "Choosing the features");
+#: ``claim_probability_max`` in ``numbers_unsupported``'s place since the fiftieth round.
 DEFAULT_FEATURES: tuple[str, ...] = (
-    "unsupported_share", "span_probability_max", "novel_rare", "numbers_unsupported",
+    "unsupported_share", "span_probability_max", "novel_rare", "claim_probability_max",
     "names_unsupported", "log_absent_names", "amenity_absent", "record_denied",
     "log_unsupported_claims", "log_unsupported_numbers")
 
