@@ -13,6 +13,9 @@ the records have it), prints:
   unsupported anchor of any kind;
 - ``recall`` — the share of hallucinated (label 1) responses with at least one
   unsupported anchor of any kind, and with at least one unsupported claim;
+- ``rep.FA`` and ``rep.rec`` — the same false-alarm rate and recall (any kind) counting
+  only the anchors *reported* hallucinated (``Anchor.hallucinated``: the claim model's
+  probability reaches ``hallucination.claim_threshold``);
 - AUROC (95% bootstrap interval) of ``hallucination`` and ``claims_score``.
 
 Nothing is fitted; figures depend only on the files and the configuration.
@@ -50,6 +53,7 @@ def summarise(df, resamples: int) -> dict:
               for anchors in df["anchors"]]
     unsup = [[a for a in anchors if a["counted"] and not a["supported"]]
              for anchors in df["anchors"]]
+    reported = [[a for a in u if a.get("hallucinated")] for u in unsup]
     faithful = y == 0
     fc = [c for ok, cs in zip(faithful, claims, strict=True) if ok for c in cs]
     return {
@@ -64,20 +68,26 @@ def summarise(df, resamples: int) -> dict:
         "recall_claim": np.mean([any(a["kind"] == "claim" for a in u)
                                  for ok, u in zip(~faithful, unsup, strict=True) if ok])
         if (~faithful).any() else float("nan"),
+        "reported_false_alarm": (sum(bool(c.get("hallucinated")) for c in fc) / len(fc))
+        if fc else float("nan"),
+        "reported_recall": np.mean([bool(u) for ok, u in zip(~faithful, reported, strict=True)
+                                    if ok]) if (~faithful).any() else float("nan"),
         "auc_hall": _auc(y, df["hallucination"].to_numpy(float), resamples),
         "auc_claims": _auc(y, df["claims_score"].to_numpy(float), resamples),
     }
 
 
 HEADER = (f"{'file / task':<28} {'n':>5} {'pos':>5} {'claims/r':>8} {'claims(0)':>9} "
-          f"{'false-al':>8} {'faith>=1':>8} {'recall':>7} {'rec.cl':>7}  "
+          f"{'false-al':>8} {'faith>=1':>8} {'recall':>7} {'rec.cl':>7} {'rep.FA':>7} "
+          f"{'rep.rec':>7}  "
           f"{'AUROC hall':<19} {'AUROC claims':<19}")
 
 
 def row(name: str, s: dict) -> str:
     return (f"{name:<28} {s['n']:>5} {s['pos']:>5} {s['claims_per_resp']:>8.2f} "
             f"{s['claims0']:>9} {s['false_alarm']:>8.1%} {s['faithful_any']:>8.1%} "
-            f"{s['recall_any']:>7.1%} {s['recall_claim']:>7.1%}  {s['auc_hall']:<19} "
+            f"{s['recall_any']:>7.1%} {s['recall_claim']:>7.1%} "
+            f"{s['reported_false_alarm']:>7.1%} {s['reported_recall']:>7.1%}  {s['auc_hall']:<19} "
             f"{s['auc_claims']:<19}")
 
 

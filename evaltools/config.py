@@ -96,6 +96,7 @@ class HallucinationConfig:
     long_answer_fail_probability: float = setting(0.0, 1.0)
     long_summary_fail_probability: float = setting(0.0, 1.0)
     claim_window: int = setting(0, 5)
+    claim_threshold: float = setting(0.0, 1.0)
 
 
 @dataclass(frozen=True)

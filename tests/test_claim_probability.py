@@ -75,6 +75,14 @@ def test_each_contradiction_sets_its_feature(contradiction, feature):
     assert {k: f[k] for k in flags} == {k: float(k == feature) for k in flags}
 
 
+def test_every_contradiction_kind_has_a_feature():
+    from evaltools.scoring.anchors.context_index import CONTRADICTIONS
+    from evaltools.scoring.claim_probability import _CONTRADICTION_FEATURE
+
+    assert set(_CONTRADICTION_FEATURE) == set(CONTRADICTIONS)
+    assert set(_CONTRADICTION_FEATURE.values()) <= set(CLAIM_FEATURES)
+
+
 def test_rated_keeps_counted_unsupported_anchors():
     a = Anchor("number", "5", 0, 1, False)
     b = Anchor("number", "6", 2, 3, True)
@@ -177,6 +185,8 @@ def test_signal_is_the_highest_rating_of_the_scored_anchors():
     (one,) = [a for a in edited.anchors if a.probability is not None]
     assert one.text == "2011" and not one.supported
     assert edited.signals["claim_probability_max"] == one.probability
+    assert one.hallucinated is (one.probability >= 0.15)  # hallucination.claim_threshold
+    assert all(a.hallucinated is None for a in edited.anchors if a is not one)
     assert edited.to_dict()["anchors"][edited.anchors.index(one)]["probability"] == round(
         one.probability, 4)
     # the training path (benchmarks/claim_model.py) computes the same number from the output
@@ -188,3 +198,19 @@ def test_signal_is_the_highest_rating_of_the_scored_anchors():
     rows = [claim_features(a, response, context_words=words, spans=spans) for a in anchors]
     assert max(load_claim_model().probabilities(rows)) == pytest.approx(
         edited.signals["claim_probability_max"], abs=1e-4)
+
+
+def test_the_claim_threshold_decides_which_anchors_are_reported():
+    from evaltools.config import load_config
+
+    query, context = "How much is the mug?", "The mug costs $5. It is blue."
+    response = "The mug costs $7 and is red."
+    rated_ = [a for a in evaltools.score(query, context, response).anchors
+              if a.probability is not None]
+    assert len(rated_) == 2
+    for t in (0.0, 0.5, 1.0):
+        cfg = load_config().replace(hallucination={"claim_threshold": t})
+        got = [a for a in evaltools.score(query, context, response, config=cfg).anchors
+               if a.probability is not None]
+        assert [a.hallucinated for a in got] == [a.probability >= t for a in rated_]
+        assert [a.probability for a in got] == [a.probability for a in rated_]

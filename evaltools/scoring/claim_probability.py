@@ -152,18 +152,19 @@ def rated(anchors: Iterable[Anchor]) -> list[Anchor]:
 
 def rate_anchors(anchors: Sequence[Anchor], response: str, *, context: str, query: str,
                  spans: Sequence[UnsupportedSpan] = (), structured: bool = False,
-                 instruction: bool = False,
+                 instruction: bool = False, threshold: float,
                  model: ClaimModel | None = None) -> tuple[Anchor, ...]:
     """``anchors`` with the claim model's ``probability`` on each one it rates
-    (:func:`rated`); the texts are as parsed (``context`` and ``query`` give the words
-    :func:`claim_features` calls novel against).
+    (:func:`rated`), and ``hallucinated`` when that reaches ``threshold`` (the config's
+    ``hallucination.claim_threshold``); the texts are as parsed (``context`` and ``query``
+    give the words :func:`claim_features` calls novel against).
 
     >>> a = Anchor("number", "$7", 14, 16, False)
     >>> b = Anchor("claim", "The mug costs", 0, 13, True)
     >>> x, y = rate_anchors([a, b], "The mug costs $7.", context="The mug costs $5.",
-    ...                     query="How much?")
-    >>> 0.0 < x.probability < 1.0, y.probability is None
-    (True, True)
+    ...                     query="How much?", threshold=0.15)
+    >>> 0.15 <= x.probability < 1.0, x.hallucinated, y.probability, y.hallucinated
+    (True, True, None, None)
     """
     mine = rated(anchors)
     if not mine:
@@ -173,8 +174,8 @@ def rate_anchors(anchors: Sequence[Anchor], response: str, *, context: str, quer
                            structured=structured, instruction=instruction) for a in mine]
     probs = dict(zip(map(id, mine), (model or load_claim_model()).probabilities(rows),
                      strict=True))
-    return tuple(replace(a, probability=probs[id(a)]) if id(a) in probs else a
-                 for a in anchors)
+    return tuple(replace(a, probability=probs[id(a)], hallucinated=probs[id(a)] >= threshold)
+                 if id(a) in probs else a for a in anchors)
 
 
 @dataclass(frozen=True)

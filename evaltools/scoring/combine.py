@@ -221,7 +221,8 @@ def score_features(rid: Any, query: QueryFeatures,
         max_words=rcfg.answer_type_max_words)
     rated = rate_anchors(hall.anchors, response.text, context=context.text, query=query.text,
                          spans=grounding.unsupported_spans, structured=context.structured,
-                         instruction=query.instruction)
+                         instruction=query.instruction,
+                         threshold=config.hallucination.claim_threshold)
     anchors, spans = rated, grounding.unsupported_spans
     if given is not None and given != response.text:
         anchors, spans = quoted(anchors, given), quoted(spans, given)

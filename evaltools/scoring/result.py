@@ -86,7 +86,8 @@ class Anchor:
     complimentary color consultations" against a salon's record that never speaks of one).
     ``probability`` is, for an unsupported anchor that counts, how likely it is a
     hallucination rather than a paraphrase the matcher missed (the claim model,
-    :mod:`evaltools.scoring.claim_probability`); None for the others.
+    :mod:`evaltools.scoring.claim_probability`), and ``hallucinated`` whether that reaches
+    the config's ``hallucination.claim_threshold``; both None for the others.
     """
 
     kind: str
@@ -103,6 +104,7 @@ class Anchor:
     absent: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
     probability: float | None = None
+    hallucinated: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "start": self.start, "end": self.end,
@@ -111,7 +113,8 @@ class Anchor:
                 "note": self.note, "counted": self.counted,
                 "contradiction": self.contradiction, "absent": list(self.absent),
                 "terms": list(self.terms),
-                "probability": None if self.probability is None else round(self.probability, 4)}
+                "probability": None if self.probability is None else round(self.probability, 4),
+                "hallucinated": self.hallucinated}
 
 
 @dataclass(frozen=True)
