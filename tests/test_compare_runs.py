@@ -215,7 +215,13 @@ def test_diff_page_shows_a_response_that_gained_an_unsupported_price(tmp_path, c
     assert "not supported by the context: number “$75”" in now
     assert (f"hallucination probability {p_now:.2f} &gt;= 0.75 (safety first; calibration)"
             in now)
-    assert '<li class="ev-unsupported">number “$75”: unsupported</li>' in now
+    # the wrong price with the claim model's probability, reported as likely hallucinated
+    # (it reaches hallucination.claim_threshold, 0.15)
+    (price,) = [a for a in evaltools.score(KETTLE_Q, KETTLE_C, KETTLE_AFTER).anchors
+                if a.text == "$75"]
+    assert price.hallucinated
+    assert (f'<li class="ev-unsupported">number “$75”: unsupported, P {price.probability:.2f}, '
+            "likely hallucinated</li>") in now
 
 
 def test_no_scipy_warning_reaches_the_user(monkeypatch):

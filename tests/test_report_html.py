@@ -152,3 +152,25 @@ def test_notebook_and_widget_views_share_the_model(report):
         assert 'id="table-scored-verdicts"' in tab.children[1].value
     finally:
         ipywidgets.Widget.close_all()
+
+
+def test_anchor_probabilities_are_shown_and_hostile_ones_are_not():
+    # a case's side (the diff page's before / now) lists its anchors with their probability
+    side = report_html.environment().from_string(
+        '{% import "_blocks.j2" as ev %}{{ ev.side(c, "Now") }}')
+    anchor = {"kind": "number", "text": "$7", "start": 0, "end": 2, "supported": False}
+
+    def item(**extra) -> str:
+        c = {"verdict": "FAIL", "reasons": [], "response": "$7 now", "response_cut": 0,
+             "anchors": [{**anchor, **extra}]}
+        (li,) = re.findall(r'<li class="ev-unsupported">[^<]*</li>', side.render(c=c))
+        return li
+
+    assert item(probability=0.8349, hallucinated=True) == (
+        '<li class="ev-unsupported">number “$7”: unsupported, P 0.83, likely hallucinated</li>')
+    assert item(probability=0.1, hallucinated=False) == (
+        '<li class="ev-unsupported">number “$7”: unsupported, P 0.10</li>')
+    bare = '<li class="ev-unsupported">number “$7”: unsupported</li>'
+    assert item() == bare
+    assert item(probability="<b>0.9</b>", hallucinated="yes") == bare  # not a number
+    assert item(probability=True, hallucinated=True) == bare
