@@ -364,6 +364,19 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     return ScoreVerdict(crossed[0][0], (*(reason for _, reason in crossed), *extra))
 
 
+def _most_likely_first(anchors):
+    """Unsupported anchors with the claim model's most probable first (in text order where
+    they tie, or where no probability was computed), so the reason's first few name them.
+
+    >>> from evaltools.scoring.result import Anchor
+    >>> a, b, c = (Anchor("claim", t, 0, 1, False, probability=p)
+    ...            for t, p in (("framed", 0.1), ("edited", 0.9), ("plain", None)))
+    >>> [x.text for x in _most_likely_first([a, b, c])]
+    ['edited', 'framed', 'plain']
+    """
+    return sorted(anchors, key=lambda a: -(a.probability or 0.0))
+
+
 def redecide(result, config: Config | None = None) -> ScoreVerdict:
     """The verdict of a scored result under ``config``'s thresholds, as scoring decides it.
 
@@ -374,7 +387,7 @@ def redecide(result, config: Config | None = None) -> ScoreVerdict:
     """
     inputs = result.verdict_inputs or VerdictInputs()
     return decide(result.relevance, result.completeness, result.hallucination, config=config,
-                  unsupported=[(a.kind, a.text) for a in result.unsupported()],
+                  unsupported=[(a.kind, a.text) for a in _most_likely_first(result.unsupported())],
                   relevance_waived=inputs.relevance_waived,
                   completeness_waived=inputs.completeness_waived,
                   probability=inputs.probability, value_unsupported=inputs.value_unsupported,
