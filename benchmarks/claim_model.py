@@ -48,24 +48,22 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from evaltools.calibration.claim_fit import TREE_PARAMS, claim_classifier, from_classifier
-from evaltools.scoring.claim_probability import CLAIM_FEATURES, claim_features, rated, word_set
-from evaltools.scoring.context import read_context, unmark
+from evaltools.scoring.claim_probability import CLAIM_FEATURES, rated_features
+from evaltools.scoring.context import parsed_text
 from evaltools.scoring.result import Anchor, UnsupportedSpan
 
 
 def record_rows(rec: dict) -> tuple[list[Anchor], list[dict[str, float]]]:
-    """The rated anchors of one scored output and their features."""
+    """The rated anchors of one scored output and their features, as scoring computed them."""
     anchors = [Anchor(**{**a, "absent": tuple(a["absent"]), "terms": tuple(a["terms"])})
                for a in rec["anchors"]]
-    spans = [UnsupportedSpan(**s) for s in rec["unsupported_spans"]]
     sig = rec["signals"]
-    # the texts as the scorer parses them (features.FeatureCache.prepare)
-    words = word_set(unmark(read_context(rec["context"]).text, mojibake=True), unmark(rec["query"]))
-    mine = rated(anchors)
-    return mine, [claim_features(a, rec["response"], context_words=words, spans=spans,
-                                 structured=bool(sig["context_structured"]),
-                                 instruction=bool(sig["query_instruction"]))
-                  for a in mine]
+    return rated_features(anchors, rec["response"],
+                          context=parsed_text(rec["context"], "context"),
+                          query=parsed_text(rec["query"], "query"),
+                          spans=[UnsupportedSpan(**s) for s in rec["unsupported_spans"]],
+                          structured=bool(sig["context_structured"]),
+                          instruction=bool(sig["query_instruction"]))
 
 
 def twin_rows(records: list[dict]):

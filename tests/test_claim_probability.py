@@ -20,9 +20,10 @@ from evaltools.scoring.claim_probability import (
     claim_features,
     load_claim_model,
     rated,
+    rated_features,
     word_set,
 )
-from evaltools.scoring.context import read_context, unmark
+from evaltools.scoring.context import parsed_text
 from evaltools.scoring.result import Anchor, UnsupportedSpan
 
 ZERO = dict.fromkeys(CLAIM_FEATURES, 0.0)
@@ -191,11 +192,11 @@ def test_signal_is_the_highest_rating_of_the_scored_anchors():
         one.probability, 4)
     # the training path (benchmarks/claim_model.py) computes the same number from the output
     out = edited.to_dict()
-    anchors = rated(Anchor(**{**a, "absent": tuple(a["absent"]), "terms": tuple(a["terms"])})
-                    for a in out["anchors"])
+    anchors = [Anchor(**{**a, "absent": tuple(a["absent"]), "terms": tuple(a["terms"])})
+               for a in out["anchors"]]
     spans = [UnsupportedSpan(**s) for s in out["unsupported_spans"]]
-    words = word_set(unmark(read_context(context).text, mojibake=True), unmark(query))
-    rows = [claim_features(a, response, context_words=words, spans=spans) for a in anchors]
+    _, rows = rated_features(anchors, response, context=parsed_text(context, "context"),
+                             query=parsed_text(query, "query"), spans=spans)
     assert max(load_claim_model().probabilities(rows)) == pytest.approx(
         edited.signals["claim_probability_max"], abs=1e-4)
 

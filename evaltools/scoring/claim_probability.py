@@ -150,14 +150,30 @@ def rated(anchors: Iterable[Anchor]) -> list[Anchor]:
     return [a for a in anchors if a.counted and not a.supported]
 
 
+def rated_features(anchors: Iterable[Anchor], response: str, *, context: str, query: str,
+                   spans: Sequence[UnsupportedSpan] = (), structured: bool = False,
+                   instruction: bool = False) -> tuple[list[Anchor], list[dict[str, float]]]:
+    """The anchors the model rates (:func:`rated`) and their :func:`claim_features`; the
+    texts as scoring parses them (:func:`~evaltools.scoring.context.parsed_text`: ``context``
+    and ``query`` give the words :func:`claim_features` calls novel against). Scoring and
+    fitting (``benchmarks/claim_model.py``, from a scored output) both read them here.
+    """
+    mine = rated(anchors)
+    if not mine:
+        return [], []
+    words = word_set(context, query)
+    return mine, [claim_features(a, response, context_words=words, spans=spans,
+                                 structured=structured, instruction=instruction)
+                  for a in mine]
+
+
 def rate_anchors(anchors: Sequence[Anchor], response: str, *, context: str, query: str,
                  spans: Sequence[UnsupportedSpan] = (), structured: bool = False,
                  instruction: bool = False, threshold: float,
                  model: ClaimModel | None = None) -> tuple[Anchor, ...]:
     """``anchors`` with the claim model's ``probability`` on each one it rates
-    (:func:`rated`), and ``hallucinated`` when that reaches ``threshold`` (the config's
-    ``hallucination.claim_threshold``); the texts are as parsed (``context`` and ``query``
-    give the words :func:`claim_features` calls novel against).
+    (:func:`rated_features`), and ``hallucinated`` when that reaches ``threshold`` (the
+    config's ``hallucination.claim_threshold``).
 
     >>> a = Anchor("number", "$7", 14, 16, False)
     >>> b = Anchor("claim", "The mug costs", 0, 13, True)
@@ -166,12 +182,10 @@ def rate_anchors(anchors: Sequence[Anchor], response: str, *, context: str, quer
     >>> 0.15 <= x.probability < 1.0, x.hallucinated, y.probability, y.hallucinated
     (True, True, None, None)
     """
-    mine = rated(anchors)
+    mine, rows = rated_features(anchors, response, context=context, query=query, spans=spans,
+                                structured=structured, instruction=instruction)
     if not mine:
         return tuple(anchors)
-    words = word_set(context, query)
-    rows = [claim_features(a, response, context_words=words, spans=spans,
-                           structured=structured, instruction=instruction) for a in mine]
     probs = dict(zip(map(id, mine), (model or load_claim_model()).probabilities(rows),
                      strict=True))
     return tuple(replace(a, probability=probs[id(a)], hallucinated=probs[id(a)] >= threshold)

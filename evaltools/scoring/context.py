@@ -695,6 +695,23 @@ def read_context(text: str, *, read_json: bool = True) -> ReadContext:
 _TRIPLE = re.compile(r"^\s*([^|\n]+?)\s*\|\s*([^|\n]+?)\s*\|\s*([^|\n]*?)\s*$")
 
 
+def parsed_text(text: str, role: str, read: ReadContext | None = None) -> str:
+    """``text`` of ``role`` ("query", "context" or "response") as scoring parses it: a
+    context as :func:`read_context` reads it (``read``, when read already), then markup read
+    as text with every offset kept (:func:`unmark`; in a context, mojibake too; in a
+    response, its titles).
+
+    >>> parsed_text('{"name": "Cafe &amp; Co"}', "context")
+    'name: Cafe &     Co.'
+    >>> parsed_text("# Overview", "response"), parsed_text("# Overview", "query")
+    ('          ', '  Overview')
+    """
+    if role == "context" and read is None:
+        read = read_context(text)
+    return unmark(read.text if read is not None else text, mojibake=role == "context",
+                  titles=role == "response")
+
+
 def read_triples(text: str) -> str | None:
     """Subject | predicate | object lines (RDF-style triples, one a line) with their
     predicates read as words, as JSON keys are (:func:`split_key`), and underscores in

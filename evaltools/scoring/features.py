@@ -22,7 +22,7 @@ from evaltools.scoring.anchors.implied import implied_mentions
 from evaltools.scoring.anchors.mentions import Mention, find_mentions
 from evaltools.scoring.anchors.own_counts import own_counts
 from evaltools.scoring.anchors.schedule import Week
-from evaltools.scoring.context import ReadContext, has_reviews, read_context, unmark
+from evaltools.scoring.context import ReadContext, has_reviews, parsed_text, read_context
 from evaltools.scoring.matcher import SentenceIndex, Word, sentence_spans, words_of
 from evaltools.scoring.relevance import asked_type, is_chat_turn, is_instruction
 from evaltools.scoring.sources import site_names, source_spans
@@ -380,10 +380,8 @@ class FeatureCache:
                 cache.move_to_end(text)
                 continue
             read = self.read_context(text) if role == "context" else None
-            # HTML and Markdown markup (in a context, mojibake too; in a response, its
-            # titles) read as text, every offset kept (scoring.context.unmark)
-            parsed = unmark(read.text if read is not None else text,
-                            mojibake=role == "context", titles=role == "response")
+            # HTML and Markdown markup read as text, every offset kept
+            parsed = parsed_text(text, role, read)
             wanted = needed.setdefault(parsed, [])
             if all((r, t) != (role, text) for r, t, _ in wanted):
                 wanted.append((role, text, read))

@@ -405,6 +405,11 @@ def _amount(value: tuple) -> Decimal | int | None:
     return None
 
 
+#: Kinds of a context's implied amounts (:mod:`~evaltools.scoring.anchors.implied`), each
+#: with its own rule in :func:`supports`.
+_IMPLIED_KINDS = ("count", "share")
+
+
 def supports(claimed: Mention, found: Mention) -> bool:
     """Whether a context mention supports a claimed mention.
 
@@ -674,7 +679,7 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
     readings = _readings(mention)
     q = mention.qualifier
     for found in context_mentions:
-        if found.kind in ("count", "share"):  # implied amounts: their rules are in supports()
+        if found.kind in _IMPLIED_KINDS:  # implied amounts: their rules are in supports()
             if supports(mention, found):
                 return found
         elif (found.value == value or _supports_readings(readings, found)) and (
@@ -682,7 +687,7 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
             return found
     if value[0] == "quantity":  # a conversion only when no value matched as written
         for found in context_mentions:
-            if (found.kind not in ("count", "share") and qualifier_allows(q, found.qualifier)
+            if (found.kind not in _IMPLIED_KINDS and qualifier_allows(q, found.qualifier)
                     and conversion(mention, found) is not None):
                 return found
     return None
