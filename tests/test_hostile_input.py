@@ -780,3 +780,15 @@ def test_site_names_and_their_attributions_are_read_in_linear_time():
     assert len(site_attributions("WIRED notes that. " * 20_000, sites)) == 20_000
     titles = "".join(f"Page {i} | Site{i} (www.site{i}.com)\nText.\n" for i in range(5_000))
     assert len(site_names(titles)) == 5_000  # each site, by its address and its title's end
+
+
+def test_site_mentions_are_read_in_linear_time():
+    """A run of capitalised words is four words at most, a lower-case name three, and each
+    is tried from each of its words once: long runs of either are read at once."""
+    from evaltools.scoring.sources import site_mentions
+
+    sites = frozenset({"physicsforums", "thehill"})
+    assert site_mentions("Aaaa " * 20_000, sites) == ()
+    assert site_mentions("aaaa forum " * 20_000, sites) == ()
+    assert len(site_mentions("The Hill says so; a physics forum post agrees. " * 10_000,
+                             sites)) == 20_000

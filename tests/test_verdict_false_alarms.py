@@ -4682,3 +4682,30 @@ def test_a_fragment_before_there_is_no(response, supported, contradiction):
     r = evaltools.score(CAFE_Q, ctx, response)
     (claim,) = [a for a in r.anchors if a.kind == "claim"]
     assert (claim.supported, claim.contradiction) == (supported, contradiction)
+
+
+WEB_PASSAGES = (
+    "EU says it will retaliate for US tariffs | TheHill (thehill.com)\n"
+    "The tariffs would cost European exporters $2 billion a year.\n\n"
+    "Solved! - HTPC to replace cable service (forums.tomsguide.com)\n"
+    "I built a media PC with a 3 TB hard drive for about $400.\n\n"
+    "What binge-watching does to your brain (www.nbcnews.com)\n"
+    "Watching releases dopamine.")
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # a passage's site named as the source of a claim, wherever it stands, with what the
+    # response calls its page or writer: the rest of the claim is checked as any claim
+    ("The Hill puts the tariffs' cost at $2 billion a year.", []),
+    ("The Hill puts the tariffs' cost at $5 billion a year.", ["$5 billion"]),
+    ("The Globe puts the tariffs' cost at $2 billion a year.", ["The Globe puts the tariffs' cost"]),
+    ("The Tom's Guide poster used a 3 TB hard drive.", []),
+    ("The Tom's Guide poster used a 6 TB hard drive.", ["6 TB"]),
+    ("The NBC piece says watching releases dopamine.", []),
+    ("The NBC piece says watching releases cortisol.", ["cortisol"]),
+])
+def test_a_passages_site_named_as_a_claims_source_is_about_the_sources(response, unsupported):
+    r = evaltools.score("What do the tariffs cost?", WEB_PASSAGES, response)
+    got = [a for a in r.anchors if a.counted and not a.supported]
+    assert [u for u in unsupported if any(u in a.text for a in got)] == unsupported
+    assert bool(got) is bool(unsupported)

@@ -21,7 +21,7 @@ from evaltools.scoring.relevance import (
 )
 from evaltools.scoring.result import Anchor, ScoreResult
 from evaltools.scoring.signals import response_signals
-from evaltools.scoring.sources import abstention_sentences, site_attributions
+from evaltools.scoring.sources import abstention_sentences, site_attributions, site_mentions
 from evaltools.scoring.verdict import VerdictInputs, redecide
 
 
@@ -167,8 +167,9 @@ def score_features(rid: Any, query: QueryFeatures,
     which anchors and spans quote (:func:`quoted`; default: the text parsed), and
     ``given_context`` the context as written, which their evidence quotes when it is plain
     text (:func:`context_quoted`; a JSON record's evidence quotes the record as read)."""
-    cited = site_attributions(response.text, context.sites)
-    if cited:  # "According to WIRED," where WIRED is a passage's site: about the sources
+    cited = (*site_attributions(response.text, context.sites),
+             *site_mentions(response.text, context.sites))
+    if cited:  # "According to WIRED," "the Tom's Guide poster": a passage's site, its source
         response = dataclasses.replace(
             response, about_sources=tuple(sorted((*response.about_sources, *cited))))
     rcfg = config.relevance

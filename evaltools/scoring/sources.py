@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -519,6 +520,76 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
         if parts and all(_is_site(p, sites) for p in parts):
             out.append((m.start(), m.end()))
     return tuple(out)
+
+
+#: What a response calls a site's page or the person writing on it, after the site's name
+#: (*the Tom's Guide poster*, *the NBC piece*, *a physics forum post*).
+_MENTION_KIND = (r"(?:poster|answer|user|commenter|contributor|article|page|post|writer|author|"
+                 r"guide|piece|entry|thread|reply|site|website|blog|forum|report|story|"
+                 r"explainer|column|FAQ)s?")
+#: A site's name as a response writes it: a run of one to four words with a capital letter
+#: (*The Hill*, *Tom's Guide*, *Scripps Research La Jolla*, *HuffPost*), or one to three
+#: lower-case words before a kind word (*a physics forum post*). Each word read one way.
+_SITE_MENTION = re.compile(
+    r"(?<![\w'\u2019.&-])((?=[\w'\u2019.&-]*[A-Z])[\w'\u2019.&-]++"
+    r"(?:[ \t]+(?=[\w'\u2019.&-]*[A-Z])[\w'\u2019.&-]++){0,3})"
+    r"(?:[ \t]+" + _MENTION_KIND + r"\b)?")
+_LOWER_WORD = re.compile(r"(?<![\w'\u2019.&-])[a-z][\w-]*")
+_KIND_WORD = re.compile(_MENTION_KIND + r"\Z")
+
+
+def _names_site(words: Sequence[str], sites: frozenset[str], kind: bool) -> bool:
+    """Whether ``words`` name one of ``sites`` (:func:`_is_site`), or as its plural label
+    (*physics forum* of *physicsforums.com*), or open its label: five letters or more
+    (*Scripps Research* of *scrippsresearchlajolla.com*), or an acronym of three before a
+    kind word (*the NBC piece* of *nbcnews.com*)."""
+    name = " ".join(words)
+    key = _squeeze(name)
+    if _is_site(name, sites) or key + "s" in sites:
+        return True
+    short = kind and len(key) >= 3 and name.isupper()
+    return (len(key) >= 5 or short) and any(s.startswith(key) for s in sites)
+
+
+def site_mentions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """A web site the context's passages come from, named wherever a response names it as
+    its source (*The Hill puts the tariffs at ...*, *the Tom's Guide poster used a 3 TB
+    drive*, *a physics forum post lists ...*): the name and the kind word after it, which
+    say where the claim comes from, not what it says. The rest of the claim is checked as
+    any claim. A run of capitalised words is read from each of its words on (*In Washington
+    State*: a site named *Washington State*); ``sites`` as :func:`site_names` reads them.
+
+    >>> sites = frozenset({"thehill", "tomsguide", "physicsforums", "nbcnews",
+    ...                    "scrippsresearchlajolla"})
+    >>> t = ("The Hill puts the tariffs at $2 billion. The Tom's Guide poster used a 3 TB "
+    ...      "drive, and a physics forum post lists a factor. The NBC piece adds that "
+    ...      "Scripps Research says so. Hill Street and NBC agree; a forum post says no.")
+    >>> [t[a:b] for a, b in site_mentions(t, sites)]
+    ['The Hill', "Tom's Guide poster", 'physics forum post', 'NBC piece', 'Scripps Research']
+    """
+    if not sites:
+        return ()
+    out = []
+    for m in _SITE_MENTION.finditer(text):
+        words = m.group(1).split()
+        kind = m.end() > m.end(1)
+        at = m.start()
+        for k, word in enumerate(words):
+            at = text.index(word, at)
+            if _names_site([w.rstrip(".,") for w in words[k:]], sites, kind):
+                out.append((at, m.end()))
+                break
+            at += len(word)
+    words = [(w.start(), w.end()) for w in _LOWER_WORD.finditer(text)]
+    for i in range(len(words)):
+        for n in (3, 2, 1):  # lower-case, before a kind word: "a physics forum post"
+            run = words[i:i + n + 1]
+            if len(run) == n + 1 and _KIND_WORD.match(text[slice(*run[-1])]) \
+                    and all(text[a[1]:b[0]].isspace() for a, b in itertools.pairwise(run)) \
+                    and _names_site([text[a:b] for a, b in run[:-1]], sites, True):
+                out.append((run[0][0], run[-1][1]))
+                break
+    return tuple(sorted(out))
 
 
 def inside(spans: Sequence[tuple[int, int]], pos: int) -> bool:
