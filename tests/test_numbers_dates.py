@@ -683,3 +683,22 @@ def test_the_scorer_checks_a_month_named_alone(response, supported):
     ctx = "The bee-eater leaves South Africa in March. Reviewed 2022-11-18."
     r = evaltools.score("When does it leave?", ctx, response)
     assert [a.supported for a in r.anchors if a.kind == "date"] == [supported]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # a unit hyphened to a word that is no measure of it is part of a name: no quantity
+    ("one day-house renter", []),
+    ("two day-use permits", [("two", ("number", Decimal(2)))]),
+    # a measure after the hyphen keeps the quantity
+    ("a 3-day-old puppy", [("3-day", ("quantity", "day", Decimal(3)))]),
+    ("a 10-minute-long wait", [("10-minute", ("quantity", "min", Decimal(10)))]),
+    ("a one-day pass", [("one-day", ("quantity", "day", Decimal(1)))]),
+])
+def test_a_unit_in_a_hyphened_name_is_no_quantity(text, found):
+    assert [(m.text, m.value) for m in find_mentions(text)] == found
+
+
+def test_a_bare_hour_before_on_a_day_may_be_a_clock_time():
+    m = find_mentions("closes at 10 p.m. (11 on Friday)")[1]
+    assert (m.text, m.others) == ("11", (("time", 11, 0), ("time", 23, 0)))
+    assert find_mentions("we saw 11 of them")[0].others == ()

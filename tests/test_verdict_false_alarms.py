@@ -4698,7 +4698,7 @@ WEB_PASSAGES = (
     # response calls its page or writer: the rest of the claim is checked as any claim
     ("The Hill puts the tariffs' cost at $2 billion a year.", []),
     ("The Hill puts the tariffs' cost at $5 billion a year.", ["$5 billion"]),
-    ("The Globe puts the tariffs' cost at $2 billion a year.", ["The Globe puts the tariffs' cost"]),
+    ("The Globe puts the tariffs' cost at $2 billion a year.", ["Globe"]),
     ("The Tom's Guide poster used a 3 TB hard drive.", []),
     ("The Tom's Guide poster used a 6 TB hard drive.", ["6 TB"]),
     ("The NBC piece says watching releases dopamine.", []),
@@ -4709,3 +4709,29 @@ def test_a_passages_site_named_as_a_claims_source_is_about_the_sources(response,
     got = [a for a in r.anchors if a.counted and not a.supported]
     assert [u for u in unsupported if any(u in a.text for a in got)] == unsupported
     assert bool(got) is bool(unsupported)
+
+
+@pytest.mark.parametrize(("context", "response", "supported"), [
+    # a coin as a difference in price is its worth (*even a penny less*)
+    ("Even a penny less may make a huge psychological difference.",
+     "Even a one-cent difference can matter a lot.", True),
+    ("Even a penny less may make a huge psychological difference.",
+     "Even a five-cent difference can matter a lot.", False),
+    # a unit joined by a hyphen to a word that is no measure names a thing: no amount
+    ('{"name": "Lakeview Cabins", "review_info": [{"review_text": "We rented the day-house '
+     'and ran out of propane at 2 pm."}]}',
+     "One day-house renter ran out of propane around 2 p.m.", True),
+    ('{"name": "Lakeview Cabins", "review_info": [{"review_text": "We rented the day-house '
+     'and ran out of propane at 2 pm."}]}',
+     "One day-house renter ran out of propane around 4 p.m.", False),
+    # a bare hour before "on" a day is that day's hour, as a schedule's exception
+    ('{"name": "Slot Cars R Us", "hours": {"Thursday": "15:0-22:0", "Friday": "15:0-23:0"}}',
+     "It closes at 10 p.m. Thursday (11 on Friday).", True),
+    ('{"name": "Slot Cars R Us", "hours": {"Thursday": "15:0-22:0", "Friday": "15:0-23:0"}}',
+     "It closes at 10 p.m. Thursday (12 on Friday).", False),
+])
+def test_a_coins_difference_a_units_compound_and_an_hour_on_a_day(context, response,
+                                                                   supported):
+    r = evaltools.score("Write an overview of the business.", context, response)
+    values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
+    assert values and all(a.supported for a in values) is supported

@@ -66,11 +66,14 @@ _DOZEN = re.compile(r"(?i)\ba\s+dozen\b(?!s)")
 COINS = {"penny": Decimal("0.01"), "nickel": Decimal("0.05"), "dime": Decimal("0.10"),
          "quarter": Decimal("0.25")}
 #: A coin as a price: *a* and the coin, after a word that prices (*everything is a quarter*,
-#: *for a dime*) or before *each* / *apiece*; not *a quarter of the staff* nor *the first
-#: quarter*.
+#: *for a dime*) or before *each* / *apiece*, or as a difference in price (*even a penny
+#: less*, *a dime more*; not *a quarter more*, which may be a share); not *a quarter of the
+#: staff* nor *the first quarter*.
 _COIN = re.compile(r"(?i)\b(?:is|was|are|were|for|costs?|paid|pay|just|only|charges?)\s+"
                    r"(?P<at>an?\s+(?P<coin>" + "|".join(COINS) + r"))\b(?!\s+of\b|-)"
-                   r"|\b(?P<each>a\s+(?P<coin_each>" + "|".join(COINS) + r"))\s+(?:each|apiece)\b")
+                   r"|\b(?P<each>a\s+(?P<coin_each>" + "|".join(COINS) + r"))\s+(?:each|apiece)\b"
+                   r"|\b(?P<than>a\s+(?P<coin_than>penny|nickel|dime))\s+"
+                   r"(?:less|more|cheaper|dearer|off|extra)\b")
 #: The fewest and most items of a list whose count is read.
 LIST_MIN, LIST_MAX = 3, 12
 
@@ -107,10 +110,12 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     '$12 tube plus $10' ('money', 'USD', Decimal('22'))
     '6:15, sat around 7' ('quantity', 'min', Decimal('45'))
     >>> for m in implied_mentions(load_pipeline()("Everything is a quarter, a dime each. "
-    ...                                           "A quarter of us paid for a quarter of it.")):
+    ...                                           "A quarter of us paid for a quarter of it. "
+    ...                                           "A penny less matters; a quarter more too.")):
     ...     print(repr(m.text), m.value)
     'a quarter' ('money', 'USD', Decimal('0.25'))
     'a dime' ('money', 'USD', Decimal('0.10'))
+    'A penny' ('money', 'USD', Decimal('0.01'))
     """
     text = doc_text(doc)
     found = [Mention("number", m.group(), m.start(), m.end(),
@@ -119,8 +124,8 @@ def implied_mentions(doc, mentions: Sequence[Mention] = ()) -> tuple[Mention, ..
     found += [Mention("number", m.group(), m.start(), m.end(), ("number", Decimal(12)))
               for m in _DOZEN.finditer(text)]
     for m in _COIN.finditer(text):
-        g = "at" if m.group("at") else "each"
-        coin = (m.group("coin") or m.group("coin_each")).lower()
+        g = next(k for k in ("at", "each", "than") if m.group(k))
+        coin = (m.group("coin") or m.group("coin_each") or m.group("coin_than")).lower()
         found.append(Mention("number", m.group(g), m.start(g), m.end(g),
                              ("money", "USD", COINS[coin])))
     found += _list_counts(doc)

@@ -202,7 +202,8 @@ def find_mentions(text: str) -> list[Mention]:
     for s, e, kind, value, others in spans:
         if (value[0] == "number" and not others and value[1] in _HOURS
                 and not _NOT_HOUR.match(text, e)
-                and (s in range_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s))):
+                and (s in range_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s)
+                     or _ON_DAY.match(text, e))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         elif (value[0] == "number" and not others and _HHMM.fullmatch(text, s, e)
               and (s in clock_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s)
@@ -225,6 +226,10 @@ _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in r
 _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|til|by|before|after|past)[ \u00a0]+"
                       r"(?:(?:like|about|around|roughly|approximately|almost|nearly)"
                       r"[ \u00a0]+)?$")
+#: A bare hour the day it holds follows, as a schedule's exception writes it (*closes at 10
+#: p.m. (11 on Friday)*, *9 on Sundays*).
+_ON_DAY = re.compile(r"(?i)[ \u00a0]+on[ \u00a0]+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+                     r"|weekends?|weekdays?)\b")
 #: Characters before a bare number within which :data:`_AT_HOUR` is looked for.
 AT_HOUR_REACH = 22
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")

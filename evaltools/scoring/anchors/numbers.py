@@ -246,6 +246,10 @@ _FRACTION_ALT = ("halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|seventh
 
 # --- the two scanners ---------------------------------------------------------
 
+#: A unit joined by a hyphen to a word that is no measure of it names a thing, not an
+#: amount (*one day-house renter*, *a 2 hour-glass*): *3-day-old*, *10-minute-long* still
+#: measure.
+_COMPOUND_AFTER_UNIT = r"(?!(?:old|long|plus|ish|wide|high|deep|tall|thick|odd)\b)[^\W\d_]"
 _SYMBOL_CHARS = "$€£¥₹₩₽₺₱฿₪₴₫"
 _LETTER_SYMBOLS = sorted((k for k in _SUFFIX_SYMBOL if k[0] not in _SYMBOL_CHARS),
                          key=lambda k: (-len(k), k))
@@ -258,7 +262,7 @@ _SUFFIX = (
     f"|(?:{'|'.join(re.escape(k) for k in _LETTER_SYMBOLS)})(?![\\w])))"
     f"|(?P<ccode>{_SP}?(?:{'|'.join(_CODES)})(?![A-Za-z]))"
     f"|(?P<cword>{_SP}(?i:{'|'.join(sorted(_SUFFIX_WORD, key=len, reverse=True))})(?![\\w]))"
-    f"|(?:{_SP}?|-)(?P<unit>{_UNIT_RE})(?![\\w])"
+    f"|(?:{_SP}?|-)(?P<unit>{_UNIT_RE})(?![\\w]|-{_COMPOUND_AFTER_UNIT})"
     ")"
 )
 
