@@ -702,3 +702,25 @@ def test_a_bare_hour_before_on_a_day_may_be_a_clock_time():
     m = find_mentions("closes at 10 p.m. (11 on Friday)")[1]
     assert (m.text, m.others) == ("11", (("time", 11, 0), ("time", 23, 0)))
     assert find_mentions("we saw 11 of them")[0].others == ()
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # "m" before a currency word or code is millions; alone it stays metres
+    ("up to 30m euros", [("30m euros", ("money", "EUR", Decimal(30_000_000)))]),
+    ("30m EUR", [("30m EUR", ("money", "EUR", Decimal(30_000_000)))]),
+    ("a 400m race", [("400m", ("quantity", "m", Decimal(400)))]),
+])
+def test_millions_before_a_currency_word(text, found):
+    assert [(m.text, m.value) for m in find_mentions(text)] == found
+
+
+@pytest.mark.parametrize(("text", "others"), [
+    # around a bare hour that counts nothing: also a clock time
+    ("Line was long around 11, drop off early.", (("time", 11, 0), ("time", 23, 0))),
+    ("We left around 3.", (("time", 3, 0), ("time", 15, 0))),
+    # around a count: not a time
+    ("Around 7 people came.", ()),
+    ("It weighs around 9.5 kg.", ()),
+])
+def test_a_bare_hour_after_around_when_it_counts_nothing(text, others):
+    assert find_mentions(text)[0].others == others

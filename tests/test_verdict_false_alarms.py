@@ -4735,3 +4735,23 @@ def test_a_coins_difference_a_units_compound_and_an_hour_on_a_day(context, respo
     r = evaltools.score("Write an overview of the business.", context, response)
     values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
     assert values and all(a.supported for a in values) is supported
+
+
+@pytest.mark.parametrize(("context", "response", "supported"), [
+    # millions written with "m" before a currency word are money, not metres
+    ("The fee was reported to be up to 30m euros (£23m).",
+     "Real can buy him back for up to €30m.", True),
+    ("The fee was reported to be up to 30m euros (£23m).",
+     "Real can buy him back for up to €40m.", False),
+    # "around" a bare hour that counts nothing (a clause ends after it) may be a clock time
+    ('{"name": "Sharp Edge", "review_info": [{"review_text": "Line was long around 11, drop '
+     'off early."}]}', "Reviewers note a long line around 11 a.m.", True),
+    ('{"name": "Sharp Edge", "review_info": [{"review_text": "Line was long around 11, drop '
+     'off early."}]}', "Reviewers note a long line around 1 p.m.", False),
+])
+def test_millions_before_a_currency_word_and_a_bare_hour_after_around(context, response,
+                                                                      supported):
+    r = evaltools.score("Write an overview of the business.", context, response)
+    values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
+    assert values and all(a.supported for a in values) is supported
+

@@ -203,7 +203,9 @@ def find_mentions(text: str) -> list[Mention]:
         if (value[0] == "number" and not others and value[1] in _HOURS
                 and not _NOT_HOUR.match(text, e)
                 and (s in range_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s)
-                     or _ON_DAY.match(text, e))):
+                     or _ON_DAY.match(text, e)
+                     or (_AROUND_HOUR.search(text, max(0, s - AT_HOUR_REACH), s)
+                         and _NOTHING_COUNTED.match(text, e)))):
             others = _HOURS[value[1]]  # "wine and cheese hour at 5", "happy hour 3-6"
         elif (value[0] == "number" and not others and _HHMM.fullmatch(text, s, e)
               and (s in clock_ends or _AT_HOUR.search(text, max(0, s - AT_HOUR_REACH), s)
@@ -230,6 +232,11 @@ _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|til|by|before|after|past)[ \u00a0
 #: p.m. (11 on Friday)*, *9 on Sundays*).
 _ON_DAY = re.compile(r"(?i)[ \u00a0]+on[ \u00a0]+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
                      r"|weekends?|weekdays?)\b")
+#: *Around* a bare hour that counts nothing (a clause ends after it: *the line was long around
+#: 11, drop off early*); *around 7 people* is a count.
+_AROUND_HOUR = re.compile(r"(?i)\b(?:around|about|roughly|approximately)[ \u00a0]+$")
+_NOTHING_COUNTED = re.compile(r"[ \u00a0]*(?:[,;:)\u2013\u2014]|\.(?![0-9])|$"
+                              r"|o['\u2019]clock\b|-?ish\b)")
 #: Characters before a bare number within which :data:`_AT_HOUR` is looked for.
 AT_HOUR_REACH = 22
 _NOT_HOUR = re.compile(r"[ \u00a0]*(?:[:.,]?[0-9]|%)")

@@ -562,8 +562,9 @@ def _digit_value(m: re.Match, num: str, amount: Decimal, pre: str | None,
     """The span and canonical value of one digit match, given its amount."""
     scale = m.group("scale")
     if scale is not None:
-        if scale == "m" and pre is None:
-            # "5m" without a currency is five metres ("$5m" is five million).
+        if scale == "m" and pre is None and m.group("csym") is None \
+                and m.group("ccode") is None and m.group("cword") is None:
+            # "5m" without a currency is five metres ("$5m", "30m euros" are millions).
             return (m.start(), m.end("scale"), "number", ("quantity", "m", _canon(amount)))
         amount *= _SCALE_SYMBOLS[scale]
     elif m.group("scalew") is not None:
