@@ -228,8 +228,8 @@ _HOURS = {Decimal(h): (("time", h % 12, 0), ("time", h % 12 + 12, 0)) for h in r
 _AT_HOUR = re.compile(r"(?i)\b(?:at|until|till|til|by|before|after|past)[ \u00a0]+"
                       r"(?:(?:like|about|around|roughly|approximately|almost|nearly)"
                       r"[ \u00a0]+)?$")
-#: A bare hour the day it holds follows, as a schedule's exception writes it (*closes at 10
-#: p.m. (11 on Friday)*, *9 on Sundays*).
+#: The day after a bare hour that holds on it, as a schedule's exception writes it (*closes at
+#: 10 p.m. (11 on Friday)*, *opens at 9 on Sundays*).
 _ON_DAY = re.compile(r"(?i)[ \u00a0]+on[ \u00a0]+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
                      r"|weekends?|weekdays?)\b")
 #: *Around* a bare hour that counts nothing (a clause ends after it: *the line was long around
