@@ -724,3 +724,17 @@ def test_millions_before_a_currency_word(text, found):
 ])
 def test_a_bare_hour_after_around_when_it_counts_nothing(text, others):
     assert find_mentions(text)[0].others == others
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # a price before "dozen": the dozen's price
+    ("a $16 dozen", [("$16", ("money", "USD", Decimal(16))), ("dozen", ("number", Decimal(12)))]),
+    ("2 dozen eggs", [("2 dozen", ("number", Decimal(24)))]),
+    # half of one percent
+    ("a half of one percent of GDP", [("half of one percent", ("percent", Decimal("0.5")))]),
+    ("half a per cent", [("half a per cent", ("percent", Decimal("0.5")))]),
+    # two decades joined by a hyphen
+    ("from the 50s-60s", [("the 50s", ("decade", 1950)), ("60s", ("decade", 1960))]),
+])
+def test_a_dozens_price_half_a_percent_and_a_range_of_decades(text, found):
+    assert [(m.text, m.value) for m in find_mentions(text)] == found

@@ -4755,3 +4755,35 @@ def test_millions_before_a_currency_word_and_a_bare_hour_after_around(context, r
     values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
     assert values and all(a.supported for a in values) is supported
 
+
+
+BAGEL_WEEK = json.dumps({"name": "Family Bagel Co.", "hours": {
+    "Tuesday": "6:30-14:0", "Wednesday": "6:30-14:0", "Thursday": "6:30-14:0",
+    "Friday": "6:30-14:0", "Saturday": "7:0-14:0", "Sunday": "7:0-14:0"},
+    "review_info": [{"review_text": "Dozen is $16 and they throw in a 13th. My dad's albums "
+                                    "of plate blocks from the 50s-60s."}]})
+
+
+@pytest.mark.parametrize(("context", "response", "supported"), [
+    # "starting at" after "until" makes the times after it opening times again
+    (BAGEL_WEEK, "It is open Tuesday through Sunday until 2 p.m., starting at 6:30 a.m. on "
+             "weekdays and 7 a.m. on weekends.", True),
+    (BAGEL_WEEK, "It is open Tuesday through Sunday until 2 p.m., starting at 6:30 a.m. on "
+             "weekdays and 8 a.m. on weekends.", False),
+    # a price before "dozen" is the dozen's price, not so many dozen dollars
+    (BAGEL_WEEK, "A $16 dozen comes with a free 13th.", True),
+    (BAGEL_WEEK, "A $18 dozen comes with a free 13th.", False),
+    # two decades joined by a hyphen are both decades
+    (BAGEL_WEEK, "He had albums of 1950s and '60s plate blocks.", True),
+    (BAGEL_WEEK, "He had albums of 1950s and '70s plate blocks.", False),
+    # half of one percent is 0.5 %
+    ("UK fishing only produces a half of one percent of GDP.",
+     "Fishing accounts for just 0.5% of GDP.", True),
+    ("UK fishing only produces a half of one percent of GDP.",
+     "Fishing accounts for just 1.5% of GDP.", False),
+])
+def test_opening_times_a_dozens_price_decades_and_half_a_percent(context, response,
+                                                                  supported):
+    r = evaltools.score("Write an overview of the business.", context, response)
+    values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
+    assert values and all(a.supported for a in values) is supported

@@ -119,8 +119,8 @@ _DECADE_WORD_RE = re.compile(
     r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
     r"(?P<low>" + "|".join(DECADE_WORDS) + r")(?![\w-])"
     r"|(?<![\w-])(?i:the)[ \u00a0]+(?:(?i:early|mid|late|mid-)[ \u00a0-]*)?"
-    r"(?P<dd>[3-9]0s)(?![\w'’])(?:[ \u00a0]+(?i:and|or|to|through)[ \u00a0]+"
-    r"(?P<dd2>[3-9]0s)(?![\w'’]))?")
+    r"(?P<dd>[3-9]0s)(?![\w'’])(?:(?:[ \u00a0]+(?i:and|or|to|through)[ \u00a0]+"
+    r"|[ \u00a0]*[-\u2013][ \u00a0]*)(?P<dd2>[3-9]0s)(?![\w'’]))?")
 
 #: "60s and 70s Fenders", "a 50s diner": a decade written bare, without "the" or an
 #: apostrophe; not an age ("in her 60s", "aged 70s", "over 60s": :data:`_AGE_BEFORE`).
@@ -326,7 +326,7 @@ def find_dates(text: str) -> list[Span]:
                       ("monthname", _MONTHS[m.group("mon").lower()])))
     if "ties" in lowered or "0s" in lowered:
         for m in _DECADE_WORD_RE.finditer(text):
-            if m.group("dd"):  # "the 30s and 40s": two decades, each its own mention
+            if m.group("dd"):  # "the 30s and 40s", "the 50s-60s": two decades, each its own
                 found.append((m.start(), m.end("dd"), "date",
                               ("decade", 1900 + int(m.group("dd")[:2]))))
                 if m.group("dd2"):

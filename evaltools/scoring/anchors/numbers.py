@@ -568,6 +568,10 @@ def _digit_value(m: re.Match, num: str, amount: Decimal, pre: str | None,
             return (m.start(), m.end("scale"), "number", ("quantity", "m", _canon(amount)))
         amount *= _SCALE_SYMBOLS[scale]
     elif m.group("scalew") is not None:
+        if prefix_currency is not None and m.group("scalew").lower() == "dozen":
+            # "a $16 dozen": the price of a dozen, not sixteen dozen dollars
+            return (m.start(), m.end("num"), "number", ("money", prefix_currency,
+                                                        _canon(amount)))
         amount *= _SCALE_WORDS.get(m.group("scalew").lower(), 12)  # or "dozen"
     if m.group("ord") is not None:
         if scale or m.group("scalew") or not num.isdigit() or m.group("neg"):
@@ -713,12 +717,15 @@ def _word_spans(text: str) -> list[Span]:
 _HALF_UNIT_ALT = _alternation(w for w, u in _WORD_TO_UNIT.items() if u in DURATIONS)
 _HALF_NUMBER = {**_SMALL, **_TEENS, **_TENS, "a": 1, "an": 1}
 # "a year and a half", "year-and-a-half", "two and a half hours", "half an hour", "a half
-# hour", "a half-hour wait"
+# hour", "a half-hour wait"; "a half of one percent", "half a per cent" (0.5 %)
 _HALF_RE = re.compile(
     f"(?i)\\b(?:(?:(?P<n>{'|'.join(_HALF_NUMBER)}|[0-9]{{1,3}})[ \u00a0-]+)?"
     f"(?:(?P<u1>{_HALF_UNIT_ALT})[ \u00a0-]+)?and[ \u00a0-]+a[ \u00a0-]+half"
     f"(?:[ \u00a0-]+(?P<u2>{_HALF_UNIT_ALT}))?"
-    f"|half(?:[ \u00a0-]+an?)?[ \u00a0-]+(?P<u3>{_HALF_UNIT_ALT}))(?![\\w])")
+    f"|half(?:[ \u00a0-]+an?)?[ \u00a0-]+(?P<u3>{_HALF_UNIT_ALT})"
+    f"|(?P<pct>half(?:[ \u00a0]+of)?[ \u00a0]+(?:an?|one|1)[ \u00a0]*"
+    f"(?:percent|per[ \u00a0]cent|%)))"
+    f"(?![\\w])")
 
 
 def _half_spans(text: str) -> list[Span]:
@@ -730,9 +737,14 @@ def _half_spans(text: str) -> list[Span]:
     >>> [t[s:e] for t in ("a half hour", "a roughly half-hour ceremony", "half the day")
     ...  for s, e, *_ in _half_spans(t)]
     ['half hour', 'half-hour']
+    >>> [v for *_, v in _half_spans("a half of one percent of GDP, half a per cent")]
+    [('percent', Decimal('0.5')), ('percent', Decimal('0.5'))]
     """
     out: list[Span] = []
     for m in _HALF_RE.finditer(text):
+        if m.group("pct"):  # "a half of one percent", "half a per cent": 0.5 %
+            out.append((m.start("pct"), m.end(), "number", ("percent", Decimal("0.5"))))
+            continue
         if m.group("u3"):
             out.append((m.start(), m.end(), "number",
                         ("quantity", _WORD_TO_UNIT[m.group("u3").lower()], Decimal("0.5"))))

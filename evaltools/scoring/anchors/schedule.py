@@ -286,7 +286,10 @@ _ONE_TIME_AFTER = re.compile(rf"^\s*,?\s*(until|till|after|before|at|by|past)\s+
                              re.IGNORECASE)
 _BARE_TIME = re.compile(rf"(?:,|\band)\s*({_TIME})\s*,?\s*(?:on\s+)?$", re.IGNORECASE)
 _CLOSING_WORD = re.compile(r"\b(?:until|till|clos(?:es|ing)\s+at)\b", re.IGNORECASE)
-_OPENING_WORD = re.compile(r"\b(?:from|opens?|opening)\b", re.IGNORECASE)
+#: Words that make the times after them opening times again (*until 2 p.m., starting at 6:30
+#: a.m. on weekdays and 7 a.m. on weekends*).
+_OPENING_WORD = re.compile(r"\b(?:from|opens?|opening|start(?:s|ing)?|begin(?:s|ning)?)\b",
+                           re.IGNORECASE)
 #: Before a one-sided time, what makes it the closing time: "until 7 PM", "closes at 9 PM".
 _CLOSING = re.compile(r"(?:\buntil|\btill|\bclos(?:es|ing)\s+at)\s*$", re.IGNORECASE)
 #: Between a day group and the hours after it: "Saturday, 9 AM-5 PM", "Saturday hours run
