@@ -4711,6 +4711,15 @@ def test_a_passages_site_named_as_a_claims_source_is_about_the_sources(response,
     assert bool(got) is bool(unsupported)
 
 
+BAGEL_WEEK = json.dumps({"name": "Family Bagel Co.", "hours": {
+    "Tuesday": "6:30-14:0", "Wednesday": "6:30-14:0", "Thursday": "6:30-14:0",
+    "Friday": "6:30-14:0", "Saturday": "7:0-14:0", "Sunday": "7:0-14:0"},
+    "review_info": [{"review_text": "Dozen is $16 and they throw in a 13th. My dad's albums "
+                                    "of plate blocks from the 50s-60s."}]})
+
+
+# the fifty-first round's readings of numbers and times, each with a supported and an
+# unsupported case
 @pytest.mark.parametrize(("context", "response", "supported"), [
     # a coin as a difference in price is its worth (*even a penny less*)
     ("Even a penny less may make a huge psychological difference.",
@@ -4729,15 +4738,6 @@ def test_a_passages_site_named_as_a_claims_source_is_about_the_sources(response,
      "It closes at 10 p.m. Thursday (11 on Friday).", True),
     ('{"name": "Slot Cars R Us", "hours": {"Thursday": "15:0-22:0", "Friday": "15:0-23:0"}}',
      "It closes at 10 p.m. Thursday (12 on Friday).", False),
-])
-def test_a_coins_difference_a_units_compound_and_an_hour_on_a_day(context, response,
-                                                                   supported):
-    r = evaltools.score("Write an overview of the business.", context, response)
-    values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
-    assert values and all(a.supported for a in values) is supported
-
-
-@pytest.mark.parametrize(("context", "response", "supported"), [
     # millions written with "m" before a currency word are money, not metres
     ("The fee was reported to be up to 30m euros (£23m).",
      "Real can buy him back for up to €30m.", True),
@@ -4748,23 +4748,6 @@ def test_a_coins_difference_a_units_compound_and_an_hour_on_a_day(context, respo
      'off early."}]}', "Reviewers note a long line around 11 a.m.", True),
     ('{"name": "Sharp Edge", "review_info": [{"review_text": "Line was long around 11, drop '
      'off early."}]}', "Reviewers note a long line around 1 p.m.", False),
-])
-def test_millions_before_a_currency_word_and_a_bare_hour_after_around(context, response,
-                                                                      supported):
-    r = evaltools.score("Write an overview of the business.", context, response)
-    values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
-    assert values and all(a.supported for a in values) is supported
-
-
-
-BAGEL_WEEK = json.dumps({"name": "Family Bagel Co.", "hours": {
-    "Tuesday": "6:30-14:0", "Wednesday": "6:30-14:0", "Thursday": "6:30-14:0",
-    "Friday": "6:30-14:0", "Saturday": "7:0-14:0", "Sunday": "7:0-14:0"},
-    "review_info": [{"review_text": "Dozen is $16 and they throw in a 13th. My dad's albums "
-                                    "of plate blocks from the 50s-60s."}]})
-
-
-@pytest.mark.parametrize(("context", "response", "supported"), [
     # "starting at" after "until" makes the times after it opening times again
     (BAGEL_WEEK, "It is open Tuesday through Sunday until 2 p.m., starting at 6:30 a.m. on "
              "weekdays and 7 a.m. on weekends.", True),
@@ -4782,8 +4765,7 @@ BAGEL_WEEK = json.dumps({"name": "Family Bagel Co.", "hours": {
     ("UK fishing only produces a half of one percent of GDP.",
      "Fishing accounts for just 1.5% of GDP.", False),
 ])
-def test_opening_times_a_dozens_price_decades_and_half_a_percent(context, response,
-                                                                  supported):
+def test_numbers_and_times_read_in_the_fifty_first_round(context, response, supported):
     r = evaltools.score("Write an overview of the business.", context, response)
     values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
     assert values and all(a.supported for a in values) is supported
