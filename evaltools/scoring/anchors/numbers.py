@@ -247,7 +247,7 @@ _FRACTION_ALT = ("halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|seventh
 # --- the two scanners ---------------------------------------------------------
 
 #: A unit joined by a hyphen to a word that is no measure of it names a thing, not an
-#: amount (*one day-house renter*, *a 2 hour-glass*): *3-day-old*, *10-minute-long* still
+#: amount (*one day-house renter*, *two day-use permits*): *3-day-old*, *10-minute-long* still
 #: measure.
 _COMPOUND_AFTER_UNIT = r"(?!(?:old|long|plus|ish|wide|high|deep|tall|thick|odd)\b)[^\W\d_]"
 _SYMBOL_CHARS = "$€£¥₹₩₽₺₱฿₪₴₫"
