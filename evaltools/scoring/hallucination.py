@@ -76,7 +76,7 @@ from evaltools.scoring.matcher import (
     zipf,
 )
 from evaltools.scoring.result import Anchor
-from evaltools.scoring.sources import inside, names_sources
+from evaltools.scoring.sources import inside, names_sources, opens_site
 
 
 @dataclass(frozen=True)
@@ -733,8 +733,7 @@ def _opens_site(run: Sequence, sites: frozenset[str]) -> bool:
     ...                                      [ws["NHL"]], [ws["Hockey"]])]
     [True, False, False, False]
     """
-    joined = "".join(w.key for w in run)
-    return len(joined) >= 5 and any(site.startswith(joined) for site in sites)
+    return opens_site("".join(w.key for w in run), sites)
 
 
 def absent_amenities(claim, context: ContextFeatures, amenities: frozenset[str],

@@ -535,20 +535,29 @@ _SITE_MENTION = re.compile(
     r"(?:[ \t]+(?=[\w'\u2019.&-]*[A-Z])[\w'\u2019.&-]++){0,3})"
     r"(?:[ \t]+" + _MENTION_KIND + r"\b)?")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019.&-])[a-z][\w-]*")
-_KIND_WORD = re.compile(_MENTION_KIND + r"\Z")
+_KIND_WORD = re.compile(_MENTION_KIND)
+
+
+def opens_site(key: str, sites: frozenset[str], shortest: int = 5) -> bool:
+    """Whether ``key`` (a name's words written as one, lower case) of ``shortest`` letters
+    or more opens the label of one of ``sites`` (*usahockey* of *usahockeyrulebook.com*).
+
+    >>> opens_site("usahockey", frozenset({"usahockeyrulebook"})), opens_site("usa", frozenset(
+    ...     {"usahockeyrulebook"})), opens_site("nbc", frozenset({"nbcnews"}), shortest=3)
+    (True, False, True)
+    """
+    return len(key) >= shortest and any(s.startswith(key) for s in sites)
 
 
 def _names_site(words: Sequence[str], sites: frozenset[str], kind: bool) -> bool:
     """Whether ``words`` name one of ``sites`` (:func:`_is_site`), or as its plural label
-    (*physics forum* of *physicsforums.com*), or open its label: five letters or more
-    (*Scripps Research* of *scrippsresearchlajolla.com*), or an acronym of three before a
-    kind word (*the NBC piece* of *nbcnews.com*)."""
+    (*physics forum* of *physicsforums.com*), or open its label (:func:`opens_site`: *Scripps
+    Research* of *scrippsresearchlajolla.com*; an acronym of three before a kind word, *the
+    NBC piece* of *nbcnews.com*)."""
     name = " ".join(words)
     key = _squeeze(name)
-    if _is_site(name, sites) or key + "s" in sites:
-        return True
-    short = kind and len(key) >= 3 and name.isupper()
-    return (len(key) >= 5 or short) and any(s.startswith(key) for s in sites)
+    return (_is_site(name, sites) or key + "s" in sites
+            or opens_site(key, sites, shortest=3 if kind and name.isupper() else 5))
 
 
 def site_mentions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ...]:
@@ -584,7 +593,7 @@ def site_mentions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ..
     for i in range(len(words)):
         for n in (3, 2, 1):  # lower-case, before a kind word: "a physics forum post"
             run = words[i:i + n + 1]
-            if len(run) == n + 1 and _KIND_WORD.match(text[slice(*run[-1])]) \
+            if len(run) == n + 1 and _KIND_WORD.fullmatch(text[slice(*run[-1])]) \
                     and all(text[a[1]:b[0]].isspace() for a, b in itertools.pairwise(run)) \
                     and _names_site([text[a:b] for a, b in run[:-1]], sites, True):
                 out.append((run[0][0], run[-1][1]))

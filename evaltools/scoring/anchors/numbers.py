@@ -545,25 +545,24 @@ def _digit_span(m: re.Match, text: str, convention: list, out: list) -> None:
     if m.group("neg"):
         amount = -amount
         other = -other if other is not None else None
-    value = _digit_value(m, num, amount, pre, prefix_currency)
+    value = _digit_value(m, num, amount, prefix_currency)
     if value is None:
         return
     start, end, kind, val = value
     others: tuple = ()
     if other is not None:
-        alt = _digit_value(m, num, other, pre, prefix_currency)
+        alt = _digit_value(m, num, other, prefix_currency)
         if alt is not None and alt[3] != val:
             others = (alt[3],)
     out.append((start, end, kind, val, others))
 
 
-def _digit_value(m: re.Match, num: str, amount: Decimal, pre: str | None,
+def _digit_value(m: re.Match, num: str, amount: Decimal,
                  prefix_currency: str | None) -> Span | None:
     """The span and canonical value of one digit match, given its amount."""
     scale = m.group("scale")
     if scale is not None:
-        if scale == "m" and pre is None and m.group("csym") is None \
-                and m.group("ccode") is None and m.group("cword") is None:
+        if scale == "m" and _money_currency(m) is None:
             # "5m" without a currency is five metres ("$5m", "30m euros" are millions).
             return (m.start(), m.end("scale"), "number", ("quantity", "m", _canon(amount)))
         amount *= _SCALE_SYMBOLS[scale]
