@@ -1,5 +1,6 @@
 """The reader and the word matcher: one supported and one unsupported pair per rule."""
 
+import dataclasses
 import json
 
 import pytest
@@ -70,6 +71,42 @@ def test_initials_need_capitalised_content_words(nlp):
     (us,) = [w for w in words_of(nlp("The US agreed.")) if w.text == "US"]
     assert index.locate(us) == (7,)  # "United", the 8th word; not "used", the 4th
     assert index.expansions("us") == (7,) and index.expansions("tu") == ()
+
+
+def test_an_index_answers_a_word_as_written_whatever_was_asked_before(nlp):
+    # one context's index serves every response about it; "usa" in lower case is no code,
+    # "USA" is the United States, so asking the one first must not answer the other
+    text = "It first developed in the united states. We paid out fast."
+    (lower,) = [w for w in words_of(nlp("made in the usa")) if w.key == "usa"]
+    (upper,) = [w for w in words_of(nlp("made in the USA")) if w.key == "usa"]
+    assert lower.forms == upper.forms  # the same key: only the writing tells them apart
+    fresh = SentenceIndex(nlp(text))
+    assert fresh.code_positions(upper) == (5,) and fresh.find(upper) == frozenset({0})
+    shared = SentenceIndex(nlp(text))
+    assert shared.code_positions(lower) == () and shared.find(lower) == frozenset()
+    assert shared.code_positions(upper) == (5,) and shared.find(upper) == frozenset({0})
+    # a noun is also found where the phrasal verb it is written from stands ("paid out"
+    # for "payout", positions 8 and 9); a verb of the same key is not
+    (noun,) = [w for w in words_of(nlp("The payout was fast.")) if w.key == "payout"]
+    verb = dataclasses.replace(noun, pos="VERB")
+    shared = SentenceIndex(nlp(text))
+    assert shared.derived_positions(verb) == ()
+    assert shared.derived_positions(noun) == (8, 9)
+    assert SentenceIndex(nlp(text)).derived_positions(noun) == (8, 9)
+
+
+def test_a_score_does_not_depend_on_what_was_scored_before():
+    from evaltools.scoring.scorer import ResponseScorer
+
+    context = ("the scope of the role varies widely across the world, having originally "
+               "developed as a paraprofession in the united states during the 1970s.")
+    query, response = "true, not in yours?", "It was developed in the USA."
+    alone = ResponseScorer().score(query, context, response).to_dict()
+    after = ResponseScorer()
+    after.score(query, context, "it is developed in the usa")
+    assert after.score(query, context, response).to_dict() == alone
+    assert [a["supported"] for a in alone["anchors"]] == [True]
+    assert alone["unsupported_spans"] == []
 
 
 def test_acronym_and_clitic_tokens(nlp):

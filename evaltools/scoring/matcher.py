@@ -1132,18 +1132,21 @@ class SentenceIndex:
         ...     words_of(nlp("Massachusetts"))[0]))
         True
         """
-        memo = ("codes", word.forms)
+        acronym = is_acronym(word.text)
+        capitalised = word.text[:1].isupper()  # "New Jersey" for NJ; not "new" for NY
+        # what the answer depends on besides the forms: "USA" finds "United States", "usa"
+        # does not, so one written form's answer is not another's
+        memo = ("codes", word.forms, acronym, capitalised)
         if memo in self._memo:
             return self._memo[memo]
         names, codes, parts = _codes()
         found: set[int] = set()
-        if is_acronym(word.text):
+        if acronym:
             for name in names.get(word.key, ()):
                 for j in self.positions(name[0]):
                     if all(j + i < len(self._keys) and self._keys[j + i] == w
                            for i, w in enumerate(name[1:], start=1)):
                         found.add(j)
-        capitalised = word.text[:1].isupper()  # "New Jersey" for NJ; not "new" for NY
         for key in word.forms:
             for code in (*codes.get(key, ()), *(parts.get(key, ()) if capitalised else ())):
                 for j in self.positions(code):
@@ -1259,7 +1262,9 @@ class SentenceIndex:
 
     def find(self, word: Word) -> frozenset[int]:
         """Sentences holding ``word`` (see :meth:`locate`)."""
-        memo = ("find", word.forms, word.parts)
+        # locate reads the word as written (a capital, an acronym, a compound's parts) and
+        # its part of speech, so those are in the key with its forms
+        memo = ("find", word.forms, word.parts, word.text, word.pos)
         if memo not in self._memo:
             self._memo[memo] = frozenset(self._word_sent[j] for j in self.locate(word))
         return self._memo[memo]
@@ -1271,7 +1276,7 @@ class SentenceIndex:
         ``birth`` for ``born``, ``location`` for ``located``, ``composer`` for ``compose``,
         ``alterations`` for ``altering``.
         """
-        memo = ("derived", word.forms)
+        memo = ("derived", word.forms, word.pos in ("NOUN", "ADJ"))
         if memo in self._memo:
             return self._memo[memo]
         found: set[int] = set()
