@@ -48,6 +48,7 @@ from evaltools.scoring.anchors.mentions import (
     find_support,
     supports,
 )
+from evaltools.scoring.anchors.opposites import opposite_conflicts
 from evaltools.scoring.anchors.own_counts import OWN_LIST
 from evaltools.scoring.anchors.quantifiers import quantifier_conflicts
 from evaltools.scoring.anchors.schedule import (
@@ -1263,8 +1264,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                               contradiction=s.contradiction, absent=absent, terms=terms))
     # a quantifier stronger than the context sentence's that says the same thing ("every
     # jurisdiction" where it says "in most jurisdictions"): the claim holding it, or else
-    # its sentence, goes past the context
-    for q in quantifier_conflicts(response.units, context.index.sentences):
+    # its sentence, goes past the context; a word whose opposite that sentence says ("made
+    # filing harder" where it says "easier"): the claim, or else its sentence, contradicts it
+    turned = [(q, "generalised") for q in quantifier_conflicts(
+        response.units, context.index.sentences)] + [(o, "opposite") for o in opposite_conflicts(
+            response.units, context.index.sentences)]
+    for q, kind in turned:
         lo, hi = _sentence_at(response, q.start, q.end)
         if about_sources(q.start) or response.text[lo:hi].endswith("?"):
             continue  # a question claims nothing ("did they always rescue dogs?")
@@ -1274,12 +1279,12 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
         if k is None:
             anchors.append(Anchor("claim", response.text[lo:hi], lo, hi, False, evidence,
                                   q.evidence_start, q.evidence_end, note=q.note,
-                                  contradiction="generalised"))
+                                  contradiction=kind))
         elif anchors[k].counted and anchors[k].contradiction is None:
             anchors[k] = dataclasses.replace(
                 anchors[k], supported=False, evidence=evidence,
                 evidence_start=q.evidence_start, evidence_end=q.evidence_end,
-                note=f"{anchors[k].note}; {q.note}", contradiction="generalised")
+                note=f"{anchors[k].note}; {q.note}", contradiction=kind)
     for start, end, said in unstated:  # one no claim holds ("pork, slow-smoked over pecan")
         if not any(a.kind == "claim" and a.start <= start < a.end for a in anchors):
             lo, hi = _sentence_at(response, start, end)
