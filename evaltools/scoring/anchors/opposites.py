@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaltools.scoring.anchors.quantifiers import QUANTIFIER_RANK, _sentence_keys, _Text
+from evaltools.scoring.anchors.quantifiers import QUANTIFIER_RANK, TextWords, sentence_keys
 from evaltools.scoring.matcher import SentenceIndex, Word, opposites
 
 #: Comparatives and their plain forms that the opposites' lexicon leaves out: amounts
@@ -41,7 +41,7 @@ GRADED: dict[str, tuple[str, ...]] = {
     "good": ("bad", "poor"), "better": ("worse",), "bad": ("good",), "worse": ("better",),
     "poor": ("good",), "hard": ("easy",), "harder": ("easier",), "easy": ("hard", "difficult"),
     "easier": ("harder",), "difficult": ("easy",), "cheap": ("expensive",),
-    "cheaper": ("dearer",), "expensive": ("cheap", "inexpensive"),
+    "expensive": ("cheap", "inexpensive"),
 }
 
 #: Words of times, order, direction and age: the schedule, dates and numbers read them,
@@ -115,7 +115,9 @@ def _grade(written: str) -> str:
     return ""
 
 
-def _negated(words: _Text, i: int) -> bool:
+def _negated(words: TextWords, i: int) -> bool:
+    """Whether a negator (:data:`_NEGATORS`) stands within :data:`NEGATION_REACH` words
+    before ``i`` in its sentence."""
     return any(words.text(p) in _NEGATORS
                for p in range(max(0, i - NEGATION_REACH), i) if words.sent(p) == words.sent(i))
 
@@ -163,8 +165,8 @@ def opposite_conflicts(words: Sequence[Word],
     """
     if not words or index.size == 0:
         return ()
-    resp = _Text.of_words(words)
-    ctx: _Text | None = None
+    resp = TextWords.of_words(words)
+    ctx: TextWords | None = None
     found: list[OppositeConflict] = []
     for i, word in enumerate(words):
         written = resp.text(i)
@@ -175,14 +177,14 @@ def opposite_conflicts(words: Sequence[Word],
         if not keys or not any(k in index for k in keys) or _negated(resp, i):
             continue
         if ctx is None:
-            ctx = _Text.of_index(index)
+            ctx = TextWords.of_index(index)
         conflict = _opposite_conflict(resp, ctx, index, words, i, keys)
         if conflict is not None:
             found.append(conflict)
     return tuple(found)
 
 
-def _opposite_conflict(resp: _Text, ctx: _Text, index: SentenceIndex, words: Sequence[Word],
+def _opposite_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex, words: Sequence[Word],
                        i: int, keys: frozenset[str]) -> OppositeConflict | None:
     word = words[i]
     own = {*word.forms, resp.text(i)}
@@ -197,7 +199,7 @@ def _opposite_conflict(resp: _Text, ctx: _Text, index: SentenceIndex, words: Seq
     if need < MIN_SHARED or len(near) < MIN_SHARED:
         return None
     own_sentences = {s for k in own for s in index.sentences(k)}
-    if any(len(local & _sentence_keys(index, s)) >= need for s in own_sentences):
+    if any(len(local & sentence_keys(index, s)) >= need for s in own_sentences):
         return None  # a sentence says it as the response does
     kind = _CLASS.get(word.pos)
     grade = _grade(resp.text(i))
@@ -212,7 +214,7 @@ def _opposite_conflict(resp: _Text, ctx: _Text, index: SentenceIndex, words: Seq
                     or (_CLASS.get(ctx.pos(p)) != kind and said not in GRADED)
                     or _converse(compared, ctx, index, p)):
                 continue
-            keys_there = _sentence_keys(index, s)
+            keys_there = sentence_keys(index, s)
             shared = len(local & keys_there)
             if shared >= need and not (near - keys_there) and (best is None or shared > best[0]):
                 best = (shared, s, said)
@@ -222,7 +224,7 @@ def _opposite_conflict(resp: _Text, ctx: _Text, index: SentenceIndex, words: Seq
     return OppositeConflict(word.start, word.end, word.text, best[2], lo, hi)
 
 
-def _before_number(words: _Text, i: int) -> bool:
+def _before_number(words: TextWords, i: int) -> bool:
     """Whether a number follows within :data:`NUMBER_REACH` words in the sentence (*less
     than 10*, *as low as 35*)."""
     return any(words.sent(p) == words.sent(i) and (words.text(p)[:1].isdigit()
@@ -230,7 +232,7 @@ def _before_number(words: _Text, i: int) -> bool:
                for p in range(i + 1, min(words.size, i + NUMBER_REACH + 1)))
 
 
-def _compared(words: _Text, i: int) -> frozenset[str]:
+def _compared(words: TextWords, i: int) -> frozenset[str]:
     """What the word at ``i`` compares with: the content words of the three after a *than*
     within :data:`AROUND` words after it, less those of the sentence before it (*a runner's
     heart needs fewer beats than an idle heart* -> *idle*)."""
@@ -243,7 +245,7 @@ def _compared(words: _Text, i: int) -> frozenset[str]:
                      if words.sent(p) == words.sent(i) and words.content(p)) - before
 
 
-def _converse(compared: frozenset[str], ctx: _Text, index: SentenceIndex, p: int) -> bool:
+def _converse(compared: frozenset[str], ctx: TextWords, index: SentenceIndex, p: int) -> bool:
     """Whether the context sentence at ``p`` makes the other side of the response's
     comparison: what the response compares with stands before the opposite there, not after
     its *than* (*a runner's heart needs fewer beats than an idle one's* is *an idle heart

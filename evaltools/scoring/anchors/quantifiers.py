@@ -91,7 +91,7 @@ class QuantifierConflict:
         return f"the context says '{self.said}' where it says '{self.word}'"
 
 
-def _rank(words: _Text, i: int) -> float | None:
+def _rank(words: TextWords, i: int) -> float | None:
     """The strength of the quantifier at ``i`` (:data:`QUANTIFIER_RANK`), or None when the
     word there is none (a superlative *most*, an idiom, a count, a negated one)."""
     word = words.text(i)
@@ -120,7 +120,7 @@ def _rank(words: _Text, i: int) -> float | None:
     return rank
 
 
-class _Text:
+class TextWords:
     """One text's words by position: folded forms, keys, parts of speech, content flags
     and sentences, read from a response's :class:`~evaltools.scoring.matcher.Word` list or,
     word by word as asked, from a context's
@@ -133,14 +133,14 @@ class _Text:
             size, text, key, pos, content, sent)
 
     @classmethod
-    def of_words(cls, words: Sequence[Word]) -> _Text:
+    def of_words(cls, words: Sequence[Word]) -> TextWords:
         texts = [w.text.lower() for w in words]
         content = [w.content and not w.num for w in words]
         return cls(len(words), texts.__getitem__, lambda p: words[p].key,
                    lambda p: words[p].pos, content.__getitem__, lambda p: words[p].sent)
 
     @classmethod
-    def of_index(cls, index: SentenceIndex) -> _Text:
+    def of_index(cls, index: SentenceIndex) -> TextWords:
         return cls(index.size, index.folded_at, index.key_at, index.pos_at,
                    lambda p: index.is_content(p) and not index.folded_at(p)[:1].isdigit(),
                    index.sentence_of)
@@ -155,7 +155,8 @@ class _Text:
                      if self.sent(p) == self.sent(i) and self.content(p)), None)
 
 
-def _sentence_keys(index: SentenceIndex, s: int) -> frozenset[str]:
+def sentence_keys(index: SentenceIndex, s: int) -> frozenset[str]:
+    """The keys of sentence ``s`` of ``index``."""
     return frozenset(index.key_at(p) for p in index.sentence_positions(s))
 
 
@@ -187,15 +188,15 @@ def quantifier_conflicts(words: Sequence[Word],
     """
     if not words or index.size == 0:
         return ()
-    resp = _Text.of_words(words)
-    ctx: _Text | None = None
+    resp = TextWords.of_words(words)
+    ctx: TextWords | None = None
     found: list[QuantifierConflict] = []
     for i in range(resp.size):
         text = resp.text(i)
         if text not in QUANTIFIER_RANK:
             continue
         if ctx is None:
-            ctx = _Text.of_index(index)
+            ctx = TextWords.of_index(index)
         conflict = _quantifier_conflict(resp, ctx, index, words, i)
         if conflict is not None:
             found.append(conflict)
@@ -208,13 +209,13 @@ def _conflict(words: Sequence[Word], i: int, said: str, index: SentenceIndex,
     return QuantifierConflict(words[i].start, words[i].end, words[i].text, said, lo, hi)
 
 
-def _written(words: _Text, i: int, rank: float) -> str:
+def _written(words: TextWords, i: int, rank: float) -> str:
     """The quantifier at ``i`` as the note names it: with its softener (*almost all*, *vast
     majority*) when that made its rank."""
     return f"{words.text(i - 1)} {words.text(i)}" if rank == 3.5 else words.text(i)
 
 
-def _quantifier_conflict(resp: _Text, ctx: _Text, index: SentenceIndex,
+def _quantifier_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex,
                          words: Sequence[Word], i: int) -> QuantifierConflict | None:
     rank = _rank(resp, i)
     if rank is None or (rank < 3.5 and resp.text(i) not in _READ_BELOW_ALL):
@@ -230,7 +231,7 @@ def _quantifier_conflict(resp: _Text, ctx: _Text, index: SentenceIndex,
     need = min(SHARED_WORDS, len(local))
     best: tuple[int, float, str, int] | None = None  # shared words, rank, word, sentence
     for s in sorted({ctx.sent(p) for p in index.positions(resp.key(head))}):
-        shared = len(local & _sentence_keys(index, s))
+        shared = len(local & sentence_keys(index, s))
         if shared < need:
             continue
         heads = [p for p in index.sentence_positions(s) if ctx.key(p) == resp.key(head)]
