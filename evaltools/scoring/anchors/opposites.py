@@ -29,9 +29,14 @@ beginning*). A question claims nothing: scoring leaves out an opposite in a sent
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from evaltools.scoring.anchors.quantifiers import QUANTIFIER_RANK, TextWords, sentence_keys
+from evaltools.scoring.anchors.quantifiers import QUANTIFIER_RANK
+from evaltools.scoring.anchors.sentence_words import (
+    AROUND,
+    TextWords,
+    WordConflict,
+    sentence_keys,
+)
 from evaltools.scoring.matcher import SentenceIndex, Word, opposites
 
 #: Comparatives and their plain forms that the opposites' lexicon leaves out: amounts
@@ -76,34 +81,17 @@ NEGATION_REACH = 8
 #: A number this many words after a word makes it part of a value (*less than 10 km*).
 NUMBER_REACH = 3
 
-#: Content words around the word (within :data:`AROUND` words in its sentence) that the
+#: Content words around the word (within
+#: :data:`~evaltools.scoring.anchors.sentence_words.AROUND` words in its sentence) that the
 #: context sentence must share: at least this many, fewer when the response has fewer, never
 #: fewer than :data:`MIN_SHARED`.
 SHARED_WORDS = 3
 MIN_SHARED = 2
-AROUND = 8
 #: Every content word this near the word (at least :data:`MIN_SHARED` of them) must be in
 #: the context sentence: the response says the context's words with one turned, not another
 #: side of them (*we pay more attention to the beginning* against *we pay less attention to
 #: the end*).
 NEAR = 4
-
-
-@dataclass(frozen=True)
-class OppositeConflict:
-    """A word of the response (``start``/``end``, ``word``) whose opposite (``said``) the
-    context sentence at ``evidence_start``/``evidence_end`` says of the same thing."""
-
-    start: int
-    end: int
-    word: str
-    said: str
-    evidence_start: int
-    evidence_end: int
-
-    @property
-    def note(self) -> str:
-        return f"the context says '{self.said}' where it says '{self.word}'"
 
 
 def _grade(written: str) -> str:
@@ -137,7 +125,7 @@ def opposite_keys(word: Word) -> frozenset[str]:
 
 
 def opposite_conflicts(words: Sequence[Word],
-                       index: SentenceIndex) -> tuple[OppositeConflict, ...]:
+                       index: SentenceIndex) -> tuple[WordConflict, ...]:
     """The response's words whose opposite the context sentence saying the same thing holds
     (the module's docstring has the rules), in order.
 
@@ -167,7 +155,7 @@ def opposite_conflicts(words: Sequence[Word],
         return ()
     resp = TextWords.of_words(words)
     ctx: TextWords | None = None
-    found: list[OppositeConflict] = []
+    found: list[WordConflict] = []
     for i, word in enumerate(words):
         written = resp.text(i)
         if (word.num or written in NOT_READ or word.key in NOT_READ
@@ -185,7 +173,7 @@ def opposite_conflicts(words: Sequence[Word],
 
 
 def _opposite_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex, words: Sequence[Word],
-                       i: int, keys: frozenset[str]) -> OppositeConflict | None:
+                       i: int, keys: frozenset[str]) -> WordConflict | None:
     word = words[i]
     own = {*word.forms, resp.text(i)}
     mine = [p for p in range(resp.size) if resp.sent(p) == resp.sent(i)]
@@ -221,7 +209,7 @@ def _opposite_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex, wo
     if best is None:
         return None
     lo, hi = index.spans[best[1]]
-    return OppositeConflict(word.start, word.end, word.text, best[2], lo, hi)
+    return WordConflict(word.start, word.end, word.text, best[2], lo, hi)
 
 
 def _before_number(words: TextWords, i: int) -> bool:

@@ -27,8 +27,12 @@ question claims nothing: scoring leaves out a quantifier in a sentence that asks
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from evaltools.scoring.anchors.sentence_words import (
+    TextWords,
+    WordConflict,
+    sentence_keys,
+)
 from evaltools.scoring.matcher import SentenceIndex, Word
 
 #: Quantifiers by strength: 1 some, 2 many, 3 most, 4 all. *Nearly all*, *the vast
@@ -65,30 +69,12 @@ _ALL_IDIOM_AFTER = frozenset({"but", "along", "in"})
 #: Words that negate a quantifier right before it (*not all*, *never always*).
 _NEGATORS = frozenset({"not", "n't", "no", "nor", "never"})
 
-#: Content words around the quantifier (within :data:`AROUND` words in its sentence) that
-#: the context sentence must share, at least this many (fewer when the response has fewer).
+#: Content words around the quantifier (within
+#: :data:`~evaltools.scoring.anchors.sentence_words.AROUND` words in its sentence) that the
+#: context sentence must share, at least this many (fewer when the response has fewer).
 SHARED_WORDS = 3
-AROUND = 8
 #: Words between a context sentence's quantifier and the word the response quantifies.
 QUANTIFIER_REACH = 8
-
-
-@dataclass(frozen=True)
-class QuantifierConflict:
-    """A quantifier of the response (``start``/``end``, ``word``) stronger than the one
-    (``said``) of the context sentence at ``evidence_start``/``evidence_end`` that says the
-    same thing."""
-
-    start: int
-    end: int
-    word: str
-    said: str
-    evidence_start: int
-    evidence_end: int
-
-    @property
-    def note(self) -> str:
-        return f"the context says '{self.said}' where it says '{self.word}'"
 
 
 def _rank(words: TextWords, i: int) -> float | None:
@@ -120,48 +106,8 @@ def _rank(words: TextWords, i: int) -> float | None:
     return rank
 
 
-class TextWords:
-    """One text's words by position: folded forms, keys, parts of speech, content flags
-    and sentences, read from a response's :class:`~evaltools.scoring.matcher.Word` list or,
-    word by word as asked, from a context's
-    :class:`~evaltools.scoring.matcher.SentenceIndex` (a long context is not copied)."""
-
-    __slots__ = ("content", "key", "pos", "sent", "size", "text")
-
-    def __init__(self, size, text, key, pos, content, sent):
-        self.size, self.text, self.key, self.pos, self.content, self.sent = (
-            size, text, key, pos, content, sent)
-
-    @classmethod
-    def of_words(cls, words: Sequence[Word]) -> TextWords:
-        texts = [w.text.lower() for w in words]
-        content = [w.content and not w.num for w in words]
-        return cls(len(words), texts.__getitem__, lambda p: words[p].key,
-                   lambda p: words[p].pos, content.__getitem__, lambda p: words[p].sent)
-
-    @classmethod
-    def of_index(cls, index: SentenceIndex) -> TextWords:
-        return cls(index.size, index.folded_at, index.key_at, index.pos_at,
-                   lambda p: index.is_content(p) and not index.folded_at(p)[:1].isdigit(),
-                   index.sentence_of)
-
-    def around(self, i: int, reach: int = AROUND) -> set[str]:
-        """Keys of the content words within ``reach`` words of ``i`` in its sentence."""
-        return {self.key(p) for p in range(max(0, i - reach), min(self.size, i + reach + 1))
-                if p != i and self.sent(p) == self.sent(i) and self.content(p)}
-
-    def next_content(self, i: int, reach: int) -> int | None:
-        return next((p for p in range(i + 1, min(self.size, i + reach + 1))
-                     if self.sent(p) == self.sent(i) and self.content(p)), None)
-
-
-def sentence_keys(index: SentenceIndex, s: int) -> frozenset[str]:
-    """The keys of sentence ``s`` of ``index``."""
-    return frozenset(index.key_at(p) for p in index.sentence_positions(s))
-
-
 def quantifier_conflicts(words: Sequence[Word],
-                         index: SentenceIndex) -> tuple[QuantifierConflict, ...]:
+                         index: SentenceIndex) -> tuple[WordConflict, ...]:
     """The response's quantifiers that go past the context sentence saying the same thing
     (the module's docstring has the rules), in order.
 
@@ -190,7 +136,7 @@ def quantifier_conflicts(words: Sequence[Word],
         return ()
     resp = TextWords.of_words(words)
     ctx: TextWords | None = None
-    found: list[QuantifierConflict] = []
+    found: list[WordConflict] = []
     for i in range(resp.size):
         text = resp.text(i)
         if text not in QUANTIFIER_RANK:
@@ -204,9 +150,9 @@ def quantifier_conflicts(words: Sequence[Word],
 
 
 def _conflict(words: Sequence[Word], i: int, said: str, index: SentenceIndex,
-              s: int) -> QuantifierConflict:
+              s: int) -> WordConflict:
     lo, hi = index.spans[s]
-    return QuantifierConflict(words[i].start, words[i].end, words[i].text, said, lo, hi)
+    return WordConflict(words[i].start, words[i].end, words[i].text, said, lo, hi)
 
 
 def _written(words: TextWords, i: int, rank: float) -> str:
@@ -216,7 +162,7 @@ def _written(words: TextWords, i: int, rank: float) -> str:
 
 
 def _quantifier_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex,
-                         words: Sequence[Word], i: int) -> QuantifierConflict | None:
+                         words: Sequence[Word], i: int) -> WordConflict | None:
     rank = _rank(resp, i)
     if rank is None or (rank < 3.5 and resp.text(i) not in _READ_BELOW_ALL):
         return None
