@@ -9,7 +9,8 @@ For the written probe's batches (``benchmarks/probe.py`` builds them from
 
 - per task and kind of edit, the hallucinated twins and the share of them given FAIL; the
   kind is the opening of the twin's ``edit`` field (*Invented detail*, *Invented sentence*,
-  *Subtle conflict*, *Contradiction*, as the briefs ask; any other opening is ``other``);
+  *Subtle conflict*, *Contradiction*, *Wrong value*, *Swapped entities*, *Misattribution*,
+  *Unsupported generalisation*, as the briefs ask; any other opening is ``other``);
 - per label, the outputs with an unsupported claim that the context contradicts by polarity
   (the anchor's ``contradiction`` is ``negation``) or by an opposite word (``opposite``), and
   how many of those are given FAIL;
@@ -21,6 +22,9 @@ For the written probe's batches (``benchmarks/probe.py`` builds them from
   them, per task, the AUROC of the probability over all the task's outputs. A pair ranked
   right with a pooled AUROC far below it says that the edit is seen but that faithful outputs
   differ among themselves by more than an edit moves one;
+- per task and kind of edit, the share of twins whose scoring has an unsupported, counted
+  anchor whose text none of its original's unsupported anchors has (the edit is found as an
+  anchor, whatever the verdict: :func:`found_table`);
 - per task, character precision, recall and F1 of the spans each output reports as
   hallucinated, against the characters each twin's edit wrote (``probe.gold_spans``; a
   faithful output's gold is empty, so its reported spans count against precision),
@@ -52,7 +56,8 @@ from evaltools.scoring.probability import load_calibration  # noqa: E402
 from evaltools.scoring.restore import score_labelled  # noqa: E402
 
 #: The kinds of edit the probe's briefs ask for, as their ``edit`` fields open.
-EDIT_KINDS = ("Invented detail", "Invented sentence", "Subtle conflict", "Contradiction")
+EDIT_KINDS = ("Invented detail", "Invented sentence", "Subtle conflict", "Contradiction",
+              "Wrong value", "Swapped entities", "Misattribution", "Unsupported generalisation")
 #: Contradictions a claim's support reads from the context's own words.
 POLARITY = ("negation", "opposite")
 #: A twin whose probability differs from its original's by less than this is a tie.
@@ -132,6 +137,40 @@ def twin_table(rows: list[dict], kinds: dict[str, str]) -> list[str]:
     return out
 
 
+def unsupported_texts(anchors) -> frozenset[str]:
+    """The texts of a response's unsupported, counted anchors.
+
+    >>> sorted(unsupported_texts([{"text": "$45", "supported": False},
+    ...     {"text": "a lamp", "supported": True},
+    ...     {"text": "as the query says", "supported": False, "counted": False}]))
+    ['$45']
+    """
+    return frozenset(a["text"] for a in anchors
+                     if not a.get("supported") and a.get("counted", True))
+
+
+def found_table(rows: list[dict], kinds: dict[str, str]) -> list[str]:
+    """The markdown lines of the found table (module docstring) from scored rows holding
+    ``id``, ``task``, ``label`` and ``unsupported`` (:func:`unsupported_texts`); ``kinds``
+    maps a twin's id to its kind of edit."""
+    by_id = {str(r["id"]): r for r in rows}
+    found: dict[tuple[str, str], list[bool]] = collections.defaultdict(list)
+    for r in rows:
+        original = by_id.get(str(r["id"])[:-2]) if str(r["id"]).endswith("_h") else None
+        if int(r["label"]) != 1 or original is None or int(original["label"]) != 0:
+            continue
+        new = bool(r["unsupported"] - original["unsupported"])
+        for kind in (kinds.get(str(r["id"]), "other"), "all"):
+            found[(r["task"], kind)].append(new)
+    out = ["| task | kind of edit | pairs | twin has a new unsupported anchor |",
+           "|---|---|---:|---:|"]
+    order = (*EDIT_KINDS, "other", "all")
+    for task, kind in sorted(found, key=lambda k: (k[0], order.index(k[1]))):
+        got = found[(task, kind)]
+        out.append(f"| {task} | {kind} | {len(got)} | {sum(got) / len(got):.1%} |")
+    return out
+
+
 def span_table(rows: list[dict]) -> list[str]:
     """The markdown lines of the span table (module docstring) from scored rows holding
     ``id``, ``task``, ``label``, ``response``, ``context`` and ``unsupported_spans``."""
@@ -184,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
                                                        "context", "unsupported_spans")})
             if p is not None:
                 scored.append({"id": row["id"], "task": row.get("task", "-"),
-                               "label": row["label"], "verdict": row["verdict"], "p": p})
+                               "label": row["label"], "verdict": row["verdict"], "p": p,
+                               "unsupported": unsupported_texts(row["anchors"])})
             label = int(row["label"])
             for kind in polarity_kinds(row["anchors"]):
                 polar[(kind, label, fail)] += 1
@@ -205,7 +245,10 @@ def main(argv: list[str] | None = None) -> int:
                  f"({polar[(kind, y, True)]})" for y in (0, 1)]
         print(f"| {kind} | {cells[0]} | {cells[1]} |")
     print()
-    print("\n".join(twin_table(scored, {i: edit_kind(e) for i, e in edits.items()})))
+    kinds = {i: edit_kind(e) for i, e in edits.items()}
+    print("\n".join(twin_table(scored, kinds)))
+    print()
+    print("\n".join(found_table(scored, kinds)))
     print()
     print("\n".join(span_table(spans)))
     return 0

@@ -98,3 +98,26 @@ def test_span_table_measures_reported_spans_against_each_twins_edit():
     # absent-word runs: "daily" in both (5 + 5) and "10" (2): P 2/12
     assert lines[2].endswith("| P 0.167 R 1.000 F1 0.286 |")
     assert lines[3].startswith("| all | 2 |")
+
+
+def test_found_table_by_hand():
+    bench = load("probe_misses")
+    rows = [
+        # the twin's "$45" is an unsupported anchor its original lacks: found
+        {"id": "a", "task": "qa", "label": 0, "unsupported": frozenset()},
+        {"id": "a_h", "task": "qa", "label": 1, "unsupported": frozenset({"$45"})},
+        # the twin's only unsupported anchor is its original's too: not found
+        {"id": "b", "task": "qa", "label": 0, "unsupported": frozenset({"a sauna"})},
+        {"id": "b_h", "task": "qa", "label": 1, "unsupported": frozenset({"a sauna"})},
+        # nothing unsupported in the twin: not found
+        {"id": "c", "task": "qa", "label": 0, "unsupported": frozenset()},
+        {"id": "c_h", "task": "qa", "label": 1, "unsupported": frozenset()},
+        # a twin without its original is no pair
+        {"id": "d_h", "task": "qa", "label": 1, "unsupported": frozenset({"x"})},
+    ]
+    kinds = {"a_h": "Wrong value", "b_h": "Contradiction", "c_h": "Contradiction"}
+    lines = bench.found_table(rows, kinds)
+    assert lines[2:] == ["| qa | Contradiction | 2 | 0.0% |",
+                         "| qa | Wrong value | 1 | 100.0% |",
+                         "| qa | all | 3 | 33.3% |"]
+    assert bench.edit_kind("Wrong value: $40 to $45.") == "Wrong value"
