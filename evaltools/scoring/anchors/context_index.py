@@ -235,7 +235,7 @@ def _name_runs(words: Sequence[Word]) -> list[tuple[Word, ...]]:
     return out
 
 
-def _grade(written: str, key: str) -> str:
+def grade(written: str, key: str) -> str:
     """How a word is graded as written: ``"er"`` for a comparative of its key (*earlier* of
     *early*), ``"est"`` for a superlative (*latest*), ``""`` otherwise."""
     if written == key:
@@ -245,12 +245,12 @@ def _grade(written: str, key: str) -> str:
     return "er" if written.endswith("er") else ""
 
 
-def _other_scale(one: str, other: str) -> bool:
-    """Whether two grades (:func:`_grade`) rank on different scales: a comparative against a
+def other_scale(one: str, other: str) -> bool:
+    """Whether two grades (:func:`grade`) rank on different scales: a comparative against a
     superlative (*two earlier discoveries* and *the latest discoveries* are no opposites:
     one ranks against the other, the other against all).
 
-    >>> _other_scale("er", "est"), _other_scale("er", ""), _other_scale("est", "est")
+    >>> other_scale("er", "est"), other_scale("er", ""), other_scale("est", "est")
     (True, False, False)
     """
     return {one, other} == {"er", "est"}
@@ -929,12 +929,12 @@ class ContextIndex:
         if s not in (self._neg if w.negated else self._aff).get(opposite, ()):
             return False
         kind = POS_CLASS.get(w.word.pos, w.word.pos)  # *closed* is an opposite of *open*
-        grade = _grade(fold(w.word.text), w.word.key)
+        graded = grade(fold(w.word.text), w.word.key)
         at = [p for p in self.sentences.positions(opposite)
               if self._unit[self.sentences.sentence_of(p)] == s
               and POS_CLASS.get(self.sentences.pos_at(p)) == kind
               and not self._ends_up(opposite, p)
-              and not _other_scale(grade, _grade(self.sentences.folded_at(p), opposite))]
+              and not other_scale(graded, grade(self.sentences.folded_at(p), opposite))]
         for o in claim.words:
             if o is w or o.weight <= 0:
                 continue

@@ -28,8 +28,10 @@ beginning*). A question claims nothing: scoring leaves out an opposite in a sent
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 
+from evaltools.scoring.anchors.context_index import grade, other_scale
 from evaltools.scoring.anchors.quantifiers import QUANTIFIER_RANK
 from evaltools.scoring.anchors.sentence_words import (
     AROUND,
@@ -94,15 +96,6 @@ MIN_SHARED = 2
 NEAR = 4
 
 
-def _grade(written: str) -> str:
-    """``"er"`` for a comparative as written, ``"est"`` for a superlative, else ``""``."""
-    if written.endswith("est") or written in ("most", "least", "best", "worst"):
-        return "est"
-    if written.endswith("er") or written in ("more", "less", "fewer", "better", "worse"):
-        return "er"
-    return ""
-
-
 def _negated(words: TextWords, i: int) -> bool:
     """Whether a negator (:data:`_NEGATORS`) stands within :data:`NEGATION_REACH` words
     before ``i`` in its sentence."""
@@ -155,6 +148,10 @@ def opposite_conflicts(words: Sequence[Word],
         return ()
     resp = TextWords.of_words(words)
     ctx: TextWords | None = None
+    said: dict[int, set[str]] = {}  # the response's keys and words, by sentence
+    for p, w in enumerate(words):
+        said.setdefault(w.sent, set()).update((w.key, resp.text(p)))
+    keys_of = functools.cache(lambda s: sentence_keys(index, s))
     found: list[WordConflict] = []
     for i, word in enumerate(words):
         written = resp.text(i)
@@ -166,19 +163,21 @@ def opposite_conflicts(words: Sequence[Word],
             continue
         if ctx is None:
             ctx = TextWords.of_index(index)
-        conflict = _opposite_conflict(resp, ctx, index, words, i, keys)
+        if keys & said[word.sent]:
+            continue  # the response's sentence holds both ("from the southern to the northern")
+        conflict = _opposite_conflict(resp, ctx, index, words, i, keys, keys_of)
         if conflict is not None:
             found.append(conflict)
     return tuple(found)
 
 
-def _opposite_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex, words: Sequence[Word],
-                       i: int, keys: frozenset[str]) -> WordConflict | None:
+def _opposite_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex,
+                       words: Sequence[Word], i: int, keys: frozenset[str],
+                       keys_of: Callable[[int], frozenset[str]]) -> WordConflict | None:
+    """The conflict of the response's word at ``i`` (its opposites' keys ``keys``; a context
+    sentence's keys from ``keys_of``), or None."""
     word = words[i]
     own = {*word.forms, resp.text(i)}
-    mine = [p for p in range(resp.size) if resp.sent(p) == resp.sent(i)]
-    if any(resp.key(p) in keys or resp.text(p) in keys for p in mine):
-        return None  # the response's sentence holds both ("from the southern to the northern")
     if _before_number(resp, i):
         return None  # "less than 10 km", "as low as 35 °C": the numbers are read as values
     local = resp.around(i, AROUND) - own - keys
@@ -187,25 +186,28 @@ def _opposite_conflict(resp: TextWords, ctx: TextWords, index: SentenceIndex, wo
     if need < MIN_SHARED or len(near) < MIN_SHARED:
         return None
     own_sentences = {s for k in own for s in index.sentences(k)}
-    if any(len(local & sentence_keys(index, s)) >= need for s in own_sentences):
+    if any(len(local & keys_of(s)) >= need for s in own_sentences):
         return None  # a sentence says it as the response does
     kind = _CLASS.get(word.pos)
-    grade = _grade(resp.text(i))
+    graded = grade(resp.text(i), word.key)
     compared = _compared(resp, i)
     best: tuple[int, int, str] | None = None  # shared words, sentence, word
     for key in sorted(keys):
         for p in index.positions(key):
             s = ctx.sent(p)
+            if s in own_sentences:
+                continue
+            keys_there = keys_of(s)  # the sentence's words first: most share too few
+            shared = len(local & keys_there)
+            if shared < need or near - keys_there or (best is not None and shared <= best[0]):
+                continue
             said = ctx.text(p)
-            if (s in own_sentences or _negated(ctx, p) or _before_number(ctx, p)
-                    or {grade, _grade(said)} == {"er", "est"}
+            if (_negated(ctx, p) or _before_number(ctx, p)
+                    or other_scale(graded, grade(said, ctx.key(p)))
                     or (_CLASS.get(ctx.pos(p)) != kind and said not in GRADED)
                     or _converse(compared, ctx, index, p)):
                 continue
-            keys_there = sentence_keys(index, s)
-            shared = len(local & keys_there)
-            if shared >= need and not (near - keys_there) and (best is None or shared > best[0]):
-                best = (shared, s, said)
+            best = (shared, s, said)
     if best is None:
         return None
     lo, hi = index.spans[best[1]]
