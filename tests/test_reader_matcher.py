@@ -109,6 +109,27 @@ def test_a_score_does_not_depend_on_what_was_scored_before():
     assert alone["unsupported_spans"] == []
 
 
+def test_a_tokens_kept_key_is_its_key_read_afresh(nlp):
+    # token_key keeps the key of a token whose neighbours do not count; a token whose
+    # neighbours do (F after a degree sign, a street's Dr, a capitalised name) is read
+    # afresh each time, so the same word asked first elsewhere gives its own key here
+    from evaltools.scoring import matcher
+
+    texts = ["Dr Ruiz said the F grade was fair.", "5530 Airline Dr, 72 °F, Maple Ct.",
+             "The Cafes and Bakeries, by Georges Herpin.", "cafes, bakeries and taxes",
+             "Open Mondays 9 a.m. to 5 p.m. at 1250 S Broadway, Ste 104, 5 km away.",
+             "I saw the saw that she leaves on the leaves."]
+    docs = [nlp(t) for t in texts]
+    for doc in (*docs, *reversed(docs)):
+        for t in doc:
+            assert matcher.token_key(t) == matcher._key(t, t.text, t.lemma_, t.pos_,
+                                                        t.is_space), t.text
+    keys = {(t.text, t.i): matcher.token_key(t) for t in docs[1]}
+    assert keys[("Dr", 2)] == "drive" and keys[("F", 6)] == ""
+    assert [matcher.token_key(t) for t in docs[0]][:2] == ["dr", "ruiz"]
+    assert [matcher.token_key(t) for t in docs[-1] if t.text == "saw"] == ["see", "saw"]
+
+
 def test_acronym_and_clitic_tokens(nlp):
     from evaltools.scoring.matcher import is_acronym
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaltools.scoring import word_vectors
-from evaltools.text import doc_text
+from evaltools.text import doc_text, has_alnum
 
 #: Parts of speech that carry content (the rest are function words and symbols).
 CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV", "X"})
@@ -74,8 +74,10 @@ _INNER_DASH = re.compile(r"(?<=\w)[-\u2010-\u2014\u2212](?=\w)")
 ZIPF_CEILING = 8.0
 
 
+@functools.lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Lower case, accents folded, hyphens and apostrophes removed.
+    """Lower case, accents folded, hyphens and apostrophes removed (kept for the last
+    65,536 texts asked: the words of a run repeat).
 
     Examples
     --------
@@ -88,7 +90,7 @@ def fold(text: str) -> str:
 
 
 def _is_wordlike(tok) -> bool:
-    return not tok.is_space and any(ch.isalnum() for ch in tok.text)
+    return not tok.is_space and has_alnum(tok.text)
 
 
 _NOT_PLURAL = ("ss", "us", "news", "series", "species", "ics", "means")
@@ -187,6 +189,24 @@ def token_key(tok) -> str:
     ['the', 'simulator', 'and', 'ms', 'sims', '', 'our', 'birthday']
     """
     text = tok.text
+    low = text.lower()
+    if (low in ("f", "c") or low.rstrip(".") in STREET_AFTER_NAME
+            or (tok.pos_ == "PROPN" and text[:1].isupper())):
+        return _key(tok, text, tok.lemma_, tok.pos_, tok.is_space)  # its neighbours count
+    return _word_key(text, tok.lemma_, tok.pos_, tok.is_space)
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_key(text: str, lemma: str, pos: str, is_space: bool) -> str:
+    """:func:`token_key` of a token whose key does not depend on its neighbours (no *F* or
+    *C* after a degree sign, no street's *Dr* or *Ct*, no capitalised name), kept for the
+    last 65,536 tokens asked: a run's words repeat."""
+    return _key(None, text, lemma, pos, is_space)
+
+
+def _key(tok, text: str, lemma: str, pos: str, is_space: bool) -> str:
+    """:func:`token_key` from the token's text, lemma, part of speech and whether it is
+    space; ``tok`` (for its neighbours) is read only where :func:`token_key` says."""
     if text in WEEKDAY_KEYS:
         return WEEKDAY_KEYS[text]
     if text.lower() in _WEEKDAY_PLURALS:
@@ -199,21 +219,21 @@ def token_key(tok) -> str:
         return UNIT_KEYS[low]
     if low in ("f", "c") and tok.i > 0 and tok.doc[tok.i - 1].text.endswith(("°", "º")):
         return ""  # the scale after a degree sign: 72 °F = 72 degrees
-    if not _is_wordlike(tok):
+    if is_space or not has_alnum(text):
         return ""
     if low.rstrip(".") in STREET_AFTER_NAME and _ends_street_name(tok):
         return STREET_AFTER_NAME[low.rstrip(".")]  # "5530 Airline Dr": drive, not doctor
     if _ABBREVIATION.match(text):  # U.S. = US, R. = R; St. = street
         key = fold(text.replace(".", ""))
         return tables["address"].get(key, key)
-    key = fold(tok.lemma_ or text)
+    key = fold(lemma or text)
     if key.endswith(".") and key[:-1].isalpha():
         key = key[:-1]  # the parser keeps an abbreviation's period: "Ltd." is "Ltd", "vs." "vs"
     if key.endswith("is") and low == key[:-2] + "es" and zipf(low[:-2]) > zipf(key):
         key = low[:-2]  # "taxes": tax, not taxis (the lemmatizer's table); "crises": crisis
     if key.endswith("xe") and low == key + "s" and zipf(key[:-1]) > zipf(key):
         key = key[:-1]  # "inboxes": inbox (the lemmatizer's "inboxe"); "axes" stays axe
-    if tok.pos_ == "PROPN" and key == low and text[:1].isupper() and not _in_name(tok):
+    if pos == "PROPN" and key == low and text[:1].isupper() and not _in_name(tok):
         key = _singular(low)  # a category list's "Cafes, Bakeries" (tagged as names)
     if text.isupper() and len(text) > 1:
         return key  # SEC, MI, FT: names, not units

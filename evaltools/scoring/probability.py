@@ -58,6 +58,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -196,8 +197,10 @@ def is_feature(name: Any) -> bool:
     return all(part in FEATURES or part in SIGNALS for part in name.split("*"))
 
 
+@functools.lru_cache(maxsize=1024)
 def feature_function(name: str) -> Callable[[Mapping[str, Any]], float]:
-    """How the feature ``name`` is computed from a score output dict.
+    """How the feature ``name`` is computed from a score output dict (found once per
+    name: every record asks for the same few).
 
     A name of :data:`FEATURES` reads the score fields; any other is a signal
     (the output's ``signals`` mapping, :mod:`evaltools.scoring.signals`); a
