@@ -1,25 +1,28 @@
 """Fit and measure the claim model: which unsupported anchors are the hallucination?
 
-    python benchmarks/claim_model.py SCORED_PROBE [--write evaltools/scoring/claim_model.json]
-        [--held-out SCORED ...]
+    python benchmarks/claim_model.py SCORED_PROBE [SCORED_PROBE ...]
+        [--write evaltools/scoring/claim_model.json] [--held-out SCORED ...]
 
 SCORED_PROBE is the written probe's batches 1-136 as ``benchmarks/verdict_rates.py
 devdata/probe_1_136.jsonl --save DIR`` writes them (every record with its anchors,
-unsupported spans and signals). Each faithful original ``ID`` and its hallucinated
-twin ``ID_h`` (one edit, everything else word for word) give the labels: every
-unsupported, counted anchor of the original is a false alarm (0); an anchor of the
-twin that is unsupported and not one of the original's unsupported anchors (same kind
-and text, counted with multiplicity) comes from the edit (1). An edit that changes how
-a neighbouring clause parses gives that clause a 1 too; an edit the scorer misses gives
-no 1. The features are :data:`evaltools.scoring.claim_probability.CLAIM_FEATURES`.
+unsupported spans and signals); several files are pooled (later batches, scored the
+same way: what more written data teaches the trees). Each faithful original ``ID`` and
+its hallucinated twin ``ID_h`` (one edit, everything else word for word) give the
+labels: every unsupported, counted anchor of the original is a false alarm (0); an
+anchor of the twin that is unsupported and not one of the original's unsupported
+anchors (same kind and text, counted with multiplicity) comes from the edit (1). An
+edit that changes how a neighbouring clause parses gives that clause a 1 too; an edit
+the scorer misses gives no 1. The features are
+:data:`evaltools.scoring.claim_probability.CLAIM_FEATURES`.
 
 It prints the anchor-level AUROC of the trees under 5 folds grouped by the item (an
 original and its twin in one fold), of a logistic model over the same features and of
 single features, then fits the trees on every row. ``--held-out`` files (later probe
 batches, scored the same way) are rated by that fit: anchor-level AUROC, and the
 record-level AUROC of each record's highest rating (``claim_probability_max``) per
-task. ``--other-sets`` (the other development sets, scored) measures the probe left out
-as ``benchmarks/validity.py`` does, strictly: the record probability with the shipped
+task, and the same over every held-out file pooled. ``--other-sets`` (the other
+development sets, scored) measures the probe left out as ``benchmarks/validity.py``
+does, strictly: the record probability with the shipped
 calibration's features, fitted on those sets alone (each set and label weighing the
 same), rates the probe's records with ``claim_probability_max`` computed **out of fold**
 (each item's anchors rated by the trees fitted on the other four folds), beside the
@@ -124,6 +127,24 @@ def _probe_left_out(probe: list[dict], fold_models, fold_of: dict, others: list[
         print(f"  probe left out, {name}: " + " | ".join(cells))
 
 
+def record_aurocs(rated: list[tuple[str, int, float]]) -> dict[str, float]:
+    """Per task, the AUROC of each record's highest rating (``claim_probability_max``)
+    from ``(task, label, highest rating)`` triples; a task with one label only is left out.
+
+    >>> got = record_aurocs([("qa", 1, 0.9), ("qa", 0, 0.2), ("qa", 0, 0.9),
+    ...                      ("summary", 1, 0.4), ("summary", 1, 0.5)])
+    >>> got
+    {'qa': 0.75}
+    """
+    by_task: dict[str, tuple[list[int], list[float]]] = collections.defaultdict(
+        lambda: ([], []))
+    for task, label, top in rated:
+        by_task[task][0].append(label)
+        by_task[task][1].append(top)
+    return {t: float(roc_auc_score(y, p)) for t, (y, p) in sorted(by_task.items())
+            if len(set(y)) == 2}
+
+
 def _load(path: Path) -> list[dict]:
     with path.open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
@@ -131,7 +152,8 @@ def _load(path: Path) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("probe", type=Path, help="the scored probe (originals and twins)")
+    ap.add_argument("probe", type=Path, nargs="+",
+                    help="the scored probe (originals and twins); several files are pooled")
     ap.add_argument("--held-out", type=Path, nargs="*", default=[],
                     help="scored files rated by the fit, never fitted on")
     ap.add_argument("--other-sets", type=Path, nargs="*", default=[],
@@ -139,10 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", type=Path, help="save the fitted model here (JSON)")
     args = ap.parse_args(argv)
 
-    probe = _load(args.probe)
+    probe = [r for path in args.probe for r in _load(path)]
     X, y, groups = twin_rows(probe)
-    print(f"{args.probe}: {len(y)} unsupported anchors, {int(y.sum())} from an edit, "
-          f"{len(set(groups))} items")
+    print(f"{', '.join(p.name for p in args.probe)}: {len(y)} unsupported anchors, "
+          f"{int(y.sum())} from an edit, {len(set(groups))} items")
     folds = list(GroupKFold(n_splits=5).split(X, y, groups))
     for name, make in (("trees", claim_classifier),
                        ("logistic", lambda: make_pipeline(StandardScaler(),
@@ -157,9 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     print("  single features:", ", ".join(
         f"{n} {v:.3f}" for n, v in sorted(singles.items(), key=lambda t: -abs(t[1] - 0.5))[:6]))
     clf = claim_classifier().fit(X, y)
-    meta = {"fitted_on": {"file": args.probe.name, "sha256": hashlib.sha256(
-                args.probe.read_bytes()).hexdigest(), "anchors": len(y),
-                "from_an_edit": int(y.sum()), "items": len(set(groups))},
+    files = [{"file": p.name, "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
+             for p in args.probe]
+    meta = {"fitted_on": {**(files[0] if len(files) == 1 else {"files": files}),
+                          "anchors": len(y), "from_an_edit": int(y.sum()),
+                          "items": len(set(groups))},
             "fitting": {"params": TREE_PARAMS, "command": "python benchmarks/claim_model.py "
                         + " ".join(sys.argv[1:] if argv is None else argv),
                         "scikit_learn": sklearn.__version__,
@@ -171,17 +195,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  JSON trees against scikit-learn on the training rows: largest difference {gap:.2e}")
     if gap > 1e-9:
         raise SystemExit("the JSON form does not reproduce scikit-learn's probabilities")
+    pooled_anchors: tuple[list, list] = ([], [])
+    pooled_records: list[tuple[str, int, float]] = []
     for path in args.held_out:
         records = _load(path)
         Xh, yh, _ = twin_rows(records)
-        line = [f"{path.name}: anchors {roc_auc_score(yh, clf.predict_proba(Xh)[:, 1]):.3f}"]
-        by_task = collections.defaultdict(lambda: ([], []))
-        for rec in records:
-            feats = record_rows(rec)[1]
-            top = max(model.probabilities(feats), default=0.0)
-            by_task[rec.get("task", "all")][0].append(rec["label_hallucinated"])
-            by_task[rec.get("task", "all")][1].append(top)
-        line += [f"{t} {roc_auc_score(a, b):.3f}" for t, (a, b) in sorted(by_task.items())]
+        ph = clf.predict_proba(Xh)[:, 1]
+        pooled_anchors[0].extend(yh)
+        pooled_anchors[1].extend(ph)
+        rated = [(rec.get("task", "all"), rec["label_hallucinated"],
+                  max(model.probabilities(record_rows(rec)[1]), default=0.0))
+                 for rec in records]
+        pooled_records += rated
+        line = [f"{path.name}: anchors {roc_auc_score(yh, ph):.3f}"]
+        line += [f"{t} {v:.3f}" for t, v in record_aurocs(rated).items()]
+        print("  " + " | ".join(line))
+    if len(args.held_out) > 1:
+        line = [f"held-out files pooled: anchors {roc_auc_score(*pooled_anchors):.3f}"]
+        line += [f"{t} {v:.3f}" for t, v in record_aurocs(pooled_records).items()]
         print("  " + " | ".join(line))
     if args.other_sets:
         fold_models = [from_classifier(claim_classifier().fit(X[train], y[train]))

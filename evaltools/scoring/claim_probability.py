@@ -113,7 +113,7 @@ def claim_features(anchor: Anchor, response: str, *, context_words: frozenset[st
     >>> f["log_absent"] == math.log1p(1), f["position"]
     (True, 0.0)
     """
-    from wordfreq import zipf_frequency
+    from evaltools.scoring.matcher import zipf  # wordfreq's Zipf frequency, kept per word
 
     words = _WORD.findall(anchor.text)
     novel = [w for w in words if w.casefold() not in context_words]
@@ -129,7 +129,7 @@ def claim_features(anchor: Anchor, response: str, *, context_words: frozenset[st
         "no_evidence": anchor.evidence is None,
         "log_novel": math.log1p(len(novel)),
         "novel_share": len(novel) / len(words) if words else 0.0,
-        "novel_zipf_min": min((zipf_frequency(w.casefold(), "en") for w in novel),
+        "novel_zipf_min": min((zipf(w.casefold()) for w in novel),
                               default=8.0) / 8.0,
         "novel_capital": any(w[:1].isupper() for w in novel),
         "novel_digit": any(c.isdigit() for w in novel for c in w),

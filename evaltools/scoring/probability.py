@@ -463,6 +463,14 @@ def _finite(v: Any, top: float = math.inf) -> bool:
     return is_finite_number(v, within=top)
 
 
+@functools.lru_cache(maxsize=1)
+def _shipped_calibration() -> LearnedCalibration:
+    """The shipped default (``default_calibration.json`` beside this module), read once: a
+    scorer without a calibration of its own asks for it for every record."""
+    text = resources.files("evaltools.scoring").joinpath(DEFAULT_FILE).read_text("utf-8")
+    return LearnedCalibration.from_dict(json.loads(text), source=DEFAULT_FILE)
+
+
 def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
     """A calibration from its JSON file; the shipped default when ``path`` is None.
 
@@ -486,9 +494,7 @@ def load_calibration(path: str | Path | None = None) -> LearnedCalibration:
     'calibration_fit.jsonl'
     """
     if path is None:
-        text = resources.files("evaltools.scoring").joinpath(DEFAULT_FILE) \
-                        .read_text("utf-8")
-        return LearnedCalibration.from_dict(json.loads(text), source=DEFAULT_FILE)
+        return _shipped_calibration()
     p = Path(path)
     try:
         if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
