@@ -7,7 +7,8 @@ writes: fluent overviews of a business record given as JSON, news summaries
 written from an instruction, answers that open with "Based on the given
 passages". ``benchmarks/probe_responses.jsonl`` holds 13,942 such outputs written
 for this project (not by people labelling a model's outputs, so it is
-development data, not a held-out test), in two hundred and forty-one batches.
+development data, not a held-out test), in two hundred and forty-one batches (the
+writers' brief of the last three: ``benchmarks/probe_brief.md``).
 docs/validity.md says, round by round, who wrote each batch and on which build it was first
 measured (every batch from the second on was measured once before any rule
 changed for it); the first twenty-two:
