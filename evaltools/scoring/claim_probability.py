@@ -44,6 +44,7 @@ from importlib import resources
 from typing import Any
 
 from evaltools.errors import InputError, shorten
+from evaltools.scoring.matcher import zipf
 from evaltools.scoring.result import Anchor, UnsupportedSpan
 
 #: Feature name -> what it measures, for one unsupported anchor of a response.
@@ -113,8 +114,6 @@ def claim_features(anchor: Anchor, response: str, *, context_words: frozenset[st
     >>> f["log_absent"] == math.log1p(1), f["position"]
     (True, 0.0)
     """
-    from evaltools.scoring.matcher import zipf  # wordfreq's Zipf frequency, kept per word
-
     words = _WORD.findall(anchor.text)
     novel = [w for w in words if w.casefold() not in context_words]
     overlapping = [s.probability or 0.0 for s in spans
