@@ -268,6 +268,32 @@ SUPPORT_GROUPS: dict[str, list[tuple[str, str, bool]]] = {
         ("Raised about $2 million.", "Raised about $3 million.", False),
         ("Sold about 2 million units.", "Sold roughly two million units", True),
     ],
+    # a qualified figure rounds an exact one (fifty-third round): the step is the place of
+    # the claim's last significant digit (570,000: 10,000; 1,500: 100; 10: 10)
+    "rounding": [
+        ("He stole more than £570,000.", "He stole £572,206.", True),  # 2,206 <= 10,000
+        ("He stole over £500,000.", "He stole £572,206.", True),  # 72,206 <= 100,000
+        ("He stole more than £600,000.", "He stole £572,206.", False),  # not more
+        ("He stole more than £560,000.", "He stole £572,206.", False),  # 12,206 > 10,000
+        ("It employs about 1,500 people.", "It employs 1,480 people.", True),  # 20 <= 50
+        ("It employs almost 1,500 people.", "It employs 1,480 people.", True),
+        ("It employs about 1,400 people.", "It employs 1,480 people.", False),  # 80 > 50
+        ("It employs under 1,500 people.", "It employs 1,480 people.", True),  # 20 <= 100
+        ("It employs under 1,500 people.", "It employs 1,380 people.", False),  # 120 > 100
+        ("Sales rose nearly 10%.", "Sales rose 9.6%.", True),  # 0.4 <= 5 and <= 10 % of 10
+        ("Sales rose about 10%.", "Sales rose 8.6%.", False),  # 1.4 > 10 % of 10
+        ("It weighs about 2.4 kg.", "It weighs 2.38 kg.", True),  # 0.02 <= 0.05
+        ("It weighs about 2.4 kg.", "It weighs 2.38 lb.", False),  # another unit
+        ("It employs about 1,500 people.", "It employs about 1,480 people.", False),
+        ("It employs up to 1,500 people.", "It employs 1,480 people.", False),  # a limit
+        ("He stole £570,000.", "He stole £572,206.", False),  # a bare figure never rounds
+        ("He stole about $570,000.", "He stole £572,206.", False),  # another currency
+        ("It housed around 30 evacuees.", "It housed 32 evacuees.", False),  # a count < 100
+        ("It housed around 300 evacuees.", "It housed 320 evacuees.", True),  # 20 <= 50, 30
+        ("It housed around 300 evacuees.", "It housed 360 evacuees.", False),  # 60 > 50
+        ("It costs about $30.", "It costs $34.", False),  # 4 <= 5 but > 10 % of 30
+        ("It costs about $30.", "It costs $29.50.", True),  # 0.5 <= 5 and <= 3
+    ],
     "other unit": [
         ("It weighs 40 kg.", "It weighs 40 lb.", False),
         ('It is 40 cm wide.', 'It is 40" wide.', False),
@@ -738,3 +764,40 @@ def test_a_bare_hour_after_around_when_it_counts_nothing(text, others):
 ])
 def test_a_dozens_price_half_a_percent_and_a_range_of_decades(text, found):
     assert [(m.text, m.value) for m in find_mentions(text)] == found
+
+
+def test_a_rounded_figure_is_supported_and_its_note_says_so() -> None:
+    # the fifty-third round: a faithful summary's "more than £570,000" for the article's
+    # £572,206 had been an unsupported number; the scorer reads it through SupportIndex
+    import evaltools
+
+    ctx = ("He was charged with stealing £572,206 from a quarry firm. The firm employs 1,480 "
+           "people.")
+    r = evaltools.score("What happened?", ctx,
+                        "He stole more than £570,000 from a firm of about 1,500 people.")
+    (a, b) = [x for x in r.anchors if x.kind == "number"]
+    assert (a.supported, a.evidence, a.note) == (
+        True, "£572,206", "matches '£572,206' in the context, which 'more than £570,000' "
+                          "rounds")
+    assert (b.supported, b.evidence) == (True, "1,480")
+    assert ctx[a.evidence_start:a.evidence_end] == "£572,206"
+    # a bare figure is another figure, and "up to" states a limit
+    r = evaltools.score("What happened?", ctx, "He stole £570,000 from up to 1,500 people.")
+    assert [x.supported for x in r.anchors if x.kind == "number"] == [False, False]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["about", "more than", "under", "nearly", "at least", "up to", ""]),
+       st.integers(min_value=1, max_value=10**7), st.integers(min_value=1, max_value=10**7))
+def test_rounding_never_crashes_and_holds_its_bounds(word, claimed, context) -> None:
+    from evaltools.scoring.anchors.mentions import rounds
+
+    c = find_mentions(f"{word} {claimed:,} people".strip())
+    f = find_mentions(f"{context:,} people")
+    if len(c) != 1 or len(f) != 1:
+        return
+    if rounds(c[0], f[0]):
+        x, v = c[0].value[-1], f[0].value[-1]
+        step = D(1).scaleb(x.normalize().as_tuple().exponent)
+        assert c[0].qualifier in ("~", ">", ">=", "<") and v != x
+        assert abs(v - x) <= step  # never further than one step of the claim's precision

@@ -421,6 +421,78 @@ def _amount(value: tuple) -> Decimal | int | None:
 #: with its own rule in :func:`supports`.
 _IMPLIED_KINDS = ("count", "share")
 
+#: Qualifiers under which a response may round an exact figure of the context (*more than
+#: £570,000* for £572,206, *about 1,500* for 1,480, *nearly 10%* for 9.6%): see
+#: :func:`rounds`. *Up to* and *at most* are left out: they state a limit, not a rounding.
+ROUNDING_QUALIFIERS = frozenset({"~", ">", ">=", "<"})
+#: The largest share of the response's figure by which *about* may miss the context's.
+ROUNDING_SHARE = Decimal("0.1")
+#: The smallest plain count (no currency, unit or %) a response may round: a small one is
+#: too often another of the text's small numbers (*around 30 evacuees* where an article
+#: has 32 of something else; *over three cycles* against a rating of 4.0).
+ROUNDING_MIN_COUNT = Decimal(100)
+#: The kinds of value a response may round (amounts of one currency, unit or kind).
+_ROUNDED_KINDS = frozenset({"money", "quantity", "percent", "number"})
+
+
+def rounding_family(value: tuple) -> tuple | None:
+    """The part of an amount's value that a rounding keeps (its kind and currency or
+    unit); None for a value no response rounds (dates, times, ordinals, phones...).
+
+    >>> from decimal import Decimal as D
+    >>> rounding_family(("money", "GBP", D("572206"))), rounding_family(("year", 2024))
+    (('money', 'GBP'), None)
+    """
+    if (not value or value[0] not in _ROUNDED_KINDS or len(value) < 2
+            or not isinstance(value[-1], Decimal)):
+        return None
+    return value[:-1]
+
+
+def rounds(claimed: Mention, found: Mention) -> bool:
+    """Whether the response's ``claimed`` amount, under its qualifier, rounds the context's
+    exact ``found`` amount of the same kind, currency or unit.
+
+    The step is the place of the claimed figure's last significant digit (570,000: ten
+    thousand; 1,500: a hundred; 2.4: a tenth). *About* (``~``: *around*, *nearly*,
+    *almost*, *roughly*, ...) allows half a step either way and at most
+    :data:`ROUNDING_SHARE` of the figure; *more than* (``>``, ``>=``) a context figure
+    above it by at most one step; *less than* (``<``) one below it by at most one step.
+    A bare figure never rounds (*£570,000* for £572,206 is another figure), nor does a
+    context figure that is itself qualified, nor a plain count under
+    :data:`ROUNDING_MIN_COUNT`.
+
+    Examples
+    --------
+    >>> ctx = find_mentions("He took £572,206. It employs 1,480 staff. Sales rose 9.6%.")
+    >>> [rounds(find_mentions(t)[0], f) for t, f in (("more than £570,000", ctx[0]),
+    ...     ("about 1,500", ctx[1]), ("nearly 10%", ctx[2]), ("under 1,500", ctx[1]))]
+    [True, True, True, True]
+    >>> [rounds(find_mentions(t)[0], f) for t, f in (("£570,000", ctx[0]),
+    ...     ("more than £580,000", ctx[0]), ("about 1,400", ctx[1]), ("about $1,480", ctx[1]),
+    ...     ("about 10", ctx[2]), ("under 1,400", ctx[1]), ("up to 1,500", ctx[1]))]
+    [False, False, False, False, False, False, False]
+    >>> rounds(find_mentions("around 30 evacuees")[0], find_mentions("32 homes")[0])
+    False
+    """
+    q = claimed.qualifier
+    if q not in ROUNDING_QUALIFIERS or found.qualifier not in ("", "="):
+        return False
+    family = rounding_family(claimed.value)
+    if family is None or family != rounding_family(found.value):
+        return False
+    x, v = claimed.value[-1], found.value[-1]
+    if x <= 0 or v <= 0 or v == x or not (x.is_finite() and v.is_finite()):
+        return False
+    if family == ("number",) and x < ROUNDING_MIN_COUNT:
+        return False
+    step = Decimal(1).scaleb(x.normalize().as_tuple().exponent)
+    if q == "~":
+        return abs(v - x) * 2 <= step and abs(v - x) <= ROUNDING_SHARE * x
+    if q == "<":
+        return x - step <= v < x
+    return x < v <= x + step
+
 
 def supports(claimed: Mention, found: Mention) -> bool:
     """Whether a context mention supports a claimed mention.
@@ -471,6 +543,8 @@ def supports(claimed: Mention, found: Mention) -> bool:
         return claimed.value == found.value and not claimed.qualifier
     if found.kind == "share":  # one amount's share of another: that percentage only
         return claimed.value == found.value and qualifier_allows(claimed.qualifier, "")
+    if rounds(claimed, found):  # "more than £570,000" for £572,206
+        return True
     if not qualifier_allows(claimed.qualifier, found.qualifier):
         return False
     if claimed.value == found.value or _supports_readings(_readings(claimed), found):
@@ -570,6 +644,8 @@ def describe_support(claimed: Mention, found: Mention | None,
         unit = claimed.value[1]
         note += (f", converted: {_amount_text(found.value[2])} {found.value[1]} = "
                  f"{_amount_text(converted)} {unit}")
+    elif claimed.value != found.value and rounds(claimed, found):
+        note += f", which '{_qualified(claimed)}' rounds"
     return note
 
 
@@ -701,5 +777,9 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
         for found in context_mentions:
             if (found.kind not in _IMPLIED_KINDS and qualifier_allows(q, found.qualifier)
                     and conversion(mention, found) is not None):
+                return found
+    if q in ROUNDING_QUALIFIERS:  # a rounding only when nothing matched as written
+        for found in context_mentions:
+            if found.kind not in _IMPLIED_KINDS and rounds(mention, found):
                 return found
     return None

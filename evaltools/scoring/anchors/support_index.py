@@ -12,10 +12,12 @@ from decimal import Decimal
 from typing import Any
 
 from evaltools.scoring.anchors.mentions import (
+    ROUNDING_QUALIFIERS,
     Mention,
     _amount,
     _readings,
     find_support,
+    rounding_family,
     supports,
 )
 from evaltools.scoring.anchors.units import conversion_keys, magnitude_key
@@ -60,6 +62,13 @@ class SupportIndex:
                 key = magnitude_key(m.value[2], m.value[1])
                 if key is not None:
                     self._quantities.setdefault(key, []).append(i)
+        # exact amounts by kind and currency or unit: the ones a qualified claim may round
+        self._amounts: dict[tuple, list[int]] = {}
+        for i, m in enumerate(self._mentions):
+            family = rounding_family(m.value) if m.qualifier in ("", "=") else None
+            if family is not None:
+                with contextlib.suppress(TypeError):
+                    self._amounts.setdefault(family, []).append(i)
         self._memo: dict[Any, Mention | None] = {}
 
     def _candidate_indices(self, mention: Mention) -> list[int]:
@@ -70,6 +79,10 @@ class SupportIndex:
         if _is_quantity(mention.value):
             for k in conversion_keys(mention.value[2], mention.value[1]):
                 found.update(self._quantities.get(k, ()))
+        family = rounding_family(mention.value)
+        if mention.qualifier in ROUNDING_QUALIFIERS and family is not None:
+            with contextlib.suppress(TypeError):
+                found.update(self._amounts.get(family, ()))
         return sorted(found)
 
     def candidates(self, mention: Mention) -> list[Mention]:
@@ -78,8 +91,9 @@ class SupportIndex:
         (:func:`_looked_up_under`: the same value, amount, year or day of the
         month), for a quantity those near its magnitude in a unit it converts to
         (a conversion changes the amount;
-        :func:`~evaltools.scoring.anchors.units.conversion_keys`), and those with
-        no key."""
+        :func:`~evaltools.scoring.anchors.units.conversion_keys`), for a claim under a
+        rounding qualifier the exact amounts of its kind and currency or unit
+        (:func:`~evaltools.scoring.anchors.mentions.rounds`), and those with no key."""
         return [self._mentions[i] for i in self._candidate_indices(mention)]
 
     def supporting(self, mention: Mention) -> tuple[int, ...]:
