@@ -72,12 +72,13 @@ def format_summary(s: RunSummary) -> str:
     for v, n in s.verdicts.items():
         share = f"{100 * n / scored:5.1f}%" if scored else "    -"
         lines.append(f"{v:<8} {n:>6}  {share}")
-    from evaltools.calibration.agreement import agreement_from_pairs  # loads scikit-learn
+    if s.verdict_pairs:  # only a file with human labels loads scikit-learn (its metrics)
+        from evaltools.calibration.agreement import agreement_from_pairs
 
-    agreement = agreement_from_pairs(s.verdict_pairs)
-    if agreement is not None:
-        lines.append(f"human labels: {agreement.sentence()}")
-        lines.append("  " + CALIBRATION_POINTER)
+        agreement = agreement_from_pairs(s.verdict_pairs)
+        if agreement is not None:
+            lines.append(f"human labels: {agreement.sentence()}")
+            lines.append("  " + CALIBRATION_POINTER)
     lines.append("")
     lines.append("mean scores")
     for name, value in s.means.items():

@@ -24,27 +24,39 @@ By default the TF-IDF weights are fitted on the two texts alone (scikit-learn's
 smoothed idf, ``ln((1 + n) / (1 + df)) + 1`` with n = 2, then l2
 normalisation), so one record's score never depends on the rest of a batch.
 :class:`CorpusTfidf` fits the idf once on a corpus instead.
+
+The pair's cosine is computed here rather than by scikit-learn's
+``TfidfVectorizer``: with two documents the idf takes two values (1 for a
+token both texts hold, ``ln(3/2) + 1`` for one only one holds), and importing
+scikit-learn costs a scoring run about 1.3 s at start, more than the whole
+scoring of 500 records (docs/validity.md, "Fifty-fourth round"). The tests
+check the two agree on random token lists. :class:`CorpusTfidf`, which fits a
+corpus, still uses scikit-learn, imported when it is fitted.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
-from sklearn.preprocessing import normalize
 
 from evaltools.text import doc_text
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+#: Smoothed idf of a token one of the pair's two texts holds: ``ln((1 + 2) / (1 + 1)) + 1``
+#: (a token both hold: ``ln(3 / 3) + 1 = 1``).
+_ONE_SIDED_IDF = math.log(1.5) + 1.0
 
 
 def _identity(tokens):
     return tokens
-
-
-def _new_vectorizer() -> TfidfVectorizer:
-    return TfidfVectorizer(analyzer=_identity, lowercase=False)
 
 
 def _cosine(matrix) -> float:
@@ -56,13 +68,11 @@ def _cosine(matrix) -> float:
 def tfidf_cosine(query_tokens: Sequence[str], response_tokens: Sequence[str]) -> float:
     """Cosine of the TF-IDF vectors of two token lists, idf fitted on the pair.
 
-    0.0 when either list is empty.
+    A token's weight is its count times its idf: 1 when both lists hold it,
+    ``ln(3/2) + 1`` when one does. 0.0 when either list is empty.
 
     Examples
     --------
-    Shared tokens get idf ``ln(3/3) + 1 = 1``, unshared ``ln(3/2) + 1``:
-
-    >>> import math
     >>> u = math.log(1.5) + 1
     >>> round(tfidf_cosine(["lid", "price"], ["lid", "steel"]), 6) == round(1 / (1 + u * u), 6)
     True
@@ -71,42 +81,13 @@ def tfidf_cosine(query_tokens: Sequence[str], response_tokens: Sequence[str]) ->
     """
     if not query_tokens or not response_tokens:
         return 0.0
-    matrix = _new_vectorizer().fit_transform([list(query_tokens), list(response_tokens)])
-    return _cosine(matrix)
-
-
-def tfidf_cosines(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> np.ndarray:
-    """:func:`tfidf_cosine` of many (query, response) pairs, each fitted on its own pair.
-
-    The same numbers as calling :func:`tfidf_cosine` pair by pair, computed
-    for all pairs at once: one scikit-learn ``CountVectorizer`` over every
-    text, then each pair's smoothed idf ``ln(3 / (1 + df)) + 1`` (df = 1 or 2
-    within the pair), l2 normalisation and the row-wise dot product as sparse
-    matrix operations. Batch scoring uses it; a per-pair vectorizer costs
-    about 3 ms a record.
-
-    Examples
-    --------
-    >>> c = tfidf_cosines([(["lid", "price"], ["lid", "steel"]), ([], ["lid"])])
-    >>> abs(float(c[0]) - tfidf_cosine(["lid", "price"], ["lid", "steel"])) < 1e-12
-    True
-    >>> float(c[1])
-    0.0
-    """
-    n = len(pairs)
-    out = np.zeros(n)
-    if not n or not any(q and r for q, r in pairs):
-        return out
-    docs = [list(q) for q, _ in pairs] + [list(r) for _, r in pairs]
-    counts = CountVectorizer(analyzer=_identity, lowercase=False).fit_transform(docs)
-    q_counts, r_counts = counts[:n].tocsr(), counts[n:].tocsr()
-    df = (q_counts > 0).astype(np.float64) + (r_counts > 0).astype(np.float64)
-    idf = df.tocsr()
-    idf.data = np.log(3.0 / (1.0 + idf.data)) + 1.0
-    q_vec = normalize(q_counts.multiply(idf).tocsr(), norm="l2")
-    r_vec = normalize(r_counts.multiply(idf).tocsr(), norm="l2")
-    out = np.asarray(q_vec.multiply(r_vec).sum(axis=1)).ravel()
-    return np.clip(out, 0.0, 1.0)
+    q, r = Counter(query_tokens), Counter(response_tokens)
+    dot = sum(n * r[t] for t, n in q.items() if t in r)  # shared tokens: idf 1
+    if not dot:
+        return 0.0
+    norm_q = math.sqrt(sum((n if t in r else n * _ONE_SIDED_IDF) ** 2 for t, n in q.items()))
+    norm_r = math.sqrt(sum((n if t in q else n * _ONE_SIDED_IDF) ** 2 for t, n in r.items()))
+    return min(max(dot / (norm_q * norm_r), 0.0), 1.0)
 
 
 def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
@@ -150,7 +131,9 @@ class CorpusTfidf:
 
     @classmethod
     def fit(cls, corpus: Sequence[Sequence[str]]) -> CorpusTfidf:
-        vec = _new_vectorizer()
+        from sklearn.feature_extraction.text import TfidfVectorizer  # only a corpus fit needs it
+
+        vec = TfidfVectorizer(analyzer=_identity, lowercase=False)
         vec.fit([list(doc) for doc in corpus] or [["_"]])
         return cls(vec)
 
@@ -165,24 +148,18 @@ class CorpusTfidf:
 
 def relevance_score(query_tokens: Sequence[str], response_tokens: Sequence[str], *,
                     weight_cosine: float = 0.5, weight_jaccard: float = 0.5,
-                    tfidf: CorpusTfidf | None = None,
-                    cosine: float | None = None) -> RelevanceScore:
+                    tfidf: CorpusTfidf | None = None) -> RelevanceScore:
     """Spec 1: the weighted mean of TF-IDF cosine and token Jaccard.
 
     Examples
     --------
-    ``cosine`` takes a cosine already computed (batch scoring uses
-    :func:`tfidf_cosines`).
-
     >>> r = relevance_score(["lid", "price"], ["lid", "steel"])
     >>> round(r.cosine, 4), round(r.jaccard, 4), round(r.relevance, 4)
     (0.3361, 0.3333, 0.3347)
     >>> relevance_score(["lid"], ["steel"]).relevance
     0.0
     """
-    if cosine is not None:  # computed for a whole batch by tfidf_cosines
-        cos = float(cosine)
-    elif tfidf is not None:
+    if tfidf is not None:
         cos = tfidf.cosine(query_tokens, response_tokens)
     else:
         cos = tfidf_cosine(query_tokens, response_tokens)

@@ -15,10 +15,10 @@ from typing import Any
 from evaltools.config import DEFAULT_CONFIG, Config
 from evaltools.errors import InputError, shorten
 from evaltools.io import Unreadable, require_text
-from evaltools.scoring.combine import query_reference, score_features
+from evaltools.scoring.combine import score_features
 from evaltools.scoring.context import read_context
 from evaltools.scoring.features import FeatureCache
-from evaltools.scoring.relevance import CorpusTfidf, tfidf_cosines
+from evaltools.scoring.relevance import CorpusTfidf
 from evaltools.scoring.result import ScoreResult
 from evaltools.text import load_pipeline
 from evaltools.values import is_record_id
@@ -153,16 +153,12 @@ def score_stream(numbered: Iterable[tuple[int, Mapping[str, Any]]], *,
         features = [(cache.get("query", texts[0]), cache.get("context", texts[1]),
                      cache.get("response", texts[2])) if texts else None
                     for *_, texts, _ in checked]
-        cosines = iter(tfidf_cosines(
-            [(query_reference(f[0], f[1], config.relevance)[0], f[2].tokens)
-             for f in features if f]) if tfidf is None else ())
         for (line, rec, rid, texts, error), feats in zip(checked, features, strict=True):
             if feats is None:
                 yield line, rec, ScoreResult(id=rid, error=error)
                 continue
             yield line, rec, score_features(
-                rid, *feats, config=config, tfidf=tfidf,
-                cosine=next(cosines) if tfidf is None else None, calibration=calibration,
+                rid, *feats, config=config, tfidf=tfidf, calibration=calibration,
                 given=texts[2], given_context=texts[1])
 
 
