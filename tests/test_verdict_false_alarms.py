@@ -109,6 +109,28 @@ def test_keyword_covered_by_restated_context_sentence():
     assert bad.completeness == 0.0 and bad.verdict == "FAIL"
 
 
+def test_relevance_reads_a_restated_sentence_only_for_the_query_words_it_holds():
+    ctx = YETI + " It ships free within the US."
+    q = "How much is the Yeti Rambler mug?"
+    # hand-computed: reference {yeti, rambler, mug}; "It costs $44.95." shares none of them
+    # (relevance 0 < 0.1); the sentence it restates adds yeti, rambler, mug: Jaccard 3/5;
+    # TF-IDF on the pair, shared idf 1, one-sided (cost, 44.95) ln(3/2) + 1:
+    # cosine 3 / (sqrt(3) * sqrt(3 + 2 (ln 1.5 + 1)^2)) = 0.65697; relevance 0.62849
+    one_sided = math.log(1.5) + 1
+    cosine = 3 / (math.sqrt(3) * math.sqrt(3 + 2 * one_sided ** 2))
+    price = evaltools.score(q, ctx, "It costs $44.95.")
+    assert price.relevance_jaccard == pytest.approx(0.6)
+    assert price.relevance_cosine == pytest.approx(cosine)
+    assert price.relevance == pytest.approx(0.5 * cosine + 0.3)
+    note = "relevance counts the words of the context sentences the response restates"
+    assert any(r.startswith(note) for r in price.reasons)
+    # "It ships free." restates a sentence without a word of the query: relevance stays 0
+    # and no note says the restated sentence was read
+    ships = evaltools.score(q, ctx, "It ships free.")
+    assert ships.relevance == 0.0
+    assert not any(r.startswith(note) for r in ships.reasons)
+
+
 ROADIE = ("YETI Roadie 24 Hard Cooler, $250.00. Holds up to 18 cans (2:1 ice-to-contents "
           "ratio). Weighs 13 lbs empty.")
 

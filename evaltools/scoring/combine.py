@@ -160,8 +160,7 @@ def context_quoted(items, given: str) -> tuple:
 
 def score_features(rid: Any, query: QueryFeatures,
                    context: ContextFeatures, response: ResponseFeatures, *, config: Config,
-                   tfidf: CorpusTfidf | None = None,
-                   cosine: float | None = None, calibration=None,
+                   tfidf: CorpusTfidf | None = None, calibration=None,
                    given: str | None = None, given_context: str | None = None) -> ScoreResult:
     """The scores of one record from its features; ``given`` is the response as written,
     which anchors and spans quote (:func:`quoted`; default: the text parsed), and
@@ -176,14 +175,15 @@ def score_features(rid: Any, query: QueryFeatures,
     reference, query_keywords, against, applicable = query_reference(query, context, rcfg)
     rel = relevance_score(reference, response.tokens,
                           weight_cosine=config.relevance.weight_cosine,
-                          weight_jaccard=config.relevance.weight_jaccard, tfidf=tfidf,
-                          cosine=cosine)
+                          weight_jaccard=config.relevance.weight_jaccard, tfidf=tfidf)
     grounding = ground(response, context, query, config.grounding)
     restated = (restated_lemmas(grounding, context) if rcfg.restated_context and applicable
                 else frozenset())
     rel_restated = False
-    if restated and rel.relevance < rcfg.fail_below:
-        extra = tuple(sorted(restated - set(response.tokens)))
+    extra = tuple(sorted(restated - set(response.tokens)))
+    # only a restated word the reference holds can raise relevance; without one, a float's
+    # last digit would decide whether the note is given
+    if rel.relevance < rcfg.fail_below and not set(extra).isdisjoint(reference):
         wider = relevance_score(reference, response.tokens + extra,
                                 weight_cosine=rcfg.weight_cosine,
                                 weight_jaccard=rcfg.weight_jaccard, tfidf=tfidf)
