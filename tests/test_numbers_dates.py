@@ -268,7 +268,7 @@ SUPPORT_GROUPS: dict[str, list[tuple[str, str, bool]]] = {
         ("Raised about $2 million.", "Raised about $3 million.", False),
         ("Sold about 2 million units.", "Sold roughly two million units", True),
     ],
-    # a qualified figure rounds an exact one (fifty-third round): the step is the place of
+    # a qualified figure rounds an exact one (fifty-fourth round): the step is the place of
     # the claim's last significant digit (570,000: 10,000; 1,500: 100; 10: 10)
     "rounding": [
         ("He stole more than £570,000.", "He stole £572,206.", True),  # 2,206 <= 10,000
@@ -767,7 +767,7 @@ def test_a_dozens_price_half_a_percent_and_a_range_of_decades(text, found):
 
 
 def test_a_rounded_figure_is_supported_and_its_note_says_so() -> None:
-    # the fifty-third round: a faithful summary's "more than £570,000" for the article's
+    # the fifty-fourth round: a faithful summary's "more than £570,000" for the article's
     # £572,206 had been an unsupported number; the scorer reads it through SupportIndex
     import evaltools
 
