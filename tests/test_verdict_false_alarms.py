@@ -1405,14 +1405,14 @@ MUSEUM_LONG = ("The Harbour Museum opened in 1998 in a former grain warehouse on
 def test_a_long_summary_fails_from_the_summaries_threshold():
     """An instruction about prose that names nothing the context speaks of ("Summarize the
     following news in 100 words") is answered by a summary: from 60 words it fails from
-    hallucination.long_summary_fail_probability (0.55), not the long responses' 0.65; an
+    hallucination.long_summary_fail_probability (0.6), not the long responses' 0.65; an
     instruction about a topic the context holds ("Tell me about the Harbour Museum") or a
     JSON record, or a question over prose (a RAG answer), is no summary."""
     told = evaltools.score("Summarize the following text in about 70 words.", MUSEUM,
                            MUSEUM_LONG)
     assert told.verdict_inputs.summary and not told.verdict_inputs.answer
     p = told.verdict_inputs.probability[0]
-    assert p < 0.55 and told.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.55")
+    assert p < 0.6 and told.reasons[0].startswith(f"hallucination probability {p:.2f} < 0.6")
     at = load_config().replace(hallucination={"long_summary_fail_probability": round(p, 2) - 0.01})
     assert redecide(told, at).reasons[0] == (
         f"hallucination probability {p:.2f} >= {round(p, 2) - 0.01:g} (safety first; "

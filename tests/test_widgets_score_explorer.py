@@ -265,7 +265,7 @@ def test_long_response_slider_moves_the_long_responses_threshold_live():
      "Tell me about the Harbour Museum."),
     # an instruction about prose (a summary); a question is none
     ("Summarize the following text in about 70 words.", "summary", "summary_probability",
-     0.55, "a summary", "What is the Harbour Museum like?"),
+     0.6, "a summary", "What is the Harbour Museum like?"),
 ])
 def test_a_shapes_slider_moves_its_long_threshold_and_not_anothers(query, shape, slider,
                                                                     value, said, other):
