@@ -780,6 +780,11 @@ def test_site_names_and_their_attributions_are_read_in_linear_time():
     assert len(site_attributions("WIRED notes that. " * 20_000, sites)) == 20_000
     titles = "".join(f"Page {i} | Site{i} (www.site{i}.com)\nText.\n" for i in range(5_000))
     assert len(site_names(titles)) == 5_000  # each site, by its address and its title's end
+    # a title's bracketed words are sixty characters at most and a title two hundred units
+    assert site_names(("x (a) " * 40 + "\n") * 2_000) == frozenset()
+    assert site_names("(" * 100_000 + "\n" + "(a" * 50_000) == frozenset()
+    titles = "".join(f"Page (part {i}) (www.site{i}.com)\nText.\n" for i in range(5_000))
+    assert len(site_names(titles)) == 5_000
 
 
 def test_site_mentions_are_read_in_linear_time():

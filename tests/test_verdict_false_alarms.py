@@ -4791,3 +4791,35 @@ def test_numbers_and_times_read_in_the_fifty_first_round(context, response, supp
     r = evaltools.score("Write an overview of the business.", context, response)
     values = [a for a in r.anchors if a.counted and a.kind in ("number", "date")]
     assert values and all(a.supported for a in values) is supported
+
+
+@pytest.mark.parametrize(("context", "response", "unsupported"), [
+    # a title may hold words in brackets: its address still names the passage's site
+    ("The Real (and Very Normal) Reason You're So Exhausted After Therapy "
+     "(www.realsimple.com)\nExhaustion can set in once a stressful event is over.",
+     "Real Simple adds that exhaustion can set in once a stressful event is over.", []),
+    ("The Real (and Very Normal) Reason You're So Exhausted After Therapy "
+     "(www.realsimple.com)\nExhaustion can set in once a stressful event is over.",
+     "Good Housekeeping adds that exhaustion can set in once a stressful event is over.",
+     ["Good Housekeeping adds"]),
+    # a name the address writes by its initials (nytimes.com: New York Times)
+    ("Opinion | Handwriting Just Doesn't Matter (www.nytimes.com)\nHandwriting is now "
+     "taught at a younger age.",
+     "A New York Times opinion piece says handwriting is now taught at a younger age.", []),
+    ("Opinion | Handwriting Just Doesn't Matter (www.nytimes.com)\nHandwriting is now "
+     "taught at a younger age.",
+     "A New York Post opinion piece says handwriting is now taught at a younger age.",
+     ["A New York Post opinion piece says"]),
+    # a network's acronym whose address adds "news", saying something (cbsnews.com: CBS)
+    ("Ebola: Should we be worried? (www.cbsnews.com)\nIndividual cases will not lead to "
+     "widespread outbreaks.",
+     "CBS also says individual cases will not lead to widespread outbreaks.", []),
+    ("Ebola: Should we be worried? (www.cbsnews.com)\nIndividual cases will not lead to "
+     "widespread outbreaks.",
+     "ABC also says individual cases will not lead to widespread outbreaks.",
+     ["ABC also says"]),
+])
+def test_a_site_named_as_a_reader_knows_it(context, response, unsupported):
+    r = evaltools.score("What do the sources say?", context, response)
+    assert [a.text for a in r.anchors
+            if a.kind == "claim" and a.counted and not a.supported] == unsupported

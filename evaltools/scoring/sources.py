@@ -395,7 +395,8 @@ def source_spans(text: str, sents: Sequence[tuple[int, int]]) -> tuple[tuple[int
 #: A source's title line as retrieved web passages give it: its title, then its web address
 #: in parentheses ("How Squinting Helps You See Better | WIRED (www.wired.com)").
 _TITLE_LINE = re.compile(
-    r"(?m)^[ \t]*([^\n()]{0,200}?)[ \t]*\((?:https?://)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)"
+    r"(?m)^[ \t]*((?:[^\n()]|\([^\n()]{0,60}\)){0,200}?)[ \t]*"
+    r"\((?:https?://)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)"
     r"(?:/[^\s()]*)?\)[ \t]*$", re.IGNORECASE)
 #: What separates a page's title from its site's name: "Nausea | Healthline", "Why - wikiHow".
 _TITLE_PARTS = re.compile(r"\s+[|\u00bb\u2013\u2014-]\s+|\s*[|\u00bb\u2013\u2014]\s*")
@@ -446,7 +447,8 @@ def site_names(context: str) -> frozenset[str]:
     """The names of the web sites whose passages the context gives, squeezed
     (:func:`_squeeze`): each title line's web address without its top-level domain, and
     the last part of its title after a separator when it is short (the site's name, not
-    the page's: *Germany* in *Germany - Wikipedia* names no site).
+    the page's: *Germany* in *Germany - Wikipedia* names no site). A title may hold words
+    in brackets (*The Real (and Very Normal) Reason*).
 
     >>> sorted(site_names("How Squinting Helps | WIRED (www.wired.com)\\nLight bends.\\n"
     ...                   "Nausea at Night - Andrew Weil, M.D. (www.drweil.com)\\nLie down.\\n"
@@ -454,6 +456,8 @@ def site_names(context: str) -> frozenset[str]:
     ['andrewweilmd', 'drweil', 'wikipedia', 'wired']
     >>> site_names("It costs $5 (see www.shop.com).")
     frozenset()
+    >>> sorted(site_names("The Real (and Very Normal) Reason (www.realsimple.com)\\nRest."))
+    ['realsimple']
     """
     if "(" not in context:
         return frozenset()
@@ -472,18 +476,39 @@ def site_names(context: str) -> frozenset[str]:
 def _is_site(name: str, sites: frozenset[str]) -> bool:
     """Whether ``name`` (its article and kind word left off) names one of ``sites``: as
     squeezed, without its top-level domain, with the article the address writes (*The Hill*
-    for *thehill.com*), or as the first word of an address of one more word (*Verywell* for
-    *verywellhealth.com*, six letters or more: *Health* names no site).
+    for *thehill.com*), by its initials as an address writes them (*New York Times* for
+    *nytimes.com*: :func:`initials`), or as the first word of an address of one more word
+    (*Verywell* for *verywellhealth.com*, six letters or more: *Health* names no site).
 
-    >>> sites = frozenset({"thehill", "verywellhealth", "wired"})
+    >>> sites = frozenset({"thehill", "verywellhealth", "wired", "nytimes"})
     >>> [_is_site(n, sites) for n in ("Hill", "Verywell", "WIRED.com", "Very", "Health")]
     [True, True, True, False, False]
+    >>> [_is_site(n, sites) for n in ("New York Times", "New York Post", "York Times")]
+    [True, False, False]
     """
     key = _squeeze(name)
     if key in sites or _squeeze(re.sub(r"\.[a-z]{2,4}$", "", name)) in sites \
-            or "the" + key in sites:
+            or "the" + key in sites or not initials(name).isdisjoint(sites):
         return True
     return len(key) >= 6 and any(s.startswith(key) and len(s) - len(key) >= 3 for s in sites)
+
+
+def initials(name: str) -> frozenset[str]:
+    """The ways a web address writes a name of two words or more by its initials, lower
+    case: the initials of all but its last word before that word (*nytimes* for *New York
+    Times*, *latimes* for *Los Angeles Times*) and, from three words, all its initials
+    (*wsj* for *Wall Street Journal*).
+
+    >>> sorted(initials("New York Times")), sorted(initials("Real Simple")), initials("WIRED")
+    (['nyt', 'nytimes'], ['rsimple'], frozenset())
+    """
+    words = re.findall(r"[^\W_]+", name.lower())
+    if len(words) < 2:
+        return frozenset()
+    out = {"".join(w[0] for w in words[:-1]) + words[-1]}
+    if len(words) >= 3:
+        out.add("".join(w[0] for w in words))
+    return frozenset(out)
 
 
 def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int], ...]:
@@ -509,6 +534,9 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
     >>> t = "WIRED's test and a guide from WebMD agree; Smith's does not."
     >>> [t[a:b] for a, b in site_attributions(t, sites)]
     ['WIRED', 'from WebMD']
+    >>> t = "CBS also says it is rare. NBC says so. The New York Times notes it."
+    >>> [t[a:b] for a, b in site_attributions(t, frozenset({"cbsnews", "nytimes"}))]
+    ['CBS also says', 'The New York Times notes']
     """
     if not sites:
         return ()
@@ -517,9 +545,20 @@ def site_attributions(text: str, sites: frozenset[str]) -> tuple[tuple[int, int]
         names = next(g for g in m.groups() if g is not None)
         parts = [_LISTED_WORDS.sub("", p) for p in
                  re.split(r"\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+", names) if p]
-        if parts and all(_is_site(p, sites) for p in parts):
+        if parts and all(_is_site(p, sites) or _news_acronym(p, sites) for p in parts):
             out.append((m.start(), m.end()))
     return tuple(out)
+
+
+def _news_acronym(name: str, sites: frozenset[str]) -> bool:
+    """Whether ``name`` is an acronym of three letters or more that, with *news*, is one of
+    ``sites``: the network a response says something of (*CBS also says* of *cbsnews.com*).
+
+    >>> sites = frozenset({"cbsnews", "nbcnews"})
+    >>> [_news_acronym(n, sites) for n in ("CBS", "Cbs", "NB", "NBC", "ABC")]
+    [True, False, False, True, False]
+    """
+    return name.isupper() and len(key := _squeeze(name)) >= 3 and key + "news" in sites
 
 
 #: What a response calls a site's page or the person writing on it, after the site's name
