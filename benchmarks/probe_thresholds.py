@@ -52,7 +52,7 @@ def f1_at(faithful_fail: float, halluc_fail: float, mix: float) -> float:
 
 def group_of(batch: int) -> int:
     """The first batch of the group of three a batch was written and measured in (137-139,
-    140-142, ..., 245-247: every round since the forty-fourth added three).
+    140-142, ..., 245-247: since batch 137 the batches have been written three at a time).
 
     >>> group_of(137), group_of(139), group_of(140), group_of(244), group_of(247)
     (137, 137, 140, 242, 245)
