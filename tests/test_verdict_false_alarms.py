@@ -4823,3 +4823,38 @@ def test_a_site_named_as_a_reader_knows_it(context, response, unsupported):
     r = evaltools.score("What do the sources say?", context, response)
     assert [a.text for a in r.anchors
             if a.kind == "claim" and a.counted and not a.supported] == unsupported
+
+
+BAKERY = {"name": "La Esquina", "categories": "Bakeries, Cuban",
+          "attributes": {"RestaurantsReservations": "False", "Alcohol": "u'none'",
+                         "BusinessParking": "{'garage': False, 'street': True, "
+                                            "'validated': False, 'lot': False, 'valet': False}"}}
+
+
+@pytest.mark.parametrize(("response", "contradictions"), [
+    # a conjunct joined by "and" after the "or" is out of the "not": it relies on the street
+    ("La Esquina does not take reservations or serve alcohol, and relies on street parking.",
+     []),
+    # every conjunct of "not ..., ..., or ..." is denied, and the record's street parking
+    # denies the last
+    ("La Esquina does not take reservations, serve alcohol, or offer street parking.",
+     ["record_yes"]),
+])
+def test_a_conjunct_after_and_leaves_the_not_of_an_or_list(response, contradictions):
+    record = dict(BAKERY, review_info=[{"review_text": "Great coffee."}])
+    r = evaltools.score(CAFE_Q, json.dumps(record), response)
+    assert [a.contradiction for a in r.anchors
+            if not a.supported and a.counted and a.contradiction] == contradictions
+
+
+@pytest.mark.parametrize(("review", "absent"), [
+    # "baked right here" is the record's way of saying the bread is baked in-house
+    ("Cuban bread baked right here, $9.75 and it's huge.", []),
+    ("Cuban bread, $9.75 and it's huge.", ["baked in-house"]),
+])
+def test_baked_right_here_states_baked_in_house(review, absent):
+    record = dict(BAKERY, review_info=[{"review_text": review}])
+    r = evaltools.score(CAFE_Q, json.dumps(record),
+                        "Reviewers praise the sandwich on bread baked in-house.")
+    assert [a.text for a in r.anchors
+            if not a.supported and a.contradiction == "record_absent"] == absent

@@ -896,6 +896,20 @@ def _denying_roots(doc) -> frozenset[int]:
     return roots
 
 
+def _joined_by_or(tok) -> bool:
+    """Whether the conjunct ``tok`` is joined to its head by *or* or *nor*: the nearest
+    coordinating word between them, so that in *does not take reservations or serve
+    alcohol, and relies on street parking* *serve* is and *relies* is not.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It does not take cards or serve beer, and has a lot.")
+    >>> [t.text for t in doc if t.dep_ == "conj" and _joined_by_or(t)]
+    ['serve']
+    """
+    ccs = [c for c in tok.head.children if c.dep_ == "cc" and tok.head.i < c.i < tok.i]
+    return bool(ccs) and max(ccs, key=lambda c: c.i).lower_ in ("or", "nor")
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
@@ -993,6 +1007,10 @@ def clause_negated(tok) -> bool:
     ...                       "suited to kids.")
     >>> [t.text for t in doc if t.text in ("suited", "kids") and clause_negated(t)]
     ['suited', 'kids']
+    >>> doc = load_pipeline()("It does not take reservations or serve alcohol, and relies "
+    ...                       "on street parking.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['reservations', 'alcohol']
 
     A verb of opinion's *not* denies the clause it takes (:data:`NEG_RAISING`):
 
@@ -1061,13 +1079,13 @@ def clause_negated(tok) -> bool:
             # a conjunct that opens with "not", where the parser hangs it on a word inside:
             # "kid-friendly but not wheelchair accessible", "reservations but not walk-ins"
             return True
-        if t.dep_ == "conj" and t.head.i < t.i and any(
-                c.dep_ == "cc" and c.lower_ in ("or", "nor") and t.head.i < c.i < t.i
-                for c in t.head.children) and not any(
+        if t.dep_ == "conj" and t.head.i < t.i and _joined_by_or(t) and not any(
                 c.dep_ in ("nsubj", "nsubjpass", "aux") for c in t.children) and not (
                 t.tag_ == "VBG" and t.head.tag_ in ("VB", "VBP", "VBZ", "VBD")):
             # "not accessible or geared toward kids": neither; a gerund is no verb the
-            # "not" of a finite one reaches ("a lens that doesn't fit or rubbing your eyes")
+            # "not" of a finite one reaches ("a lens that doesn't fit or rubbing your eyes"),
+            # nor a conjunct joined by "and" after the "or" ("does not take reservations or
+            # serve alcohol, and relies on street parking")
             t = t.head
             continue
         if (t.dep_ == "conj" and t.pos_ in ("NOUN", "PROPN")
