@@ -27,10 +27,13 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import verdict_rates  # noqa: E402  (this folder: the shares of FAIL)
 from probe import batch_of  # noqa: E402  (this folder: the batch of an id)
 
 from evaltools.config import DEFAULT_CONFIG  # noqa: E402
@@ -61,15 +64,16 @@ def group_of(batch: int) -> int:
 
 
 def rates(rows: list[tuple[int, bool]]) -> tuple[float, float, int, int]:
-    """Faithful FAIL and hallucinated FAIL shares of ``(label, failed)`` rows, and counts.
+    """Faithful FAIL and hallucinated FAIL shares of ``(label, failed)`` rows, and counts
+    (the shares as :func:`verdict_rates.rates` computes them; 0 where a side is empty).
 
     >>> rates([(0, True), (0, False), (1, True), (1, True)])
     (0.5, 1.0, 2, 2)
     """
-    faithful = [f for y, f in rows if y == 0]
-    halluc = [f for y, f in rows if y == 1]
-    return (sum(faithful) / max(len(faithful), 1), sum(halluc) / max(len(halluc), 1),
-            len(faithful), len(halluc))
+    y = np.array([label for label, _ in rows], dtype=int)
+    r = verdict_rates.rates(y, np.array([failed for _, failed in rows], dtype=bool))
+    shares = [0.0 if np.isnan(x) else x for x in (r["faithful_fail"], r["halluc_fail"])]
+    return (*shares, r["n"] - r["pos"], r["pos"])
 
 
 def main(argv: list[str] | None = None) -> int:
