@@ -91,6 +91,7 @@ class HallucinationConfig:
     term_zipf_below: float = setting(0.0, 8.0)
     term_fail_probability: float = setting(0.0, 1.0)
     answer_term_fail_probability: float = setting(0.0, 1.0)
+    summary_term_fail_probability: float = setting(0.0, 1.0)
     long_response_words: int = setting(1, 100_000)
     long_fail_probability: float = setting(0.0, 1.0)
     long_answer_fail_probability: float = setting(0.0, 1.0)

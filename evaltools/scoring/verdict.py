@@ -210,7 +210,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     neither the context nor the query uses, *consultations*: ``Anchor.terms``) in a response
     of ``hallucination.long_response_words`` words or more,
     ``P >= hallucination.term_fail_probability`` (for a RAG answer, ``answer``,
-    ``hallucination.answer_term_fail_probability``). A response of
+    ``hallucination.answer_term_fail_probability``; for a summary, ``summary``,
+    ``hallucination.summary_term_fail_probability``). A response of
     ``hallucination.long_response_words`` words or more (``response_words``) fails
     from ``min(threshold, hallucination.long_fail_probability)`` on; when it answers a
     question over prose passages (``answer``: a RAG answer), from
@@ -276,6 +277,9 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
     >>> decide(0.8, 1.0, 0.2, probability=(0.66, 0.75), term_absent=True,
     ...        response_words=60, answer=True).reasons[0]
     'hallucination probability 0.66 >= 0.65 with a word the context never uses (safety first)'
+    >>> decide(0.8, 1.0, 0.2, probability=(0.58, 0.75), term_absent=True,
+    ...        response_words=60, summary=True).verdict  # a long summary: from 0.6
+    'PASS'
     >>> v = decide(0.8, 1.0, 0.2, probability=(0.67, 0.75), response_words=60)
     >>> v.verdict, v.reasons[0]   # doctest: +NORMALIZE_WHITESPACE
     ('FAIL', 'hallucination probability 0.67 >= 0.65 (safety first; calibration;
@@ -333,7 +337,8 @@ def decide(relevance: float, completeness: float, hallucination: float, *,
                     (generalised, h.generalised_fail_probability,
                      "a generalisation the context does not make", True),
                     (term_absent and response_words >= h.long_response_words,
-                     h.answer_term_fail_probability if answer else h.term_fail_probability,
+                     h.answer_term_fail_probability if answer else
+                     h.summary_term_fail_probability if summary else h.term_fail_probability,
                      "a word the context never uses", False)):
                 if found and by_score and hallucination > h_max:
                     crossed.append(("FAIL", f"hallucination {hallucination:.2f} > {h_max:g} "
