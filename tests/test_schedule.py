@@ -290,3 +290,21 @@ def test_a_pm_that_ends_a_sentence_ends_it(closes, denied):
             f"{closes} The restaurant offers takeout but no delivery.")
     r = evaltools.score("Describe this business.", ctx, said)
     assert any(a.contradiction == "record_hours" for a in r.anchors) is denied
+
+
+WEEKDAYS = {"Monday": "7:0-16:0", "Tuesday": "7:0-16:0", "Wednesday": "7:0-16:0",
+            "Thursday": "7:0-16:0", "Friday": "7:0-13:0"}
+
+
+@pytest.mark.parametrize(("hours", "denied"), [
+    # the record lists no weekend day: its weekend closure is the record's own
+    (WEEKDAYS, False),
+    # ... and one that lists Saturday's hours denies it
+    ({**WEEKDAYS, "Saturday": "8:0-12:0"}, True),
+])
+def test_a_closure_named_after_its_days_is_a_closed_day(hours, denied):
+    ctx = json.dumps({"name": "Valley Dentistry", "hours": hours})
+    said = ("One patient found the short Friday hours and weekend closure hard to work "
+            "around.")
+    r = evaltools.score("Describe this business.", ctx, said)
+    assert any(a.contradiction == "record_hours" for a in r.anchors) is denied

@@ -44,7 +44,7 @@ _TIME_RANGE = re.compile(
     rf"(?:from|between)?\s*({_TIME})\s*(?:to|until|till|and|-|–|—)\s*({_TIME})", re.IGNORECASE)
 _OPEN_WORDS = re.compile(r"\b(?:open|opens|opening|hours|operates|operating|operate)\b",
                          re.IGNORECASE)
-_CLOSED = re.compile(r"\bclosed\b", re.IGNORECASE)
+_CLOSED = re.compile(r"\b(?:closed|closures?)\b", re.IGNORECASE)
 #: What says the day right after it is closed (*closed Mondays*, *closed on Sunday*).
 _SHUT_BEFORE = re.compile(r"\bclosed\s+(?:on\s+)?$", re.IGNORECASE)
 _WHOLE_WEEK = re.compile(r"\b(?:(?:7|seven) days a week|every day|daily)\b", re.IGNORECASE)
@@ -272,6 +272,8 @@ _SEASON_AFTER = re.compile(
     r"[\s-]+)?(?:" + MONTH + r"(?=\s|$|[,;.])"
     r"|(?:the\s+)?(?:summer|winter|spring|fall|autumn|off-?season|high\s+season|low\s+season)"
     r"s?\b)", re.IGNORECASE)
+#: A closure named after its days: "the weekend closure", "Sunday closures".
+_CLOSURE_AFTER = re.compile(r"^\s*closures?\b", re.IGNORECASE)
 #: Part of a day: "the closed Wednesday mornings" are not a closed Wednesday.
 _PART_OF_DAY = re.compile(r"^\s*(?:mornings?|afternoons?|evenings?|nights?)\b", re.IGNORECASE)
 #: After "except Sunday": the day's own hours follow ("except Sunday, when it closes at 3").
@@ -386,6 +388,9 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
     ...     "It opens Tuesday to Saturday. Complaints include no Monday hours while "
     ...     "Saturdays book up quickly.")][1:]
     [(('Monday',), False), (('Saturday',), True)]
+    >>> [(s.days, s.open) for s in statements(  # a closure named after its days
+    ...     "One patient found the short Friday hours and weekend closure hard.")]
+    [(('Saturday', 'Sunday'), False)]
     >>> [s.days for s in statements("It is open Tuesday to Friday, and one regular wished "
     ...                             "it were open Mondays.")]
     [('Tuesday', 'Wednesday', 'Thursday', 'Friday')]
@@ -475,8 +480,10 @@ def statements(text: str, times: Sequence[tuple[int, int, int]] | None = None
             listed = (k and mine and not mine[-1].open and mine[-1].end == base + groups[k - 1][2]
                       and _LIST_GAP.fullmatch(s[groups[k - 1][2]:a]))
             if (negs and not _OPEN_VERB.search(before[negs[-1].end():])) or listed or (
-                    _NOT_OPEN.search(before)) or _HOURS_UNLISTED.match(s[b:]):
-                # "closed on Sundays", "no hours listed for Sunday or Monday"
+                    _NOT_OPEN.search(before)) or _HOURS_UNLISTED.match(s[b:]) or (
+                    _CLOSURE_AFTER.match(s[b:])):
+                # "closed on Sundays", "no hours listed for Sunday or Monday", "the weekend
+                # closure"
                 if not _PART_OF_DAY.match(s[b:]):  # not "closed Wednesday mornings"
                     mine.append(Statement(tuple(days), False, base + a, base + b))
                 continue
