@@ -113,6 +113,21 @@ def test_verbless_list_items_are_claims(nlp):
                                               ("list item", "Outdoor pool")]
 
 
+@pytest.mark.parametrize(("text", "items"), [
+    # a bold label whose body goes on in its line names the body's facts: no claim
+    ("The main risks are:\n- **Bypassing Secure Boot.** Users with admin rights can boot "
+     "any system.\n- **Hand retouching.** Photos were retouched with ink.", []),
+    # the same items alone on their lines state their own
+    ("The main risks are:\n- **Bypassing Secure Boot.**\n- **Hand retouching.**",
+     ["Bypassing Secure Boot", "Hand retouching"]),
+])
+def test_a_label_whose_line_goes_on_with_its_body_is_no_claim(nlp, text, items):
+    response = evaltools.score("What are the risks?", "Users can boot any system.", text)
+    labels = ("Bypassing Secure Boot", "Hand retouching")
+    assert [a.text for a in response.anchors
+            if a.kind == "claim" and a.text in labels] == items
+
+
 def test_a_list_items_parts_are_claims_each_with_its_own_not(nlp):
     """One claim for *- Not wheelchair accessible, not good for kids, and no dogs* was
     negated by any *no* in it and headed by its last noun; *- Free WiFi; street parking

@@ -4858,3 +4858,38 @@ def test_baked_right_here_states_baked_in_house(review, absent):
                         "Reviewers praise the sandwich on bread baked in-house.")
     assert [a.text for a in r.anchors
             if not a.supported and a.contradiction == "record_absent"] == absent
+
+
+BOXING_GYM = {"name": "Mile High Boxing", "categories": "Boxing, Gyms",
+              "attributes": {"BusinessParking": "{'garage': False, 'street': True, "
+                                                "'validated': False, 'lot': False, "
+                                                "'valet': False}"}}
+
+
+@pytest.mark.parametrize(("response", "contradictions"), [
+    # the "no" of a listed noun after one it does not deny is its own: the street parking
+    # the record gives is not denied
+    ("Downsides include small locker rooms, no showers, air conditioning that struggles in "
+     "summer, and street parking that fills up.", []),
+    # a "no" that opens the list denies what "or" joins to it, and the record denies that
+    ("Downsides include no showers or street parking.", ["record_yes"]),
+])
+def test_a_no_inside_a_list_denies_its_own_item(response, contradictions):
+    record = dict(BOXING_GYM, review_info=[{"review_text": "Small locker rooms, no showers."}])
+    r = evaltools.score(CAFE_Q, json.dumps(record), response)
+    assert [a.contradiction for a in r.anchors
+            if not a.supported and a.counted and a.contradiction == "record_yes"] == contradictions
+
+
+@pytest.mark.parametrize(("review", "generalised"), [
+    # the review itself says "always" of Tony: the overview restates it
+    ("Tony always tells us what can wait and what can't.", []),
+    # a review that says it once: "always" goes past the record
+    ("Tony told us what could wait and what couldn't.", ["Tony always explains"]),
+])
+def test_a_generalisation_the_record_makes_of_the_same_subject(review, generalised):
+    record = {"name": "Keystone Auto Care", "categories": "Auto Repair",
+              "review_info": [{"review_text": review}]}
+    r = evaltools.score(CAFE_Q, json.dumps(record),
+                        "A regular said Tony always explains what can wait.")
+    assert [a.text for a in r.anchors if a.contradiction == "generalised"] == generalised

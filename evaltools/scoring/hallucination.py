@@ -220,8 +220,9 @@ CODE_NAME = re.compile(r"[A-Z]{1,3}[0-9]{1,4}[A-Z]?")
 
 
 #: A colon right after a claim, then a list of three or more items in its sentence (two
-#: commas at least): the claim may name the kind of what the list tells.
-_HEADS_LIST = re.compile(r"[ \t]*:[^.!?\n:]{2,300}?,[^.!?\n:]{2,300}?,")
+#: commas at least), or the end of its line (the list's items on the lines after): the claim
+#: may name the kind of what the list tells.
+_HEADS_LIST = re.compile(r"[ \t]*:(?:[^.!?\n:]{2,300}?,[^.!?\n:]{2,300}?,|[ \t]*\n)")
 #: Most words, names and values aside, a claim that heads a list has.
 HEADS_LIST_WORDS = 3
 
@@ -230,7 +231,17 @@ def _heads_list(claim, text: str) -> bool:
     """Whether ``claim`` heads the list a colon after it opens: of at most
     :data:`HEADS_LIST_WORDS` words, no name nor value among them, it names the kind of
     what the list tells ("Complaints focus on logistics: a chaotic check-in, a lost
-    reservation, and worn boots"); the items are the claims."""
+    reservation, and worn boots"; "the most common pre-digital techniques were:" ending its
+    line, the items on the lines after); the items are the claims.
+
+    >>> from evaltools.text import load_pipeline
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> heads = lambda text: [_heads_list(c, text) for c in extract_claims(load_pipeline()(text))]
+    >>> heads("Photographers used these techniques:\\n- Burning.")
+    [True]
+    >>> heads("Photographers used these techniques: burning.")
+    [False]
+    """
     own = [w for w in claim.words if claim.start <= w.word.start < claim.end]
     return (not claim.values and len(own) <= HEADS_LIST_WORDS
             and not any(w.name or w.word.pos == "PROPN" for w in own)
@@ -1053,6 +1064,30 @@ def generalises(text: str) -> str | None:
     return m.group() if m else None
 
 
+def said_of_subject(said: str, claim, context: ContextFeatures) -> bool:
+    """Whether a sentence of the context holds the generalising words ``said`` (every word
+    of them) and the claim's subject (every claim word where it names none): the record's
+    own generalisation, which a paraphrase restates ("Tony always explains what can wait"
+    of a review's "Tony always tells us what can wait"), not one past it.
+
+    >>> from evaltools.config import load_config
+    >>> from evaltools.scoring.anchors.claims import extract_claims
+    >>> from evaltools.scoring.features import context_features
+    >>> from evaltools.text import load_pipeline
+    >>> nlp = load_pipeline()
+    >>> ctx = context_features(nlp("We came twice. Tony always tells us what can wait."),
+    ...                        load_config())
+    >>> said = lambda text: said_of_subject("always", extract_claims(nlp(text))[0], ctx)
+    >>> said("Tony always explains what can wait."), said("The line is always long.")
+    (True, False)
+    """
+    idx = context.index.sentences
+    keys = re.findall(r"[a-z]+", said.lower())
+    held = frozenset.intersection(*(idx.sentences(k) for k in keys)) if keys else frozenset()
+    words = [w for w in claim.words if w.role == "subject"] or list(claim.words)
+    return bool(held) and any(held & idx.find(w.word) for w in words)
+
+
 def _sentence_at(response: ResponseFeatures, start: int, end: int) -> tuple[int, int]:
     """The span of the response's sentence holding ``start``, without its surrounding
     spaces (``start``/``end`` when no sentence holds it): a claim anchor for words no
@@ -1253,7 +1288,7 @@ def check_anchors(response: ResponseFeatures, context: ContextFeatures,
                                              f"{', '.join(repr(a) for a in added)}")
         if not s.supported and s.contradiction is None and business and not echo:
             said = generalises(c.text)  # "always packed" of a review's "packed on Friday"
-            if said is not None:
+            if said is not None and not said_of_subject(said, c, context):
                 s = dataclasses.replace(s, contradiction="generalised",
                                         note=f"{s.note}; it generalises past the record "
                                              f"({said!r})")

@@ -910,6 +910,37 @@ def _joined_by_or(tok) -> bool:
     return bool(ccs) and max(ccs, key=lambda c: c.i).lower_ in ("or", "nor")
 
 
+def _own_no(item, came) -> bool:
+    """Whether the *no* of the listed noun ``item`` is that item's own, not that of
+    ``came``, the conjunct below it the climb came from: ``item`` continues a list after a
+    comma, after an item its *no* does not deny, and no *or* (*nor*) joins what follows it
+    (*small locker rooms, no showers, air conditioning that struggles, and street
+    parking*). After *but* the *no* opens a list of its own (*a lot but no reservations,
+    alcohol, and outdoor seating*), and *or* carries it along (*no showers, lockers or
+    towels*).
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("It has small lockers, no showers, and street parking.")
+    >>> _own_no(doc[6], doc[10]), _own_no(doc[6], None)
+    (True, False)
+    """
+    if came is None or came.dep_ != "conj" or came.head.i != item.i:
+        return False
+    if item.dep_ != "conj" or item.head.i > item.i or any(
+            c.dep_ == "cc" and item.head.i < c.i < item.i for c in item.head.children):
+        return False
+    listed, seen = [item], set()
+    while listed:
+        x = listed.pop()
+        if x.i in seen:
+            continue
+        seen.add(x.i)
+        if any(c.dep_ == "cc" and c.lower_ in ("or", "nor") for c in x.children):
+            return False
+        listed.extend(c for c in x.children if c.dep_ == "conj")
+    return True
+
+
 def clause_negated(tok) -> bool:
     """Whether the clause that ``tok`` belongs to is negated.
 
@@ -950,6 +981,14 @@ def clause_negated(tok) -> bool:
     >>> doc = load_pipeline()("It has no elevator, a dated room, and thin walls.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['elevator']
+    >>> doc = load_pipeline()("It has small lockers, no showers, air conditioning that "
+    ...                       "struggles, and street parking. It has no showers or towels.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['showers', 'showers', 'towels']
+    >>> doc = load_pipeline()("It has a lot but no reservations, alcohol or outdoor seating. "
+    ...                       "It has lockers, no showers, towels or soap.")
+    >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
+    ['reservations', 'alcohol', 'seating', 'showers', 'towels', 'soap']
     >>> doc = load_pipeline()("It has no delivery and only street parking.")
     >>> [t.text for t in doc if t.pos_ == "NOUN" and clause_negated(t)]
     ['delivery']
@@ -1042,7 +1081,7 @@ def clause_negated(tok) -> bool:
     neither = "neither" in words
     for _ in range(12):
         if any(_no_det(c) for c in t.children):
-            return True
+            return not _own_no(t, came)
         if t.dep_ == "pobj" and t.head.lower_ in EXCEPTING:
             return False  # "no food besides chips", "nothing except coffee": these are had
         if neither and (any(c.dep_ == "preconj" and c.lower_ == "neither" for c in t.children)
@@ -1813,7 +1852,8 @@ def _list_item_claims(line, words: _Words) -> list[Claim]:
     street parking only*, *- Not wheelchair accessible, not good for kids, and no dogs*:
     each part with its own head and its own *not*)."""
     if not list_mark(line[0]) or any(
-            t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") for t in line):
+            t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass") for t in line
+    ) or _labels_a_body(line):
         return []
     body = line[1:]
     while body and (body[0].is_punct or body[0].text in BULLETS):
@@ -1828,6 +1868,30 @@ def _list_item_claims(line, words: _Words) -> list[Claim]:
     if len(parts) < 2:
         parts = [body]
     return [c for c in (_list_part_claim(x, words) for x in parts) if c is not None]
+
+
+def _labels_a_body(line) -> bool:
+    """Whether a verbless list item is the label of a body its line goes on with: it ends
+    with a period or a colon and a verb follows before the line ends (*- **Combining
+    images.** Photographers pieced negatives together*): the body states the facts, the
+    label names them. An item alone on its line (*- Free parking.*) or before more verbless
+    words (*- Free WiFi. Street parking only.*) states its own.
+
+    >>> from evaltools.text import load_pipeline
+    >>> doc = load_pipeline()("Ways:\\n- Combining images. Photographers pieced photos.\\n"
+    ...                       "- Free WiFi. Street parking only.\\n- Hand retouching.")
+    >>> [c.text for c in extract_claims(doc) if c.kind == "list item"]
+    ['Free WiFi', 'Hand retouching']
+    """
+    last = line[-1]
+    if last.text not in (".", ":"):
+        return False
+    for t in last.doc[last.i + 1:]:
+        if t.is_space and "\n" in t.text:
+            return False
+        if t.pos_ in ("VERB", "AUX"):
+            return True
+    return False
 
 
 def _list_part_claim(body, words: _Words) -> Claim | None:
