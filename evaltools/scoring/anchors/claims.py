@@ -929,16 +929,8 @@ def _own_no(item, came) -> bool:
     if item.dep_ != "conj" or item.head.i > item.i or any(
             c.dep_ == "cc" and item.head.i < c.i < item.i for c in item.head.children):
         return False
-    listed, seen = [item], set()
-    while listed:
-        x = listed.pop()
-        if x.i in seen:
-            continue
-        seen.add(x.i)
-        if any(c.dep_ == "cc" and c.lower_ in ("or", "nor") for c in x.children):
-            return False
-        listed.extend(c for c in x.children if c.dep_ == "conj")
-    return True
+    return not any(c.dep_ == "cc" and c.lower_ in ("or", "nor")
+                   for x in (item, *_conjoined(item)) for c in x.children)
 
 
 def clause_negated(tok) -> bool:
