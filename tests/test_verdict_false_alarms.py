@@ -4893,3 +4893,90 @@ def test_a_generalisation_the_record_makes_of_the_same_subject(review, generalis
     r = evaltools.score(CAFE_Q, json.dumps(record),
                         "A regular said Tony always explains what can wait.")
     assert [a.text for a in r.anchors if a.contradiction == "generalised"] == generalised
+
+
+RAMEN = {"name": "Kumo Ramen", "categories": "Ramen, Japanese, Restaurants",
+         "attributes": {"OutdoorSeating": "False", "RestaurantsDelivery": "False",
+                        "NoiseLevel": "u'loud'"},
+         "review_info": [{"review_text": "It's LOUD in there, hard to hear my friend."}]}
+
+
+@pytest.mark.parametrize(("response", "denied"), [
+    # a dining room is a room: the record's "outdoor seating: no" (and its "outdoor dining")
+    # says nothing of it
+    ("Reviewers mention a dining room loud enough to make conversation hard.", []),
+    # the kind the record denies, named with its own modifier, is still denied
+    ("Reviewers mention an outdoor dining area loud enough to make conversation hard.",
+     ["mention an outdoor dining area loud enough to make"]),
+])
+def test_a_word_naming_another_nouns_kind_is_not_the_records_key(response, denied):
+    r = evaltools.score(CAFE_Q, json.dumps(RAMEN), response)
+    assert [a.text for a in r.anchors if a.contradiction == "record_no"] == denied
+
+
+NAIL_SALON = {"name": "Polished Nail Lounge", "categories": "Nail Salons",
+              "business_stars": 3.5,
+              "review_info": [{"review_stars": 4, "review_text": "Gel mani for $75. Linda was "
+                                                                 "careful."},
+                              {"review_stars": 2, "review_text": "Dip powder lifted."}]}
+
+
+@pytest.mark.parametrize(("response", "unsupported"), [
+    # the customer's own four stars: a review's rating, which the record gives
+    ("One four-star customer paid $75 for a gel manicure.", []),
+    # the salon's own rating is the record's 3.5, not a review's 4
+    ("It is a four-star salon.", ["four-star"]),
+])
+def test_a_rating_right_before_the_person_who_gave_it(response, unsupported):
+    r = evaltools.score(CAFE_Q, json.dumps(NAIL_SALON), response)
+    assert [a.text for a in r.anchors if a.kind == "number" and not a.supported] == unsupported
+
+
+PHONE_REPAIR = {"name": "FixIt Phones", "categories": "Mobile Phone Repair",
+                "review_info": [{"review_text": "Face ID still works. Guy at the counter, "
+                                                "Luis, explained the warranty."},
+                                {"review_text": "Mike was working the register, the "
+                                                "cashier Mike was kind."}]}
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # "working" before a stop is no role given to Luis
+    ("Face ID kept working; Luis explained the warranty.", []),
+    # a role right before the name is one
+    ("Cashier Luis explained the warranty.", ["Cashier Luis"]),
+])
+def test_a_role_is_a_noun_right_before_the_name(response, absent):
+    r = evaltools.score(CAFE_Q, json.dumps(PHONE_REPAIR), response)
+    notes = [a.note for a in r.anchors if a.contradiction == "record_absent"]
+    assert [n.rsplit("never mentions ", 1)[1].strip("'") for n in notes] == absent
+
+
+@pytest.mark.parametrize(("response", "supported"), [
+    # "should not be paying more than 55%" is a limit: up to 55%
+    ("Trusts should pay no more than 55% above normal rates.", True),
+    # and not a floor
+    ("Trusts should pay more than 55% above normal rates.", False),
+])
+def test_a_denied_comparison_is_a_limit(response, supported):
+    context = ("Hospitals should not be paying more than 55% above normal shift rates for "
+               "any staff.")
+    r = evaltools.score("How much may trusts pay agency staff?", context, response)
+    assert [a.supported for a in r.anchors if a.kind == "number"] == [supported]
+
+
+TAQUERIA = {"name": "Taqueria El Sol", "categories": "Mexican, Restaurants",
+            "review_info": [{"review_text": "The tortillas are made right in front of you on "
+                                            "the comal."},
+                            {"review_text": "Menudo special comes with fresh tortillas."}]}
+
+
+@pytest.mark.parametrize(("response", "absent"), [
+    # made (one review) and fresh (another), each said of the tortillas
+    ("Reviewers praise the tortillas made fresh on the comal.", []),
+    # daily is said of them nowhere
+    ("Reviewers praise the tortillas made fresh daily on the comal.", ["made fresh daily"]),
+])
+def test_a_provenance_whose_words_the_reviews_say_of_its_noun(response, absent):
+    r = evaltools.score(CAFE_Q, json.dumps(TAQUERIA), response)
+    notes = [a.note for a in r.anchors if a.contradiction == "record_absent"]
+    assert [n.rsplit("never mentions ", 1)[1].strip("'") for n in notes] == absent

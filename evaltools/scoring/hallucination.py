@@ -641,11 +641,20 @@ def misplaced_roles(units: Sequence, index) -> tuple[tuple[int, int, str], ...]:
     >>> misplaced_roles(words_of(nlp("Owner Dana fixed it.")),
     ...                 SentenceIndex(nlp("Dana, the owner, fixed it. The owner is kind.")))
     ()
+
+    The role is a noun right before the name: not a verb, nor a word a stop sets apart
+    (*Face ID was still working; Dana explained*, where the context has *Mike was working*):
+
+    >>> index = SentenceIndex(nlp("Dana rang us up. The cashier, Mike, was working."))
+    >>> [misplaced_roles(words_of(nlp(t)), index) for t in (
+    ...     "Face ID was still working; Dana explained it.", "Cashier Dana fixed it.")]
+    [(), ((0, 12, 'Cashier Dana'),)]
     """
     found = []
     for role, name in itertools.pairwise(units):
         key = role.key
         if (name.sent != role.sent or name.pos != "PROPN" or not name.text[:1].isupper()
+                or role.pos not in ("NOUN", "PROPN") or name.start - role.end != 1
                 or name.text.rstrip(".").lower() in TITLES
                 or not (role_noun(key) or key in RELATION_NOUNS)):
             continue
@@ -944,18 +953,36 @@ def said_in_words(said: tuple[int, int, str], units: Sequence[Word], index) -> b
     >>> [said_in_words((m, m + len(w), w), ws, idx) for w in (
     ...     "made by hand", "insured", "bonded", "every morning") for m in [text.index(w)]]
     [True, True, False, False]
+
+    Or each word in a sentence that holds the noun the claim describes, right before or
+    after it (*tortillas made fresh* where one review says "the tortillas are made on the
+    comal" and another "fresh tortillas"; not *made fresh daily*, which no sentence with the
+    tortillas says):
+
+    >>> idx = SentenceIndex(nlp("The tortillas are made on the comal. It has fresh tortillas."))
+    >>> text = "Tortillas made fresh. Salsa made fresh. Tortillas made fresh daily."
+    >>> ws = words_of(nlp(text))
+    >>> [said_in_words((m, m + len(w), w), ws, idx) for m, w in (
+    ...     (10, "made fresh"), (28, "made fresh"), (50, "made fresh daily"))]
+    [True, False, False]
     """
     start, end, _ = said
     words = [w for w in units if start <= w.start < end]
     if not words:
         return False
-    common: set[int] | None = None
-    for w in words:
-        found = {index.sentence_of(p) for p in index.locate(w)}
-        common = found if common is None else common & found
-        if not common:
-            return False
-    return True
+    found = [{index.sentence_of(p) for p in index.locate(w)} for w in words]
+    if set.intersection(*found):
+        return True
+    k = next(i for i, w in enumerate(units) if w.start >= start)
+    nouns = [units[j] for j in (k - 1, k + len(words)) if 0 <= j < len(units)
+             and units[j].pos in ("NOUN", "PROPN") and units[j].sent == words[0].sent
+             and (units[j].end <= start and start - units[j].end <= 1
+                  or units[j].start >= end and units[j].start - end <= 1)]
+    for noun in nouns:
+        with_noun = {index.sentence_of(p) for p in index.locate(noun)}
+        if all(f & with_noun for f in found):
+            return True
+    return False
 
 
 #: A record's rating: the value right after a key that ends in "stars" (read as
@@ -966,6 +993,9 @@ _RATING_AFTER = re.compile(r"(?i)[- ]?(?:stars?\b|out of (?:5|five)\b)")
 _RATING_BEFORE = re.compile(r"(?i)\b(?:rating of|rated|rates|average of)\s+$")
 #: Words that make a rating one reviewer's: "one reviewer gave it 4 stars".
 _ONE_REVIEW = re.compile(r"(?i)\b(?:reviews?|reviewers?|gave|give|gives|giving)\b")
+#: A rating right before a person who gave it: "one four-star customer", "a 5-star guest".
+_RATING_PERSON = re.compile(r"(?i)(?:[- ]?stars?)?[ \u00a0]+(?:customers?|diners?|guests?|"
+                            r"clients?|patients?|visitors?|shoppers?|patrons?|buyers?)\b")
 
 
 def record_ratings(context: ContextFeatures) -> tuple[Mention, ...]:
@@ -1013,10 +1043,19 @@ def is_own_rating(m: Mention, text: str, sentence: tuple[int, int]) -> bool:
     >>> [is_own_rating(first, said, (0, 25)), is_own_rating(second, said, (26, 57)),
     ...  is_own_rating(third, said, (58, len(said)))]
     [True, False, False]
+
+    A rating right before the person who gave it is that person's review:
+
+    >>> said = "One four-star customer paid $75. A four-star salon."
+    >>> first, _, third = find_mentions(said)
+    >>> [is_own_rating(first, said, (0, 32)), is_own_rating(third, said, (33, len(said)))]
+    [False, True]
     """
     if not (_RATING_AFTER.match(text, m.end) or "star" in m.text.lower()
             or _RATING_BEFORE.search(text, max(0, m.start - 20), m.start)):
         return False
+    if _RATING_PERSON.match(text, m.end):
+        return False  # "one four-star customer": the customer's review
     return _ONE_REVIEW.search(text, *sentence) is None
 
 

@@ -139,6 +139,13 @@ SERVICE_HEADS = frozenset({"service", "card"})
 #: alone, a claim's *good* (*the highball gets good marks*) is none of those keys, so a
 #: key's "no" does not deny it; *good for kids* is still read by its *kids*.
 KEY_PREFIX_WORDS = frozenset({"good"})
+#: Words a flattened record puts before its keys' own words: the attributes' prefixes and
+#: the names of nested attributes (*attributes restaurants delivery: no*, *attributes good
+#: for meal dinner: no*, *business parking valet: no*), which name no kind of the word.
+_RECORD_WORDS = frozenset({"attribute", "attributes", "restaurant", "restaurants", "business",
+                           "businesses", "no", "yes", "good", "for", "meal", "parking",
+                           "ambience", "music", "best", "nights", "dietary", "restrictions",
+                           "hair", "specializes", "in"})
 
 
 def _modifies_in_piece(tok, start: int, pieces, piece_starts) -> bool:
@@ -497,9 +504,28 @@ class ContextIndex:
                 and not w.negated  # "squeezed in without an appointment": by_appointment: no
                 and not w.likened  # "looks like a garage": the record's "garage: no" is not it
                 and self._only_keyed_no(w.word, s)
-                and self._modifiers_there(claim, w.word.parts[-1], s) for w in claim.words):
+                and self._modifiers_there(claim, w.word.parts[-1], s)
+                and not self._kind_of_other(claim, w.word, s) for w in claim.words):
             return "record_no"
         return None
+
+    def _kind_of_other(self, claim: Claim, word: Word, s: int) -> bool:
+        """Whether the claim's ``word`` names the kind of a noun right after it that unit
+        ``s`` does not hold, where each record ``key: no`` there that holds ``word`` names a
+        kind of it by a word the claim does not use: *a dining room* is a room, of which the
+        record's ``outdoor dining: no`` says nothing; *an outdoor dining area* is still
+        denied, and so is *a delivery fee* by ``restaurants delivery: no``."""
+        claim_forms = {f for w in claim.words for f in w.word.forms}
+        pieces = [ws_ for ws_, no in self._keyed.get(s, ()) if no and word.key in ws_]
+        if not pieces or not all(ws_ - claim_forms - _RECORD_WORDS for ws_ in pieces):
+            return False
+        words = sorted((w.word for w in claim.words), key=lambda x: x.start)
+        k = next((i for i, x in enumerate(words) if x.start == word.start), None)
+        if k is None or k + 1 == len(words) or not _names_kind(word, words[k + 1]):
+            return False
+        after = words[k + 1].key
+        return not (s in self._neg.get(after, ()) or s in self._aff.get(after, ())
+                    or s in self._modifiers.get(after, ()))
 
     def _focus_polarity(self, claim: Claim, s: int) -> str | None:
         """What :meth:`_polarity` reads from the claim's focus word alone in unit ``s``:

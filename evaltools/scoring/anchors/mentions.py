@@ -320,6 +320,11 @@ _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 #: An amount just before a qualifier word (*$1,200 below*, *10% above*).
 _AMOUNT_BEFORE = re.compile(r"[0-9%]\s*$")
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
+#: A denial up to five words before a comparison, in one clause (*should not be paying more
+#: than 55%*, *you won't see a longboard that is over 51 inches*): the comparison turned round.
+_DENIED_COMPARISON = re.compile(r"(?i)(?:\b(?:not|never)|n['\u2019]t)(?:[ \u00a0]+[a-z]+){0,5}"
+                                r"[ \u00a0]+$")
+_TURNED = {">": "<=", "<": ">="}
 #: The rest of a range after its first amount: "to 8", "- 10", "until $15".
 _RANGE_END = re.compile(r"(?i)[ \u00a0]*(?:[-\u2013]|to\b|until\b|till\b)[ \u00a0]*\$?[0-9]")
 #: Verbs of leaving or disputing before *over* and a priced thing: *left a big bank over $12
@@ -379,6 +384,16 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> _qualifier(t, t.index("$"), t.index("$") + 3, ("money", "USD", 12))
     '>'
 
+    A denial up to five words before *more than*, *over* or *less than*, with no stop
+    between, turns it round: the amount is then a limit (*should not be paying more than
+    55%* is *up to 55%*):
+
+    >>> [_qualifier(t, t.rindex(" ") + 1, len(t)) for t in (
+    ...  "should not be paying more than 55%", "won't cost less than $50",
+    ...  "you won't see a longboard that is over 51", "not a big deal, over 40",
+    ...  "paid more than 55%", "not more than 55%")]
+    ['<=', '>=', '<=', '>', '>', '<=']
+
     An amount written with *-ish* is about it:
 
     >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
@@ -401,7 +416,10 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
             return ""  # "left a big bank over $12 maintenance fees": because of them
         if q == "from" and _RANGE_END.match(text, end):
             return ""  # "from 5 to 8", "from $10-$15": where a range starts, not a floor
-        return _BEFORE_WORD[q]
+        q = _BEFORE_WORD[q]
+        if q in _TURNED and _DENIED_COMPARISON.search(text, max(0, m.start() - 60), m.start()):
+            return _TURNED[q]  # "should not be paying more than 55%": up to 55%
+        return q
     m = _AFTER_RE.match(text, end)
     if m is not None:
         return _AFTER[m.group("q").strip().lower()]
