@@ -976,8 +976,7 @@ def said_in_words(said: tuple[int, int, str], units: Sequence[Word], index) -> b
     k = next(i for i, w in enumerate(units) if w.start >= start)
     nouns = [units[j] for j in (k - 1, k + len(words)) if 0 <= j < len(units)
              and units[j].pos in ("NOUN", "PROPN") and units[j].sent == words[0].sent
-             and (units[j].end <= start and start - units[j].end <= 1
-                  or units[j].start >= end and units[j].start - end <= 1)]
+             and (0 <= start - units[j].end <= 1 or 0 <= units[j].start - end <= 1)]
     for noun in nouns:
         with_noun = {index.sentence_of(p) for p in index.locate(noun)}
         if all(f & with_noun for f in found):
