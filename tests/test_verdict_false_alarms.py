@@ -4945,7 +4945,7 @@ PHONE_REPAIR = {"name": "FixIt Phones", "categories": "Mobile Phone Repair",
     # a role right before the name is one
     ("Cashier Luis explained the warranty.", ["Cashier Luis"]),
 ])
-def test_a_role_is_a_noun_right_before_the_name(response, absent):
+def test_a_role_stands_right_before_the_name(response, absent):
     r = evaltools.score(CAFE_Q, json.dumps(PHONE_REPAIR), response)
     notes = [a.note for a in r.anchors if a.contradiction == "record_absent"]
     assert [n.rsplit("never mentions ", 1)[1].strip("'") for n in notes] == absent
@@ -4954,10 +4954,12 @@ def test_a_role_is_a_noun_right_before_the_name(response, absent):
 @pytest.mark.parametrize(("response", "supported"), [
     # "should not be paying more than 55%" is a limit: up to 55%
     ("Trusts should pay no more than 55% above normal rates.", True),
-    # and not a floor
-    ("Trusts should pay more than 55% above normal rates.", False),
+    # as it is the comparison, restated with its denial in other words
+    ("A cap bars trusts from paying more than 55% above normal rates.", True),
+    # and not a floor below it
+    ("Trusts should pay less than 55% above normal rates.", False),
 ])
-def test_a_denied_comparison_is_a_limit(response, supported):
+def test_a_denied_comparison_reads_either_way(response, supported):
     context = ("Hospitals should not be paying more than 55% above normal shift rates for "
                "any staff.")
     r = evaltools.score("How much may trusts pay agency staff?", context, response)

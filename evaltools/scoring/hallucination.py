@@ -642,8 +642,9 @@ def misplaced_roles(units: Sequence, index) -> tuple[tuple[int, int, str], ...]:
     ...                 SentenceIndex(nlp("Dana, the owner, fixed it. The owner is kind.")))
     ()
 
-    The role is a noun right before the name: not a verb, nor a word a stop sets apart
-    (*Face ID was still working; Dana explained*, where the context has *Mike was working*):
+    The role stands right before the name, a space between (the parser's tag is not asked:
+    it reads *guide Hank took us* as a verb), not a word a stop sets apart (*Face ID was
+    still working; Dana explained*, where the context has *Mike was working*):
 
     >>> index = SentenceIndex(nlp("Dana rang us up. The cashier, Mike, was working."))
     >>> [misplaced_roles(words_of(nlp(t)), index) for t in (
@@ -654,7 +655,7 @@ def misplaced_roles(units: Sequence, index) -> tuple[tuple[int, int, str], ...]:
     for role, name in itertools.pairwise(units):
         key = role.key
         if (name.sent != role.sent or name.pos != "PROPN" or not name.text[:1].isupper()
-                or role.pos not in ("NOUN", "PROPN") or name.start - role.end != 1
+                or name.start - role.end != 1
                 or name.text.rstrip(".").lower() in TITLES
                 or not (role_noun(key) or key in RELATION_NOUNS)):
             continue

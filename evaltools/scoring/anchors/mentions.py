@@ -54,8 +54,18 @@ from evaltools.scoring.anchors.dates import find_dates
 from evaltools.scoring.anchors.numbers import KRONA_CODES, find_number_spans
 from evaltools.scoring.anchors.units import DURATIONS, same_after_conversion
 
-__all__ = ["QUALIFIERS", "Mention", "conversion", "describe_support",
-           "find_mentions", "find_support", "qualifier_allows", "supports"]
+__all__ = [
+    "QUALIFIERS",
+    "Mention",
+    "comparison_denied",
+    "conversion",
+    "describe_support",
+    "find_mentions",
+    "find_support",
+    "qualifier_allows",
+    "qualifiers_allow",
+    "supports",
+]
 
 _UNIT_BEARING = ("money", "quantity", "percent", "ordinal")
 # Numeric dates whose first two numbers are both 12 or less read either way.
@@ -114,6 +124,9 @@ class Mention:
     value: tuple
     qualifier: str = field(default="", repr=False)
     others: tuple = field(default=(), repr=False)
+    #: its comparison stands under a denial (:func:`comparison_denied`): it also reads as
+    #: the limit it denies (*should not be paying more than 55%*: *up to 55%*)
+    denied: bool = field(default=False, repr=False)
 
     def to_dict(self) -> dict:
         """Plain JSON types: decimals in ``value`` become strings (exact, no exponent).
@@ -212,7 +225,8 @@ def find_mentions(text: str) -> list[Mention]:
                    or _CLOCK_AFTER.match(text, e))):
             others = (("time", int(text[s:s + 2]), int(text[s + 2:e])),)  # "from 1100-1215"
         qualifier = _qualifier(text, s, e, value) if value[0] in _QUALIFIABLE else ""
-        out.append(Mention(kind, text[s:e], s, e, value, qualifier, others))
+        out.append(Mention(kind, text[s:e], s, e, value, qualifier, others,
+                           comparison_denied(text, s, qualifier)))
     return out
 
 
@@ -321,7 +335,7 @@ _NOUN_AFTER = re.compile(r"[ \u00a0]+[a-z]{3,}\b(?<!\bper)")
 _AMOUNT_BEFORE = re.compile(r"[0-9%]\s*$")
 _FOR_OVER = re.compile(r"(?i)\b(?:for|in|lasted|lasting|took|taking)[ \u00a0]+$")
 #: A denial up to five words before a comparison, in one clause (*should not be paying more
-#: than 55%*, *you won't see a longboard that is over 51 inches*): the comparison turned round.
+#: than 55%*, *you won't see a longboard that is over 51 inches*): :func:`comparison_denied`.
 _DENIED_COMPARISON = re.compile(r"(?i)(?:\b(?:not|never)|n['\u2019]t)(?:[ \u00a0]+[a-z]+){0,5}"
                                 r"[ \u00a0]+$")
 _TURNED = {">": "<=", "<": ">="}
@@ -384,16 +398,6 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
     >>> _qualifier(t, t.index("$"), t.index("$") + 3, ("money", "USD", 12))
     '>'
 
-    A denial up to five words before *more than*, *over* or *less than*, with no stop
-    between, turns it round: the amount is then a limit (*should not be paying more than
-    55%* is *up to 55%*):
-
-    >>> [_qualifier(t, t.rindex(" ") + 1, len(t)) for t in (
-    ...  "should not be paying more than 55%", "won't cost less than $50",
-    ...  "you won't see a longboard that is over 51", "not a big deal, over 40",
-    ...  "paid more than 55%", "not more than 55%")]
-    ['<=', '>=', '<=', '>', '>', '<=']
-
     An amount written with *-ish* is about it:
 
     >>> _qualifier("was 25ish people", 4, 9), _qualifier("was 30-ish", 4, 10)
@@ -416,14 +420,33 @@ def _qualifier(text: str, start: int, end: int, value: tuple = ()) -> str:
             return ""  # "left a big bank over $12 maintenance fees": because of them
         if q == "from" and _RANGE_END.match(text, end):
             return ""  # "from 5 to 8", "from $10-$15": where a range starts, not a floor
-        q = _BEFORE_WORD[q]
-        if q in _TURNED and _DENIED_COMPARISON.search(text, max(0, m.start() - 60), m.start()):
-            return _TURNED[q]  # "should not be paying more than 55%": up to 55%
-        return q
+        return _BEFORE_WORD[q]
     m = _AFTER_RE.match(text, end)
     if m is not None:
         return _AFTER[m.group("q").strip().lower()]
     return ""
+
+
+def comparison_denied(text: str, start: int, qualifier: str) -> bool:
+    """Whether the comparison before the amount at ``start`` (``qualifier`` ``">"`` or
+    ``"<"``) stands under a denial up to five words before it, with no stop between
+    (*should not be paying more than 55%*, *you won't see a longboard that is over 51
+    inches*, *won't cost less than $50*): it may be read either way, as the comparison or
+    as the limit it denies (*up to 55%*), since a text that restates it keeps the denial in
+    other words (*bars hospitals from paying more than 55%*, *you'll rarely see one over 51
+    inches*) as often as it turns it (*no more than 55%*).
+
+    >>> [comparison_denied(t, t.rindex(" ") + 1, q) for t, q in (
+    ...  ("should not be paying more than 55%", ">"), ("won't cost less than $50", "<"),
+    ...  ("you won't see a longboard that is over 51", ">"), ("not a big deal, over 40", ">"),
+    ...  ("paid more than 55%", ">"), ("not more than 55%", "<="))]
+    [True, True, True, False, False, False]
+    """
+    if qualifier not in _TURNED:
+        return False
+    m = _BEFORE_RE.search(text, max(0, start - 24), start)
+    return m is not None and _DENIED_COMPARISON.search(
+        text, max(0, m.start() - 60), m.start()) is not None
 
 
 def _amount(value: tuple) -> Decimal | int | None:
@@ -556,6 +579,13 @@ def supports(claimed: Mention, found: Mention) -> bool:
     True
     >>> supports(first("2024-03-05"), first("05/03/2024"))  # May 3 or March 5
     True
+
+    A comparison under a denial reads either way (:func:`comparison_denied`):
+
+    >>> ctx = first("Trusts should not be paying more than 55% above normal rates.")
+    >>> [supports(first(t), ctx) for t in ("pay no more than 55%", "bars paying more than 55%",
+    ...                                     "pay less than 55%")]
+    [True, True, False]
     """
     if found.kind == "count":  # a list's number of names (anchors.implied): a bare count only
         return claimed.value == found.value and not claimed.qualifier
@@ -563,7 +593,7 @@ def supports(claimed: Mention, found: Mention) -> bool:
         return claimed.value == found.value and qualifier_allows(claimed.qualifier, "")
     if rounds(claimed, found):  # "more than £570,000" for £572,206
         return True
-    if not qualifier_allows(claimed.qualifier, found.qualifier):
+    if not qualifiers_allow(claimed, found):
         return False
     if claimed.value == found.value or _supports_readings(_readings(claimed), found):
         return True
@@ -585,6 +615,20 @@ _IMPLIED_BY = {
     "+": ("", "=", ">", ">="),
     "<": (),
 }
+
+
+def qualifiers_allow(claimed: Mention, found: Mention) -> bool:
+    """:func:`qualifier_allows` of two mentions' qualifiers, where a comparison under a
+    denial (``Mention.denied``: :func:`comparison_denied`) also reads as the limit it denies.
+
+    >>> ctx = find_mentions("They should not be paying more than 55%.")[0]
+    >>> [qualifiers_allow(m, ctx) for m in find_mentions("up to 55%, over 55%, under 55%")]
+    [True, True, False]
+    """
+    return (qualifier_allows(claimed.qualifier, found.qualifier)
+            or (found.denied and qualifier_allows(claimed.qualifier, _TURNED[found.qualifier]))
+            or (claimed.denied and qualifier_allows(_TURNED[claimed.qualifier],
+                                                    found.qualifier)))
 
 
 def qualifier_allows(claimed: str, found: str) -> bool:
@@ -789,11 +833,11 @@ def find_support(mention: Mention, context_mentions: Sequence[Mention]) -> Menti
             if supports(mention, found):
                 return found
         elif (found.value == value or _supports_readings(readings, found)) and (
-                q == found.qualifier or qualifier_allows(q, found.qualifier)):
+                q == found.qualifier or qualifiers_allow(mention, found)):
             return found
     if value[0] == "quantity":  # a conversion only when no value matched as written
         for found in context_mentions:
-            if (found.kind not in _IMPLIED_KINDS and qualifier_allows(q, found.qualifier)
+            if (found.kind not in _IMPLIED_KINDS and qualifiers_allow(mention, found)
                     and conversion(mention, found) is not None):
                 return found
     if q in ROUNDING_QUALIFIERS:  # a rounding only when nothing matched as written

@@ -100,7 +100,7 @@ class SupportIndex:
         """Positions (in the context mentions given) of every mention that
         :func:`supports` ``mention``; remembered per claimed value, so a long
         text that repeats its values is checked once per distinct value."""
-        key = ("all", mention.value, _readings(mention), mention.qualifier)
+        key = ("all", mention.value, _readings(mention), mention.qualifier, mention.denied)
         try:
             return self._memo[key]
         except (KeyError, TypeError):
@@ -109,7 +109,7 @@ class SupportIndex:
         out = []
         for i in self._candidate_indices(mention):
             f = self._mentions[i]
-            fk = (f.kind, f.value, f.qualifier, _readings(f))  # a count supports less
+            fk = (f.kind, f.value, f.qualifier, f.denied, _readings(f))  # a count supports less
             try:
                 ok = verdicts.get(fk)
             except TypeError:  # an unhashable value: test it as it is
@@ -127,7 +127,7 @@ class SupportIndex:
 
     def find(self, mention: Mention) -> Mention | None:
         """The first context mention supporting ``mention`` (as :func:`find_support`)."""
-        memo_key = (mention.value, _readings(mention), mention.qualifier)
+        memo_key = (mention.value, _readings(mention), mention.qualifier, mention.denied)
         try:
             return self._memo[memo_key]
         except (KeyError, TypeError):
