@@ -4982,3 +4982,19 @@ def test_a_provenance_whose_words_the_reviews_say_of_its_noun(response, absent):
     r = evaltools.score(CAFE_Q, json.dumps(TAQUERIA), response)
     notes = [a.note for a in r.anchors if a.contradiction == "record_absent"]
     assert [n.rsplit("never mentions ", 1)[1].strip("'") for n in notes] == absent
+
+
+@pytest.mark.parametrize(("response", "counted"), [
+    # the count of the response's own parallel points (each opens with "one")
+    ('The passages point to two kinds of criticism: one about the phrase "tar baby" itself, '
+     "and one about how the film portrays Black characters more broadly.", []),
+    # items that do not open alike and run long are no list the count sums up
+    ('The passages point to two kinds of criticism: the phrase "tar baby" itself and how '
+     "the film portrays Black characters more broadly across the decades.", ["two"]),
+])
+def test_a_count_of_parallel_points_after_a_colon_is_the_responses_own(response, counted):
+    context = ('Some see the term "tar baby" as derogatory. Critics say the film portrays '
+               "Black characters as subservient.")
+    r = evaltools.score("Why is Song of the South controversial?", context, response)
+    assert [a.text for a in r.anchors if a.kind == "number" and a.counted
+            and not a.supported] == counted

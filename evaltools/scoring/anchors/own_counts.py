@@ -76,6 +76,34 @@ _LISTED_BEFORE = re.compile(
     r"\s+(?:the\s+|all\s+|both\s+)?$")
 
 
+#: The most words an item of a list after a colon may have when the items open alike.
+PARALLEL_LONGEST = 15
+#: Words that open the items of a list of two or three in turn (*one ..., and one ...*,
+#: *one ..., the other ...*).
+_ONE_OTHER = frozenset({"one", "another", "the other", "a second", "a third"})
+
+
+def _parallel(items: Sequence[str]) -> bool:
+    """Whether the items of a list open alike: each with the same word, or each with *one*,
+    *another* or *the other* (*one about the phrase itself, and one about how the film
+    portrays Black characters*): the response's own parallel points.
+
+    >>> _parallel(["one about the phrase itself", "one about the film's portrayal"])
+    True
+    >>> _parallel(["one about the phrase itself", "the other about the film"])
+    True
+    >>> _parallel(["the phrase itself", "how the film portrays them"])
+    False
+    """
+    if len(items) < 2:
+        return False
+    firsts = [i.split()[0].lower() if i.split() else "" for i in items]
+    if len(set(firsts)) == 1 and firsts[0]:
+        return True
+    return all(f in _ONE_OTHER or " ".join(i.lower().split()[:2]) in _ONE_OTHER
+               for f, i in zip(firsts, items, strict=True))
+
+
 def _enumerates(text: str, m: Mention, n: int) -> bool:
     """Whether a list of exactly ``n`` short items follows the count ``m`` in its sentence
     (*four frigates - HMS Cumberland, HMS Campbeltown, HMS Chatham and HMS Cornwall*; up to
@@ -87,7 +115,10 @@ def _enumerates(text: str, m: Mention, n: int) -> bool:
     e = _ENUMERATION.match(text, m.end, m.end + 400)
     if e is not None:
         items = [i for i in _ITEM_SPLIT.split(e.group(1).strip()) if i]
-        longest = 8 if ":" in text[m.end:e.start(1)] else 5  # a colon opens longer items
+        colon = ":" in text[m.end:e.start(1)]
+        longest = 8 if colon else 5  # a colon opens longer items
+        if colon and _parallel(items):
+            longest = PARALLEL_LONGEST  # "two kinds of criticism: one about ..., and one ..."
         if len(items) == n and all(len(i.split()) <= longest for i in items):
             return True
     a = _APPOSITION.match(text, m.end, m.end + 300)
