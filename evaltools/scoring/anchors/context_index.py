@@ -279,6 +279,7 @@ class ContextIndex:
 
     __slots__ = ("_aff", "_aff_pos", "_agents", "_beside_memo", "_elided", "_keyed",
                  "_mention_unit", "_mentions", "_modified", "_modifiers", "_neg", "_neg_pos",
+                 "_no_heads",
                  "_no_key", "_no_pos", "_only_no", "_pronoun", "_roles", "_unit",
                  "_unit_memo", "_yes_key", "sentences", "spans", "text")
 
@@ -318,7 +319,8 @@ class ContextIndex:
         self.spans = tuple(unit_spans)
         pieces = [(m.start(), m.end(), m.group("value").lower() != "yes",
                    bool(_KEY_NEGATION.search(m.group(), 0, m.start("value") - m.start())),
-                   bool(_KEY_ONLY.search(m.group(), 0, m.start("value") - m.start())))
+                   bool(_KEY_ONLY.search(m.group(), 0, m.start("value") - m.start())),
+                   m.start("value"))
                   for m in KEY_YES_NO.finditer(self.text)]
         piece_starts = [a for a, *_ in pieces]
 
@@ -340,6 +342,7 @@ class ContextIndex:
         modified: dict[str, set[int]] = {}  # "service" of "table service: no"
         # each "key: yes/no" piece's words, by unit: (its words, whether it says no)
         keyed_words: dict[int, dict[int, tuple[set[str], bool]]] = {}
+        key_heads: dict[int, dict[int, tuple[str, ...]]] = {}  # each piece's last word's forms
         tok_at = {tok.idx: tok for tok in doc}
         # sentences that may hold a wished-for or conditional clause: only their words are
         # walked up for it (claims.hypothetical), so a long context is read once
@@ -357,6 +360,8 @@ class ContextIndex:
             if key_negated is not None and i >= 0:
                 keyed_words.setdefault(unit[w.sent], {}).setdefault(
                     i, (set(), key_negated))[0].update(w.forms)
+                if w.start < pieces[i][5]:  # a word of the key, not its value
+                    key_heads.setdefault(unit[w.sent], {})[i] = w.forms  # the last so far
             if key_negated and key_said_no:
                 continue  # "music no music: no" says there is music: no word of it is denied
             keyed_negated = key_negated is True
@@ -396,6 +401,11 @@ class ContextIndex:
         self._modified = {k: frozenset(v) for k, v in modified.items()}
         self._keyed = {u: tuple((frozenset(ws_), no) for ws_, no in by_piece.values())
                        for u, by_piece in keyed_words.items()}
+        #: per unit, the last word's forms of each ``key: no`` piece (*dining* of *outdoor
+        #: dining: no*): the thing the key names a kind of
+        self._no_heads = {u: tuple((frozenset(keyed_words[u][i][0]), frozenset(h))
+                                   for i, h in heads.items() if keyed_words[u][i][1])
+                          for u, heads in key_heads.items()}
         roles: dict[int, set[tuple[str, str, str]]] = {}
         agents: dict[int, dict[str, list[frozenset[str] | None]]] = {}
         for tok in doc:
@@ -511,13 +521,15 @@ class ContextIndex:
 
     def _kind_of_other(self, claim: Claim, word: Word, s: int) -> bool:
         """Whether the claim's ``word`` names the kind of a noun right after it that unit
-        ``s`` does not hold, where each record ``key: no`` there that holds ``word`` names a
-        kind of it by a word the claim does not use: *a dining room* is a room, of which the
-        record's ``outdoor dining: no`` says nothing; *an outdoor dining area* is still
-        denied, and so is *a delivery fee* by ``restaurants delivery: no``."""
+        ``s`` does not hold, where each record ``key: no`` there that holds ``word`` ends with
+        it and names a kind of it by a word the claim does not use: *a dining room* is a
+        room, of which the record's ``outdoor dining: no`` says nothing; *an outdoor dining
+        area* is still denied, and so are *patio tables* by ``patio seating: no`` (the key
+        ends with *seating*)."""
         claim_forms = {f for w in claim.words for f in w.word.forms}
-        pieces = [ws_ for ws_, no in self._keyed.get(s, ()) if no and word.key in ws_]
-        if not pieces or not all(ws_ - claim_forms - _RECORD_WORDS for ws_ in pieces):
+        pieces = [(ws_, head) for ws_, head in self._no_heads.get(s, ()) if word.key in ws_]
+        if not pieces or not all(word.key in head and ws_ - claim_forms - _RECORD_WORDS
+                                 for ws_, head in pieces):
             return False
         words = sorted((w.word for w in claim.words), key=lambda x: x.start)
         k = next((i for i, x in enumerate(words) if x.start == word.start), None)
