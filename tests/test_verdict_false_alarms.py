@@ -4909,7 +4909,7 @@ RAMEN = {"name": "Kumo Ramen", "categories": "Ramen, Japanese, Restaurants",
     ("Reviewers mention an outdoor dining area loud enough to make conversation hard.",
      ["mention an outdoor dining area loud enough to make"]),
     # a word the key does not end with is no kind it names: patio tables are patio seating
-    ("The cafe offers a few patio tables.", ["offers a few patio tables"]),
+    ("It offers a few patio tables.", ["offers a few patio tables"]),
 ])
 def test_a_word_naming_another_nouns_kind_is_not_the_records_key(response, denied):
     r = evaltools.score(CAFE_Q, json.dumps(RAMEN), response)
