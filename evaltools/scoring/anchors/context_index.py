@@ -535,9 +535,13 @@ class ContextIndex:
         k = next((i for i, x in enumerate(words) if x.start == word.start), None)
         if k is None or k + 1 == len(words) or not _names_kind(word, words[k + 1]):
             return False
-        after = words[k + 1].key
-        return not (s in self._neg.get(after, ()) or s in self._aff.get(after, ())
-                    or s in self._modifiers.get(after, ()))
+        return not self._holds_key(words[k + 1].key, s)
+
+    def _holds_key(self, k: str, s: int) -> bool:
+        """Whether unit ``s`` holds the word ``k``, negated, affirmed or as a ``key: yes/no``
+        piece's modifier (*table* of *table service: no*)."""
+        return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
+                or s in self._modifiers.get(k, ()))
 
     def _focus_polarity(self, claim: Claim, s: int) -> str | None:
         """What :meth:`_polarity` reads from the claim's focus word alone in unit ``s``:
@@ -649,8 +653,7 @@ class ContextIndex:
         kind. A verb there (*needed* of *appointment needed: yes*) needs the claim's subject
         there too (*no break-in needed* is no claim about appointments)."""
         def there(k: str) -> bool:
-            return (s in self._neg.get(k, ()) or s in self._aff.get(k, ())
-                    or s in self._modifiers.get(k, ()))
+            return self._holds_key(k, s)
 
         words = sorted(claim.words, key=lambda w: w.word.start)
         if ((s in self._yes_key.get(key, ()) or s in self._no_key.get(key, ()))
